@@ -1,0 +1,1 @@
+"""The core: the game protocol, the registry, records, bots' protocol, errors."""

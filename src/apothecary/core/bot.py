@@ -1,0 +1,76 @@
+"""The bot protocol, and the registry through which games add their own bots.
+
+A bot reads a state only through the public protocol and acts on its seat's
+information alone. Per-game bots live in their game's package and register
+here, so :mod:`apothecary.bots` and the front ends never import a game.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from apothecary.core.errors import IllegalActionError
+from apothecary.core.game import Action, Game, Player, State
+
+
+class Bot(ABC):
+    """Something that chooses actions for one seat (OpenSpiel's ``Bot``)."""
+
+    def __init__(self, game: Game, seat: Player, seed: int | None = None) -> None:
+        self.game = game
+        self.seat = seat
+        self.rng = random.Random(seed)
+
+    def step(self, state: State) -> Action:
+        """Choose an action for :attr:`seat`, which must be the seat to move."""
+        if state.current_player() != self.seat:
+            raise IllegalActionError(
+                f"bot for seat {self.seat} asked to act, but "
+                f"current player is {state.current_player()}"
+            )
+        return self._choose(state)
+
+    @abstractmethod
+    def _choose(self, state: State) -> Action:
+        """Choose among ``state.legal_actions()`` using only this seat's knowledge."""
+
+    def inform_action(self, state: State, player: Player, action: Action) -> None:
+        """Told of every action as it is played (``state`` is before it)."""
+
+    def restart_at(self, state: State) -> None:
+        """Told that play restarts from ``state`` (a new game or a jump)."""
+
+
+class RandomBot(Bot):
+    """Uniformly random among the legal actions."""
+
+    def _choose(self, state: State) -> Action:
+        return self.rng.choice(state.legal_actions())
+
+
+BotFactory = Callable[[Game, Player, "int | None"], Bot]
+
+
+@dataclass(frozen=True)
+class BotEntry:
+    """A registered bot: how to make it and one line about it."""
+
+    name: str
+    factory: BotFactory
+    help: str
+
+
+_GAME_BOTS: dict[str, dict[str, BotEntry]] = {}
+
+
+def register_bot(game_name: str, name: str, factory: BotFactory, help: str) -> None:
+    """Make ``factory`` available as bot ``name`` for ``game_name``."""
+    _GAME_BOTS.setdefault(game_name, {})[name] = BotEntry(name, factory, help)
+
+
+def game_bots(game_name: str) -> dict[str, BotEntry]:
+    """The bots a game registered, by name."""
+    return dict(_GAME_BOTS.get(game_name, {}))

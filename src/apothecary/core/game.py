@@ -1,0 +1,462 @@
+"""The game protocol: :class:`Game` (a configured, immutable rule set) and
+:class:`State` (a mutable position in it).
+
+Names follow OpenSpiel where they fit. Chance is an explicit pseudo-player
+(:data:`CHANCE`) with :meth:`State.chance_outcomes`, so a list of actions
+replays a game exactly with no seed. The base classes enforce the invariants
+every game shares (legality checks, notation parsing, history, the error
+contract) once, so a game module only writes its rules.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, ClassVar, TypeAlias
+
+from apothecary.core.errors import (
+    BadOptionError,
+    GameOverError,
+    IllegalActionError,
+    MalformedActionError,
+    PlayerCountError,
+)
+
+Action: TypeAlias = int
+"""An action id: a small non-negative int, dense per game configuration."""
+
+Player: TypeAlias = int
+"""A seat number, 0-based, or one of :data:`CHANCE` / :data:`TERMINAL`."""
+
+CHANCE: Player = -1
+"""``current_player()`` when the next action is a chance event (OpenSpiel's value)."""
+
+TERMINAL: Player = -4
+"""``current_player()`` when the game is over (OpenSpiel's value)."""
+
+JSON: TypeAlias = Any
+"""A value made of dicts, lists, str, int, float, bool and None only."""
+
+OptionValue: TypeAlias = bool | int | float | str
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is, independent of its configuration."""
+
+    name: str
+    """Registry name, lower-case with hyphens (``"poison-pot"``)."""
+    title: str
+    """The name a person reads (``"Poison Pot"``)."""
+    min_players: int
+    max_players: int
+    default_players: int
+    has_chance: bool
+    has_hidden_information: bool
+    summary: str = ""
+    """One line saying what the game is about."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option: enough to validate it and to generate a CLI, a lobby
+    form or a docs table from it."""
+
+    name: str
+    type: type
+    """``bool``, ``int``, ``float`` or ``str``."""
+    default: OptionValue
+    help: str
+    choices: tuple[OptionValue, ...] | None = None
+    """The allowed values, when they are a short list."""
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    validator: Callable[[Any], str | None] | None = field(default=None, compare=False)
+    """Extra check for free-form values: returns an error text, or None if fine."""
+
+    def allowed(self) -> str:
+        """Describe the allowed values in words (used in error messages)."""
+        if self.choices is not None:
+            return "one of " + ", ".join(_show(c) for c in self.choices)
+        if self.type is bool:
+            return "true or false"
+        if self.minimum is not None or self.maximum is not None:
+            low = "" if self.minimum is None else f" >= {self.minimum}"
+            high = "" if self.maximum is None else f" <= {self.maximum}"
+            sep = " and" if low and high else ""
+            return f"{self.type.__name__}{low}{sep}{high}"
+        return f"a {self.type.__name__}"
+
+    def parse(self, text: str) -> OptionValue:
+        """Turn command-line text into a value of the option's type, validated."""
+        value: OptionValue
+        try:
+            if self.type is bool:
+                lowered = text.strip().lower()
+                if lowered in ("true", "yes", "on", "1"):
+                    value = True
+                elif lowered in ("false", "no", "off", "0"):
+                    value = False
+                else:
+                    raise ValueError(text)
+            elif self.type is int:
+                value = int(text)
+            elif self.type is float:
+                value = float(text)
+            else:
+                value = text
+        except ValueError:
+            raise BadOptionError(
+                f"option {self.name}={text!r}: expected {self.allowed()}"
+            ) from None
+        return self.check(value)
+
+    def check(self, value: Any) -> OptionValue:
+        """Validate a value given in Python; returns it (ints widen to float)."""
+        if self.type is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, self.type) or (
+            self.type is int and isinstance(value, bool)
+        ):
+            raise BadOptionError(
+                f"option {self.name}={value!r}: expected {self.allowed()}"
+            )
+        if self.choices is not None and value not in self.choices:
+            raise BadOptionError(
+                f"option {self.name}={_show(value)}: expected {self.allowed()}"
+            )
+        if (self.minimum is not None and value < self.minimum) or (
+            self.maximum is not None and value > self.maximum
+        ):
+            raise BadOptionError(
+                f"option {self.name}={_show(value)}: expected {self.allowed()}"
+            )
+        if self.validator is not None:
+            problem = self.validator(value)
+            if problem:
+                raise BadOptionError(f"option {self.name}={_show(value)}: {problem}")
+        return value  # type: ignore[no-any-return]
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended, in words a person and a program can read."""
+
+    winners: tuple[Player, ...]
+    """Every seat that won; several means a shared win, none means nobody won."""
+    scores: tuple[float, ...]
+    """The game's own score per seat (points, group size, scones eaten...)."""
+    reason: str
+    """One sentence: how it ended."""
+
+    def to_json(self) -> dict[str, JSON]:
+        """A JSON-ready dict of this outcome."""
+        return {
+            "winners": list(self.winners),
+            "scores": [float(s) for s in self.scores],
+            "reason": self.reason,
+        }
+
+
+class Game(ABC):
+    """A game with its configuration fixed: player count and options.
+
+    Subclasses set :attr:`info` and :attr:`option_specs`, may override
+    :meth:`_configure` to derive constants from the options (and reject
+    combinations), and implement the size queries and
+    :meth:`new_initial_state`. A game is immutable once made.
+    """
+
+    info: ClassVar[GameInfo]
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+
+    def __init__(self, players: int | None = None, **options: Any) -> None:
+        info = self.info
+        if players is None:
+            players = info.default_players
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise PlayerCountError(
+                f"{info.name}: players must be a whole number, got {players!r}"
+            )
+        if not info.min_players <= players <= info.max_players:
+            raise PlayerCountError(
+                f"{info.name}: {players} players is not allowed; it takes "
+                f"{info.min_players} to {info.max_players}"
+            )
+        specs = {spec.name: spec for spec in self.option_specs}
+        unknown = sorted(set(options) - set(specs))
+        if unknown:
+            known = ", ".join(specs) or "none"
+            raise BadOptionError(
+                f"{info.name}: unknown option {unknown[0]!r}; its options are: {known}"
+            )
+        values = {name: spec.default for name, spec in specs.items()}
+        for name, value in options.items():
+            values[name] = specs[name].check(value)
+        self.num_players: int = players
+        self.options: Mapping[str, OptionValue] = MappingProxyType(values)
+        self._configure()
+
+    def _configure(self) -> None:
+        """Derive per-configuration constants; raise BadOptionError on bad combinations."""
+
+    @property
+    def name(self) -> str:
+        """The registry name."""
+        return self.info.name
+
+    @abstractmethod
+    def num_distinct_actions(self) -> int:
+        """Action ids run from 0 to this number minus one (chance included)."""
+
+    @abstractmethod
+    def max_game_length(self) -> int:
+        """An upper bound on the number of actions, chance included, in any game."""
+
+    @abstractmethod
+    def observation_tensor_size(self) -> int:
+        """The length of every :meth:`State.observation_tensor`."""
+
+    @abstractmethod
+    def new_initial_state(self) -> State:
+        """A fresh game at its start."""
+
+    def settings(self) -> dict[str, JSON]:
+        """Player count and options: what a record needs to remake this game."""
+        return {"players": self.num_players, "options": dict(self.options)}
+
+    def __repr__(self) -> str:
+        opts = "".join(f", {k}={v!r}" for k, v in self.options.items())
+        return f"load({self.name!r}, players={self.num_players}{opts})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Game)
+            and self.name == other.name
+            and self.num_players == other.num_players
+            and dict(self.options) == dict(other.options)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.num_players, tuple(sorted(self.options.items()))))
+
+
+class State(ABC):
+    """A position in a game. Mutable: :meth:`apply_action` advances it in place,
+    :meth:`clone` gives an independent copy.
+
+    Subclasses implement the rules through the underscore hooks
+    (:meth:`_legal_actions`, :meth:`_apply`, :meth:`_clone_into`) and the
+    public queries; the base class does the checking, the history and the
+    notation dispatch, so every game behaves alike on bad input.
+    """
+
+    __slots__ = ("game", "_history", "_legal")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._history: list[Action] = []
+        # Legal actions cached per position: a playout asks for them and then
+        # applies one, so computing them once halves the rules work.
+        self._legal: tuple[Action, ...] | None = None
+
+    # -- the rules: implemented by each game -----------------------------------
+
+    @abstractmethod
+    def current_player(self) -> Player:
+        """The seat to act, :data:`CHANCE` or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def _legal_actions(self) -> Sequence[Action]:
+        """The sorted legal actions (chance outcomes' actions at a chance node)."""
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Advance by a legal action (already checked)."""
+
+    @abstractmethod
+    def _clone_into(self, other: State) -> None:
+        """Copy this game's own fields into ``other`` (a bare new instance)."""
+
+    @abstractmethod
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """At a chance node, ``[(action, probability)]`` sorted by action; else []."""
+
+    @abstractmethod
+    def action_to_string(self, action: Action) -> str:
+        """The notation of ``action`` in this position (chance actions included)."""
+
+    @abstractmethod
+    def _parse_action(self, text: str) -> Action | None:
+        """The action that ``text`` names in this position, or None if it names none."""
+
+    @abstractmethod
+    def observation(self, player: Player | None) -> dict[str, JSON]:
+        """Exactly what ``player`` may know now (``None``: a spectator), JSON-ready."""
+
+    @abstractmethod
+    def information_state_string(self, player: Player) -> str:
+        """A key for everything ``player`` has seen so far (perfect recall)."""
+
+    @abstractmethod
+    def observation_tensor(self, player: Player) -> list[float]:
+        """A flat numeric view of :meth:`observation`, of the game's declared length."""
+
+    @abstractmethod
+    def resample_from_infostate(self, player: Player, rng: random.Random) -> State:
+        """A full state, with a history that replays to it, drawn from the hidden
+        information consistent with what ``player`` knows; uses only that and ``rng``."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+
+    @abstractmethod
+    def __str__(self) -> str:
+        """The full state, hidden parts included (for debugging and tests)."""
+
+    # -- shared behaviour ------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """The sorted legal actions; at a chance node, the possible outcomes."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = tuple(self._legal_actions())
+        return list(legal)
+
+    def is_chance_node(self) -> bool:
+        """Whether the next action is a chance event."""
+        return self.current_player() == CHANCE
+
+    def string_to_action(self, text: str) -> Action:
+        """Parse notation in this position; raises MalformedActionError if it names nothing."""
+        if not isinstance(text, str):
+            raise MalformedActionError(f"notation must be text, got {text!r}")
+        action = self._parse_action(text.strip())
+        if action is None:
+            examples = ", ".join(
+                repr(self.action_to_string(a)) for a in self.legal_actions()[:4]
+            )
+            hint = f"; legal here: {examples}" if examples else ""
+            raise MalformedActionError(
+                f"{self.game.name}: cannot read {text!r} as an action{hint}"
+            )
+        return action
+
+    def apply_action(self, action: Action | str) -> None:
+        """Play ``action`` (an id or notation). Bad input raises and leaves the state as it was."""
+        if isinstance(action, str):
+            if self.is_terminal():
+                raise GameOverError(f"{self.game.name}: the game is over")
+            action = self.string_to_action(action)
+        elif not isinstance(action, int) or isinstance(action, bool):
+            raise MalformedActionError(
+                f"an action is an int id or notation text, got {action!r}"
+            )
+        if self.is_terminal():
+            raise GameOverError(f"{self.game.name}: the game is over")
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = tuple(self._legal_actions())
+        if action not in legal:
+            if not 0 <= action < self.game.num_distinct_actions():
+                raise MalformedActionError(
+                    f"{self.game.name}: action id {action} is out of range "
+                    f"0..{self.game.num_distinct_actions() - 1}"
+                )
+            raise IllegalActionError(
+                f"{self.game.name}: {self._describe(action)} is not legal now"
+                f" ({self._whose_turn()}); legal: {self._legal_summary(legal)}"
+            )
+        self._apply(action)
+        self._history.append(action)
+        self._legal = None
+
+    def _describe(self, action: Action) -> str:
+        try:
+            return f"{self.action_to_string(action)!r} (action {action})"
+        except Exception:  # an illegal id may have no notation here
+            return f"action {action}"
+
+    def _whose_turn(self) -> str:
+        player = self.current_player()
+        return "chance to move" if player == CHANCE else f"seat {player} to move"
+
+    def _legal_summary(self, legal: Sequence[Action]) -> str:
+        shown = [self.action_to_string(a) for a in legal[:8]]
+        more = f" and {len(legal) - 8} more" if len(legal) > 8 else ""
+        return ", ".join(shown) + more
+
+    def clone(self) -> State:
+        """An independent copy: changing one never changes the other."""
+        other = self.__class__.__new__(self.__class__)
+        other.game = self.game
+        other._history = self._history.copy()
+        other._legal = self._legal
+        self._clone_into(other)
+        return other
+
+    def history(self) -> list[Action]:
+        """Every action applied so far, chance included, in order."""
+        return self._history.copy()
+
+    def history_notation(self) -> list[str]:
+        """The history in notation, each action written in the position it was played."""
+        replay = self.game.new_initial_state()
+        out = []
+        for action in self._history:
+            out.append(replay.action_to_string(action))
+            replay.apply_action(action)
+        return out
+
+    def move_number(self) -> int:
+        """How many actions have been applied, chance included."""
+        return len(self._history)
+
+    def returns(self) -> list[float]:
+        """Per seat: 1/k for each of k winners, 0 otherwise; all 0 before the end."""
+        result = [0.0] * self.game.num_players
+        outcome = self.outcome()
+        if outcome is not None and outcome.winners:
+            share = 1.0 / len(outcome.winners)
+            for seat in outcome.winners:
+                result[seat] = share
+        return result
+
+    def render(self, player: Player | None) -> str:
+        """A text view of what ``player`` may see (built from :meth:`observation`, so
+        it can never show more). Games override this with a readable picture."""
+        import json
+
+        return json.dumps(self.observation(player), indent=1, sort_keys=True)
+
+    def observation_string(self, player: Player | None) -> str:
+        """:meth:`observation` as canonical JSON text."""
+        import json
+
+        return json.dumps(self.observation(player), sort_keys=True, separators=(",", ":"))
+
+
+def sample_chance(state: State, rng: random.Random) -> Action:
+    """Draw a chance outcome at ``state`` with its probability, from ``rng``."""
+    outcomes = state.chance_outcomes()
+    r = rng.random()
+    total = 0.0
+    for action, probability in outcomes:
+        total += probability
+        if r < total:
+            return action
+    return outcomes[-1][0]
