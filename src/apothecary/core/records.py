@@ -53,13 +53,18 @@ class Record:
         except ApothecaryError as error:
             raise RecordError(f"record names a game that cannot be made: {error}") from None
 
-    def states(self) -> Iterator[State]:
+    def states(self, game: Game | None = None) -> Iterator[State]:
         """Every position of the game in turn, from the start to after the last action.
 
-        Each yielded state is the live replay: clone it to keep it.
+        Each yielded state is the live replay: clone it to keep it. ``game``
+        replaces the registry's (for games that are not registered, as in tests).
         Raises RecordError naming the index of the first bad action.
         """
-        state = self.make_game().new_initial_state()
+        if game is None:
+            game = self.make_game()
+        elif game.settings() != {"players": self.players, "options": self.options}:
+            raise RecordError(f"the record is not of {game!r}")
+        state = game.new_initial_state()
         yield state
         for index, notation in enumerate(self.actions):
             if not isinstance(notation, str):
@@ -72,7 +77,7 @@ class Record:
                 raise RecordError(f"action {index} ({notation!r}): {error}", index) from None
             yield state
 
-    def replay(self, upto: int | None = None) -> State:
+    def replay(self, upto: int | None = None, game: Game | None = None) -> State:
         """The state after the first ``upto`` actions (all of them by default).
 
         When the record is complete, its stated outcome is checked against the replay.
@@ -81,7 +86,7 @@ class Record:
             raise RecordError(f"--at {upto}: the record has {len(self.actions)} actions")
         count = len(self.actions) if upto is None else upto
         state: State | None = None
-        for index, state in enumerate(self.states()):
+        for index, state in enumerate(self.states(game)):
             if index == count:
                 break
         assert state is not None

@@ -1,0 +1,319 @@
+"""The conformance suite every game must pass, public for anyone adding a game.
+
+>>> from apothecary.testing import check_game
+>>> report = check_game("poison-pot", players=2, games=3, seed=1)  # doctest: +SKIP
+
+:func:`check_game` plays seeded random games and checks the protocol's
+promises at every step (see its docstring). A failure raises
+:class:`ConformanceError` with the game, its settings, the seed and the moves
+that lead to the problem, so it can be replayed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from apothecary.core.errors import IllegalActionError, MalformedActionError
+from apothecary.core.game import CHANCE, TERMINAL, Game, Player, State, sample_chance
+from apothecary.core.records import Record
+from apothecary.core.registry import load
+
+_NOT_NOTATION = "%% not an action %%"
+
+
+class ConformanceError(AssertionError):
+    """A game broke a promise of the protocol."""
+
+
+@dataclass
+class ConformanceReport:
+    """What :func:`check_game` looked at."""
+
+    game: str
+    settings: dict[str, Any]
+    games: int = 0
+    steps: int = 0
+    chance_steps: int = 0
+    resamples: int = 0
+    resamples_differing: int = 0
+    lengths: list[int] = field(default_factory=list)
+
+
+def check_game(
+    name: str,
+    players: int | None = None,
+    *,
+    games: int = 10,
+    seed: int = 0,
+    resample_every: int = 1,
+    game_factory: Callable[[], Game] | None = None,
+    **options: Any,
+) -> ConformanceReport:
+    """Play ``games`` seeded random games of ``name`` and check at every step that:
+
+    - the current player is a seat, CHANCE or TERMINAL, and TERMINAL exactly at the end;
+    - at a decision, legal actions are non-empty, sorted, unique and in range;
+    - at a chance node, outcomes are sorted, unique, in range, with positive
+      probabilities summing to 1, and equal to the legal actions;
+    - every legal action's notation parses back to it;
+    - an illegal id, an out-of-range id, a non-int and malformed notation raise
+      the right error and leave the state exactly as it was;
+    - a clone equals its original and is independent of it;
+    - observations (every seat and a spectator) are JSON values that survive a
+      JSON round trip, and tensors have the declared length and finite values;
+    - ``resample_from_infostate(p)`` (every ``resample_every`` steps, seats in
+      turn) gives seat p the same observation, information state and (on its
+      turn) legal actions, gives a spectator the same observation, has a
+      history that replays to it, and can be played on to the end;
+    - each game ends within ``max_game_length`` with an outcome and returns;
+    - the game's record survives JSON and replays to identical observations for
+      every seat at every step;
+    - for a game with hidden information, some resample differs from the truth.
+
+    ``game_factory`` replaces :func:`apothecary.load` (used to test the suite itself).
+    """
+    game = game_factory() if game_factory is not None else load(name, players, **options)
+    report = ConformanceReport(game=game.name, settings=game.settings())
+    for index in range(games):
+        rng = random.Random(f"{seed}:{index}")
+        _check_one_game(game, rng, report, resample_every, f"seed={seed} game={index}")
+        report.games += 1
+    if game.info.has_hidden_information and report.resamples and not report.resamples_differing:
+        raise ConformanceError(
+            f"{game!r}: the game has hidden information but none of "
+            f"{report.resamples} resamples differed from the true state"
+        )
+    return report
+
+
+def _check_one_game(
+    game: Game, rng: random.Random, report: ConformanceReport, resample_every: int, label: str
+) -> None:
+    state = game.new_initial_state()
+    seats: list[Player | None] = [*range(game.num_players), None]
+    observations: list[list[Any]] = []
+    where = _Where(game, label, state)
+    while True:
+        where.state = state
+        observations.append([state.observation(seat) for seat in seats])
+        _check_position(state, where)
+        if state.is_terminal():
+            break
+        if state.move_number() >= game.max_game_length():
+            where.fail(f"game not over after max_game_length={game.max_game_length()} actions")
+        if resample_every and state.move_number() % resample_every == 0:
+            seat = state.move_number() % game.num_players
+            _check_resample(state, seat, rng, report, where)
+        _check_bad_input(state, rng, where)
+        _check_clone(state, rng, where)
+        if state.current_player() == CHANCE:
+            report.chance_steps += 1
+            action = sample_chance(state, rng)
+        else:
+            action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        report.steps += 1
+    _expect_error(state, state.history()[-1], IllegalActionError, where, "action after the end")
+    _check_resample(state, rng.randrange(game.num_players), rng, report, where)
+    report.lengths.append(state.move_number())
+    _check_record(state, observations, seats, where)
+
+
+class _Where:
+    """Enough context for a failure message that can be replayed."""
+
+    def __init__(self, game: Game, label: str, state: State) -> None:
+        self.game = game
+        self.label = label
+        self.state = state
+
+    def fail(self, problem: str) -> None:
+        try:
+            moves = self.state.history_notation()
+        except Exception:  # the notation itself may be what is broken
+            moves = [str(a) for a in self.state.history()]
+        raise ConformanceError(
+            f"{self.game!r} ({self.label}) after {len(moves)} actions: {problem}\n"
+            f"  actions: {moves}"
+        )
+
+
+def _fingerprint(state: State) -> tuple[Any, ...]:
+    """Everything observable about a state, to detect any change."""
+    n = state.game.num_players
+    return (
+        str(state),
+        state.history(),
+        state.current_player(),
+        state.legal_actions(),
+        [state.observation(p) for p in [*range(n), None]],
+        [state.information_state_string(p) for p in range(n)],
+    )
+
+
+def _check_position(state: State, where: _Where) -> None:
+    game = state.game
+    player = state.current_player()
+    n_actions = game.num_distinct_actions()
+    if state.is_terminal() != (player == TERMINAL):
+        where.fail(f"is_terminal()={state.is_terminal()} but current_player()={player}")
+    if player not in (CHANCE, TERMINAL) and not 0 <= player < game.num_players:
+        where.fail(f"current_player() is {player}, not a seat, CHANCE or TERMINAL")
+    legal = state.legal_actions()
+    if state.is_terminal():
+        outcome = state.outcome()
+        if outcome is None:
+            where.fail("terminal state has no outcome()")
+        else:
+            if any(not 0 <= w < game.num_players for w in outcome.winners):
+                where.fail(f"outcome winners {outcome.winners} are not all seats")
+            if len(outcome.scores) != game.num_players:
+                where.fail(f"outcome has {len(outcome.scores)} scores for {game.num_players}")
+        returns = state.returns()
+        if len(returns) != game.num_players or not all(math.isfinite(r) for r in returns):
+            where.fail(f"returns() {returns} is not one finite float per seat")
+    else:
+        if state.outcome() is not None:
+            where.fail("outcome() is not None before the end")
+        if not legal:
+            where.fail("no legal actions at a non-terminal state")
+        if legal != sorted(set(legal)):
+            where.fail(f"legal actions not sorted and unique: {legal}")
+        if any(not isinstance(a, int) or not 0 <= a < n_actions for a in legal):
+            where.fail(f"legal actions out of range 0..{n_actions - 1}: {legal}")
+    if player == CHANCE:
+        outcomes = state.chance_outcomes()
+        actions = [a for a, _ in outcomes]
+        if actions != legal:
+            where.fail(f"chance outcomes {actions} differ from legal actions {legal}")
+        if any(not p > 0 for _, p in outcomes):
+            where.fail(f"chance probabilities must be positive: {outcomes}")
+        if abs(sum(p for _, p in outcomes) - 1.0) > 1e-9:
+            where.fail(f"chance probabilities sum to {sum(p for _, p in outcomes)}, not 1")
+    elif state.chance_outcomes():
+        where.fail("chance_outcomes() is not empty at a decision node")
+    for action in legal:
+        text = state.action_to_string(action)
+        try:
+            back = state.string_to_action(text)
+        except MalformedActionError as error:
+            where.fail(f"notation {text!r} of action {action} does not parse: {error}")
+        if back != action:
+            where.fail(f"notation {text!r} of action {action} parses to {back}")
+    size = game.observation_tensor_size()
+    for seat in [*range(game.num_players), None]:
+        observation = state.observation(seat)
+        try:
+            encoded = json.dumps(observation, sort_keys=True)
+        except (TypeError, ValueError) as error:
+            where.fail(f"observation({seat}) is not JSON-serialisable: {error}")
+        if json.loads(encoded) != observation:
+            where.fail(f"observation({seat}) changes in a JSON round trip (tuples? int keys?)")
+        if seat is not None:
+            tensor = state.observation_tensor(seat)
+            if len(tensor) != size:
+                where.fail(f"observation_tensor({seat}) has {len(tensor)} values, not {size}")
+            if not all(isinstance(x, float | int) and math.isfinite(x) for x in tensor):
+                where.fail(f"observation_tensor({seat}) has a non-finite or non-number value")
+            if not isinstance(state.information_state_string(seat), str):
+                where.fail(f"information_state_string({seat}) is not a str")
+
+
+def _expect_error(
+    state: State, bad: Any, error: type[Exception], where: _Where, what: str
+) -> None:
+    before = _fingerprint(state)
+    try:
+        state.apply_action(bad)
+    except error:
+        pass
+    except Exception as other:
+        where.fail(f"{what} {bad!r} raised {type(other).__name__}, not {error.__name__}: {other}")
+    else:
+        where.fail(f"{what} {bad!r} was accepted")
+    if _fingerprint(state) != before:
+        where.fail(f"{what} {bad!r} changed the state although it was refused")
+
+
+def _check_bad_input(state: State, rng: random.Random, where: _Where) -> None:
+    legal = set(state.legal_actions())
+    n_actions = state.game.num_distinct_actions()
+    illegal = [a for a in range(n_actions) if a not in legal]
+    if illegal:
+        _expect_error(state, rng.choice(illegal), IllegalActionError, where, "illegal action")
+    _expect_error(state, n_actions, MalformedActionError, where, "out-of-range action")
+    _expect_error(state, -7, MalformedActionError, where, "negative action")
+    _expect_error(state, 1.5, MalformedActionError, where, "non-int action")
+    _expect_error(state, _NOT_NOTATION, MalformedActionError, where, "malformed notation")
+
+
+def _check_clone(state: State, rng: random.Random, where: _Where) -> None:
+    before = _fingerprint(state)
+    copy = state.clone()
+    if _fingerprint(copy) != before:
+        where.fail("clone() differs from its original")
+    if state.current_player() == CHANCE:
+        copy.apply_action(sample_chance(copy, rng))
+    else:
+        copy.apply_action(rng.choice(copy.legal_actions()))
+    if _fingerprint(state) != before:
+        where.fail("playing on a clone changed the original: they share something mutable")
+
+
+def _check_resample(
+    state: State, seat: Player, rng: random.Random, report: ConformanceReport, where: _Where
+) -> None:
+    game = state.game
+    sample = state.resample_from_infostate(seat, random.Random(rng.random()))
+    report.resamples += 1
+    if str(sample) != str(state):
+        report.resamples_differing += 1
+    what = f"resample_from_infostate({seat})"
+    if sample.observation(seat) != state.observation(seat):
+        where.fail(f"{what} changed seat {seat}'s observation (a leak, or a bad resampler)")
+    if sample.observation(None) != state.observation(None):
+        where.fail(f"{what} changed the spectator's observation")
+    if sample.information_state_string(seat) != state.information_state_string(seat):
+        where.fail(f"{what} changed seat {seat}'s information state")
+    if sample.current_player() != state.current_player():
+        where.fail(f"{what} changed whose turn it is")
+    if state.current_player() == seat and sample.legal_actions() != state.legal_actions():
+        where.fail(f"{what} changed the legal actions of the seat to move")
+    replay = game.new_initial_state()
+    for action in sample.history():
+        try:
+            replay.apply_action(action)
+        except IllegalActionError as error:
+            where.fail(f"{what}: its history does not replay: {error}")
+    if str(replay) != str(sample):
+        where.fail(f"{what}: replaying its history gives a different state")
+    # Play on from every few resamples: the state must be a working game.
+    if report.resamples % 7 == 1:
+        steps = 0
+        while not sample.is_terminal():
+            if sample.current_player() == CHANCE:
+                sample.apply_action(sample_chance(sample, rng))
+            else:
+                sample.apply_action(rng.choice(sample.legal_actions()))
+            steps += 1
+            if sample.move_number() > game.max_game_length():
+                where.fail(f"play from {what} runs past max_game_length")
+
+
+def _check_record(
+    state: State, observations: list[list[Any]], seats: list[Player | None], where: _Where
+) -> None:
+    record = Record.from_state(state)
+    again = Record.loads(record.dumps())
+    for step, replayed in enumerate(again.states(state.game)):
+        seen = [replayed.observation(seat) for seat in seats]
+        if seen != observations[step]:
+            where.fail(f"the record's replay differs from the game at step {step}")
+    final = again.replay(game=state.game)
+    if str(final) != str(state):
+        where.fail("the record's replay ends in a different state")
