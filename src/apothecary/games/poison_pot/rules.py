@@ -1,0 +1,507 @@
+"""Poison Pot: slide one piece, draw a cauldron, place it; keep your biggest
+group of your own colour away from the poison pot.
+
+The rules as the rulebook and ``DECISIONS.md`` settle them:
+
+- The board is a hexagon of circles (37 on the published board, see
+  :mod:`.board`); the pot starts on the centre. There are ``r(r+1)`` cauldrons
+  of each of red, blue and yellow for a board of radius ``r`` (12 each on the
+  published board), so the last placement fills the board.
+- A turn: the player slides one piece (the pot or any cauldron) one or more
+  circles in a straight line through empty circles; then draws a cauldron at
+  random from those left (a chance event weighted by the counts) and places it
+  on any empty circle. Seat 0 is red, seat 1 blue, seat 2 yellow; with two
+  players yellow is neutral. Seat 0 starts.
+- When every cauldron is placed, a player's score is the size of their largest
+  one-colour group none of whose cauldrons is next to the pot. Highest wins.
+  Only when two or more share the highest score, the seat that made the last
+  placement adds 1/2 and the seat that made the one before takes 1/2 away.
+
+A turn is three actions in one id space (``n`` circles):
+
+- slide ``from * n + to`` (ids ``0 .. n*n-1``; only true slides are ever legal),
+- the chance draw of a colour (``n*n + colour``: red, blue, yellow),
+- the placement on a circle (``n*n + 3 + circle``).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from typing import ClassVar
+
+from apothecary.core.game import (
+    CHANCE,
+    JSON,
+    TERMINAL,
+    Action,
+    Game,
+    GameInfo,
+    OptionSpec,
+    Outcome,
+    Player,
+    State,
+)
+from apothecary.core.registry import register
+from apothecary.games.poison_pot.board import DIRECTIONS, Board, Circle, board
+
+COLOURS: tuple[str, ...] = ("red", "blue", "yellow")
+"""The cauldron colours; seat ``i`` plays ``COLOURS[i]``."""
+
+EMPTY = 0
+POT = 4
+# A circle holds EMPTY, POT, or 1 + a colour's index (1 red, 2 blue, 3 yellow).
+PIECE_NAMES: tuple[str, ...] = ("", "red", "blue", "yellow", "pot")
+
+SLIDE, DRAW, PLACE, OVER = 0, 1, 2, 3
+PHASE_NAMES: tuple[str, ...] = ("slide", "draw", "place", "over")
+
+_DIRECTION_WORDS: dict[str, str] = {
+    "e": "e",
+    "east": "e",
+    "w": "w",
+    "west": "w",
+    "ne": "ne",
+    "northeast": "ne",
+    "north-east": "ne",
+    "nw": "nw",
+    "northwest": "nw",
+    "north-west": "nw",
+    "se": "se",
+    "southeast": "se",
+    "south-east": "se",
+    "sw": "sw",
+    "southwest": "sw",
+    "south-west": "sw",
+}
+_COLOUR_WORDS: dict[str, int] = {"r": 0, "red": 0, "b": 1, "blue": 1, "y": 2, "yellow": 2}
+_CIRCLE = r"[a-i][1-9]"
+_SLIDE_TO = re.compile(rf"^({_CIRCLE})\s*(?:-|>|\s)?\s*({_CIRCLE})$")
+_SLIDE_DIRECTION = re.compile(rf"^({_CIRCLE})\s*(?:-|>|\s)?\s*(\d*)\s*([a-z-]+)$")
+
+
+def circle_group_sizes(
+    cells: Sequence[int], pot: Circle, geometry: Board, piece: int
+) -> tuple[int, int]:
+    """For the cauldrons of ``piece`` (1 + colour index): the size of the largest
+    group not next to the pot, and of the largest group next to it (0 if none)."""
+    neighbours = geometry.neighbours
+    poisoned_circles = neighbours[pot]
+    seen = [False] * len(cells)
+    best_safe = 0
+    best_poisoned = 0
+    for start in range(len(cells)):
+        if cells[start] != piece or seen[start]:
+            continue
+        seen[start] = True
+        stack = [start]
+        size = 0
+        poisoned = False
+        while stack:
+            circle = stack.pop()
+            size += 1
+            if circle in poisoned_circles:
+                poisoned = True
+            for other in neighbours[circle]:
+                if not seen[other] and cells[other] == piece:
+                    seen[other] = True
+                    stack.append(other)
+        if poisoned:
+            best_poisoned = max(best_poisoned, size)
+        else:
+            best_safe = max(best_safe, size)
+    return best_safe, best_poisoned
+
+
+@register
+class PoisonPotGame(Game):
+    """Poison Pot for 2 or 3 players."""
+
+    info: ClassVar[GameInfo] = GameInfo(
+        name="poison-pot",
+        title="Poison Pot",
+        min_players=2,
+        max_players=3,
+        default_players=2,
+        has_chance=True,
+        has_hidden_information=False,
+        summary="Slide a piece, draw a cauldron, place it: grow your colour away from the pot.",
+    )
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec(
+            "radius",
+            int,
+            3,
+            "board radius: 3 is the published 37-circle board (12 cauldrons per "
+            "colour); smaller boards hold r*(r+1) per colour",
+            minimum=1,
+            maximum=4,
+        ),
+    )
+
+    def _configure(self) -> None:
+        self.board: Board = board(int(self.options["radius"]))
+        n = self.board.size
+        self.per_colour: int = (n - 1) // 3
+        """Cauldrons of each colour (12 on the published board)."""
+        self.cauldrons: int = 3 * self.per_colour
+        self.draw_base: int = n * n
+        self.place_base: int = n * n + 3
+        names = self.board.names
+        notation = [f"{names[a // n]}-{names[a % n]}" for a in range(n * n)]
+        notation += list(COLOURS)
+        notation += list(names)
+        self.notation: tuple[str, ...] = tuple(notation)
+        """Every action's notation: it does not depend on the position."""
+
+    def num_distinct_actions(self) -> int:
+        """Slides (from x to), 3 colours drawn, and a placement per circle."""
+        return self.place_base + self.board.size
+
+    def max_game_length(self) -> int:
+        """Every turn is a slide, a draw and a placement; one turn per cauldron."""
+        return 3 * self.cauldrons
+
+    def observation_tensor_size(self) -> int:
+        """Per circle 5 planes, then draw pile, phase, drawn colour, mover, viewer."""
+        return 5 * self.board.size + 3 + 4 + 3 + 2 * self.num_players
+
+    def new_initial_state(self) -> PoisonPotState:
+        """The pot on the centre, every cauldron face down, seat 0 to slide."""
+        return PoisonPotState(self)
+
+
+class PoisonPotState(State):
+    """A Poison Pot position: the circles, the draw pile's counts, whose turn."""
+
+    __slots__ = (
+        "_outcome",
+        "board",
+        "drawn",
+        "last_placement",
+        "last_slide",
+        "phase",
+        "placed",
+        "player",
+        "pot",
+        "remaining",
+    )
+
+    game: PoisonPotGame
+
+    def __init__(self, game: PoisonPotGame) -> None:
+        super().__init__(game)
+        self.board: list[int] = [EMPTY] * game.board.size
+        """What stands on each circle: EMPTY, POT or 1 + colour index."""
+        self.pot: Circle = game.board.centre
+        self.board[self.pot] = POT
+        self.remaining: tuple[int, int, int] = (game.per_colour,) * 3
+        """Face-down cauldrons left, per colour."""
+        self.phase: int = SLIDE
+        self.player: Player = 0
+        """The seat whose turn it is (also during its draw)."""
+        self.drawn: int = -1
+        """The colour index just drawn, waiting to be placed, or -1."""
+        self.placed: int = 0
+        self.last_slide: Action = -1
+        self.last_placement: Circle = -1
+        self._outcome: Outcome | None = None
+
+    # -- the rules -------------------------------------------------------------
+
+    def current_player(self) -> Player:
+        """The seat to slide or place, CHANCE for the draw, TERMINAL at the end."""
+        phase = self.phase
+        if phase == DRAW:
+            return CHANCE
+        if phase == OVER:
+            return TERMINAL
+        return self.player
+
+    def _legal_actions(self) -> Sequence[Action]:
+        phase = self.phase
+        if phase == SLIDE:
+            return self._slides()
+        if phase == PLACE:
+            base = self.game.place_base
+            return [base + c for c, piece in enumerate(self.board) if piece == EMPTY]
+        if phase == DRAW:
+            base = self.game.draw_base
+            return [base + c for c in range(3) if self.remaining[c]]
+        return []
+
+    def _slides(self) -> list[Action]:
+        # A board always has an empty circle next to some piece while cauldrons
+        # remain (the board is connected and the pot is on it), so this is never
+        # empty and the rule "if no piece can move, skip the move" never bites.
+        cells = self.board
+        n = len(cells)
+        rays = self.game.board.rays
+        slides: list[Action] = []
+        for origin, piece in enumerate(cells):
+            if piece == EMPTY:
+                continue
+            base = origin * n
+            for ray in rays[origin]:
+                for target in ray:
+                    if cells[target] != EMPTY:
+                        break
+                    slides.append(base + target)
+        slides.sort()
+        return slides
+
+    def _apply(self, action: Action) -> None:
+        phase = self.phase
+        game = self.game
+        if phase == SLIDE:
+            origin, target = divmod(action, len(self.board))
+            piece = self.board[origin]
+            self.board[target] = piece
+            self.board[origin] = EMPTY
+            if piece == POT:
+                self.pot = target
+            self.last_slide = action
+            self.phase = DRAW
+        elif phase == DRAW:
+            colour = action - game.draw_base
+            remaining = list(self.remaining)
+            remaining[colour] -= 1
+            self.remaining = (remaining[0], remaining[1], remaining[2])
+            self.drawn = colour
+            self.phase = PLACE
+        else:
+            circle = action - game.place_base
+            self.board[circle] = self.drawn + 1
+            self.drawn = -1
+            self.last_placement = circle
+            self.placed += 1
+            if self.placed == game.cauldrons:
+                self.phase = OVER
+                self._outcome = self._final_outcome()
+            else:
+                self.player = (self.player + 1) % game.num_players
+                self.phase = SLIDE
+
+    def _clone_into(self, other: State) -> None:
+        assert isinstance(other, PoisonPotState)
+        other.board = self.board.copy()
+        other.pot = self.pot
+        other.remaining = self.remaining
+        other.phase = self.phase
+        other.player = self.player
+        other.drawn = self.drawn
+        other.placed = self.placed
+        other.last_slide = self.last_slide
+        other.last_placement = self.last_placement
+        other._outcome = self._outcome
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """The colour drawn, each with probability (its count left) / (cauldrons left)."""
+        if self.phase != DRAW:
+            return []
+        base = self.game.draw_base
+        left = sum(self.remaining)
+        return [(base + c, count / left) for c, count in enumerate(self.remaining) if count]
+
+    # -- scoring ---------------------------------------------------------------
+
+    def group_scores(self) -> list[int]:
+        """Per seat, the largest group of its colour with no cauldron next to the pot."""
+        geometry = self.game.board
+        return [
+            circle_group_sizes(self.board, self.pot, geometry, seat + 1)[0]
+            for seat in range(self.game.num_players)
+        ]
+
+    def _final_outcome(self) -> Outcome:
+        players = self.game.num_players
+        groups = self.group_scores()
+        scores = [float(g) for g in groups]
+        best = max(groups)
+        leaders = [seat for seat in range(players) if groups[seat] == best]
+        # Placements go round the table from seat 0, one per turn.
+        last = (self.game.cauldrons - 1) % players
+        before = (self.game.cauldrons - 2) % players
+        names = [COLOURS[seat] for seat in range(players)]
+        if len(leaders) == 1:
+            winner = leaders[0]
+            reason = (
+                f"all {self.game.cauldrons} cauldrons placed; {names[winner]} wins with "
+                f"an unpoisoned group of {best}"
+            )
+            return Outcome((winner,), tuple(scores), reason)
+        scores[last] += 0.5
+        scores[before] -= 0.5
+        top = max(scores)
+        winners = tuple(seat for seat in range(players) if scores[seat] == top)
+        tied = " and ".join(names[seat] for seat in leaders)
+        reason = (
+            f"all {self.game.cauldrons} cauldrons placed; {tied} tie with {best}; "
+            f"{names[last]} placed last (+1/2) and {names[before]} placed before (-1/2), "
+            + ("so " + names[winners[0]] + " wins" if len(winners) == 1 else "a shared win")
+        )
+        return Outcome(winners, tuple(scores), reason)
+
+    def is_terminal(self) -> bool:
+        """Whether every cauldron has been placed."""
+        return self.phase == OVER
+
+    def outcome(self) -> Outcome | None:
+        """Winners and scores (with any tie-break half points), or None while playing."""
+        return self._outcome
+
+    # -- notation --------------------------------------------------------------
+
+    def action_to_string(self, action: Action) -> str:
+        """``d4-d1`` slides d4's piece to d1; ``red`` is a draw; ``c3`` places on c3."""
+        return self.game.notation[action]
+
+    def _parse_action(self, text: str) -> Action | None:
+        game = self.game
+        geometry = game.board
+        n = geometry.size
+        text = text.lower()
+        if text in _COLOUR_WORDS:
+            return game.draw_base + _COLOUR_WORDS[text]
+        circle = geometry.parse(text)
+        if circle is not None:
+            return game.place_base + circle
+        match = _SLIDE_TO.match(text)
+        if match:
+            origin = geometry.parse(match.group(1))
+            target = geometry.parse(match.group(2))
+            if origin is None or target is None:
+                return None
+            return origin * n + target
+        match = _SLIDE_DIRECTION.match(text)
+        if match:
+            origin = geometry.parse(match.group(1))
+            direction = _DIRECTION_WORDS.get(match.group(3))
+            distance = int(match.group(2)) if match.group(2) else 1
+            if origin is None or direction is None:
+                return None
+            target = geometry.along(origin, direction, distance)
+            return None if target is None else origin * n + target
+        return None
+
+    # -- what each seat sees -----------------------------------------------------
+
+    def observation(self, player: Player | None) -> dict[str, JSON]:
+        """The whole board is public; only the order of the face-down pile is not."""
+        game = self.game
+        geometry = game.board
+        players = game.num_players
+        outcome = self._outcome
+        last_slide = None
+        if self.last_slide >= 0:
+            origin, target = divmod(self.last_slide, geometry.size)
+            last_slide = [geometry.names[origin], geometry.names[target]]
+        return {
+            "viewer": player,
+            "players": players,
+            "radius": geometry.radius,
+            "colours": [COLOURS[seat] for seat in range(players)],
+            "neutral": COLOURS[2] if players == 2 else None,
+            "circles": list(geometry.names),
+            "board": [PIECE_NAMES[piece] for piece in self.board],
+            "pot": geometry.names[self.pot],
+            "remaining": {COLOURS[c]: self.remaining[c] for c in range(3)},
+            "phase": PHASE_NAMES[self.phase],
+            "to_move": None if self.phase == OVER else self.player,
+            "drawn": COLOURS[self.drawn] if self.drawn >= 0 else None,
+            "placed": self.placed,
+            "last_slide": last_slide,
+            "last_placement": (
+                geometry.names[self.last_placement] if self.last_placement >= 0 else None
+            ),
+            "groups": self.group_scores(),
+            "outcome": None if outcome is None else outcome.to_json(),
+        }
+
+    def information_state_string(self, player: Player) -> str:
+        """Everything is public, so a seat's history is the game's history."""
+        notation = self.game.notation
+        return f"seat {player}: " + " ".join(notation[a] for a in self._history)
+
+    def observation_tensor(self, player: Player) -> list[float]:
+        """Per circle one-hot (empty, red, blue, yellow, pot); draw pile fractions;
+        phase; colour drawn; seat to move; the viewing seat."""
+        game = self.game
+        tensor = [0.0] * game.observation_tensor_size()
+        for circle, piece in enumerate(self.board):
+            tensor[5 * circle + piece] = 1.0
+        at = 5 * len(self.board)
+        for c in range(3):
+            tensor[at + c] = self.remaining[c] / game.per_colour
+        at += 3
+        tensor[at + self.phase] = 1.0
+        at += 4
+        if self.drawn >= 0:
+            tensor[at + self.drawn] = 1.0
+        at += 3
+        if self.phase != OVER:
+            tensor[at + self.player] = 1.0
+        at += game.num_players
+        if 0 <= player < game.num_players:
+            tensor[at + player] = 1.0
+        return tensor
+
+    def resample_from_infostate(self, player: Player, rng: random.Random) -> State:
+        """Nothing that has happened is hidden, so the only consistent state is this one."""
+        return self.clone()
+
+    # -- text views ------------------------------------------------------------
+
+    def __str__(self) -> str:
+        geometry = self.game.board
+        marks = {EMPTY: ".", 1: "R", 2: "B", 3: "Y", POT: "@"}
+        lines = geometry.picture([marks[piece] for piece in self.board], width=1)
+        drawn = COLOURS[self.drawn] if self.drawn >= 0 else "-"
+        lines.append(
+            f"phase={PHASE_NAMES[self.phase]} player={self.player} drawn={drawn} "
+            f"remaining={','.join(map(str, self.remaining))} placed={self.placed} "
+            f"pot={geometry.names[self.pot]}"
+        )
+        return "\n".join(lines)
+
+    def render(self, player: Player | None) -> str:
+        """The board twice side by side: circle names, and what stands on them."""
+        view = self.observation(player)
+        names: list[str] = view["circles"]
+        marks = {"": ".", "red": "R", "blue": "B", "yellow": "Y", "pot": "@"}
+        pieces = [marks[piece] for piece in view["board"]]
+        geometry = board(view["radius"])
+        left = geometry.picture(names, width=3)
+        right = geometry.picture(pieces, width=3)
+        span = max(len(line) for line in left) + 6
+        lines = [f"{a.ljust(span)}{b}" for a, b in zip(left, right, strict=True)]
+        remaining = ", ".join(f"{c} {k}" for c, k in view["remaining"].items())
+        seats = ", ".join(f"seat {s} {c}" for s, c in enumerate(view["colours"]))
+        if view["neutral"]:
+            seats += f"; {view['neutral']} neutral"
+        lines.append("")
+        lines.append(f"R red, B blue, Y yellow, @ the pot (on {view['pot']}); {seats}")
+        lines.append(f"face down: {remaining}; placed {view['placed']}")
+        if view["last_slide"]:
+            lines.append(f"last slide: {view['last_slide'][0]}-{view['last_slide'][1]}")
+        if view["last_placement"]:
+            lines.append(f"last placement: {view['last_placement']}")
+        groups = ", ".join(f"{view['colours'][s]} {g}" for s, g in enumerate(view["groups"]))
+        lines.append(f"unpoisoned groups now: {groups}")
+        outcome = view["outcome"]
+        if outcome is not None:
+            lines.append(f"game over: {outcome['reason']}")
+        else:
+            mover = view["to_move"]
+            colour = view["colours"][mover]
+            if view["phase"] == "slide":
+                lines.append(f"seat {mover} ({colour}) to slide a piece, e.g. d4-d1")
+            elif view["phase"] == "draw":
+                lines.append(f"seat {mover} ({colour}) draws a cauldron")
+            else:
+                lines.append(f"seat {mover} ({colour}) to place the {view['drawn']} cauldron")
+        return "\n".join(lines)
+
+
+__all__ = ["COLOURS", "DIRECTIONS", "PoisonPotGame", "PoisonPotState", "circle_group_sizes"]
