@@ -224,9 +224,7 @@ def _check_position(state: State, where: _Where) -> None:
                 where.fail(f"information_state_string({seat}) is not a str")
 
 
-def _expect_error(
-    state: State, bad: Any, error: type[Exception], where: _Where, what: str
-) -> None:
+def _expect_error(state: State, bad: Any, error: type[Exception], where: _Where, what: str) -> None:
     before = _fingerprint(state)
     try:
         state.apply_action(bad)

@@ -81,9 +81,7 @@ class ToyState(State):
         return 0 if not self.moves else 1
 
     def is_terminal(self) -> bool:
-        return len(self.cards) == 2 and (
-            self.moves == [CHECK] or len(self.moves) == 2
-        )
+        return len(self.cards) == 2 and (self.moves == [CHECK] or len(self.moves) == 2)
 
     def _legal_actions(self) -> list[Action]:
         if len(self.cards) < 2:

@@ -66,7 +66,7 @@ class OptionSpec:
     form or a docs table from it."""
 
     name: str
-    type: type
+    type: type[Any]
     """``bool``, ``int``, ``float`` or ``str``."""
     default: OptionValue
     help: str
@@ -118,27 +118,20 @@ class OptionSpec:
         """Validate a value given in Python; returns it (ints widen to float)."""
         if self.type is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
-        if not isinstance(value, self.type) or (
-            self.type is int and isinstance(value, bool)
-        ):
-            raise BadOptionError(
-                f"option {self.name}={value!r}: expected {self.allowed()}"
-            )
+        if not isinstance(value, self.type) or (self.type is int and isinstance(value, bool)):
+            raise BadOptionError(f"option {self.name}={value!r}: expected {self.allowed()}")
         if self.choices is not None and value not in self.choices:
-            raise BadOptionError(
-                f"option {self.name}={_show(value)}: expected {self.allowed()}"
-            )
+            raise BadOptionError(f"option {self.name}={_show(value)}: expected {self.allowed()}")
         if (self.minimum is not None and value < self.minimum) or (
             self.maximum is not None and value > self.maximum
         ):
-            raise BadOptionError(
-                f"option {self.name}={_show(value)}: expected {self.allowed()}"
-            )
+            raise BadOptionError(f"option {self.name}={_show(value)}: expected {self.allowed()}")
         if self.validator is not None:
             problem = self.validator(value)
             if problem:
                 raise BadOptionError(f"option {self.name}={_show(value)}: {problem}")
-        return value  # type: ignore[no-any-return]
+        checked: OptionValue = value
+        return checked
 
 
 def _show(value: Any) -> str:
@@ -184,9 +177,7 @@ class Game(ABC):
         if players is None:
             players = info.default_players
         if not isinstance(players, int) or isinstance(players, bool):
-            raise PlayerCountError(
-                f"{info.name}: players must be a whole number, got {players!r}"
-            )
+            raise PlayerCountError(f"{info.name}: players must be a whole number, got {players!r}")
         if not info.min_players <= players <= info.max_players:
             raise PlayerCountError(
                 f"{info.name}: {players} players is not allowed; it takes "
@@ -230,6 +221,18 @@ class Game(ABC):
     def new_initial_state(self) -> State:
         """A fresh game at its start."""
 
+    @classmethod
+    def rules_page(cls) -> str | None:
+        """The game's rules page (``rules.md`` beside its module), if it has one."""
+        import sys
+        from importlib import resources
+
+        package = sys.modules[cls.__module__].__package__
+        if not package:
+            return None
+        page = resources.files(package).joinpath("rules.md")
+        return page.read_text(encoding="utf-8") if page.is_file() else None
+
     def settings(self) -> dict[str, JSON]:
         """Player count and options: what a record needs to remake this game."""
         return {"players": self.num_players, "options": dict(self.options)}
@@ -260,7 +263,7 @@ class State(ABC):
     notation dispatch, so every game behaves alike on bad input.
     """
 
-    __slots__ = ("game", "_history", "_legal")
+    __slots__ = ("_history", "_legal", "game")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -347,13 +350,9 @@ class State(ABC):
             raise MalformedActionError(f"notation must be text, got {text!r}")
         action = self._parse_action(text.strip())
         if action is None:
-            examples = ", ".join(
-                repr(self.action_to_string(a)) for a in self.legal_actions()[:4]
-            )
+            examples = ", ".join(repr(self.action_to_string(a)) for a in self.legal_actions()[:4])
             hint = f"; legal here: {examples}" if examples else ""
-            raise MalformedActionError(
-                f"{self.game.name}: cannot read {text!r} as an action{hint}"
-            )
+            raise MalformedActionError(f"{self.game.name}: cannot read {text!r} as an action{hint}")
         return action
 
     def apply_action(self, action: Action | str) -> None:
@@ -363,9 +362,7 @@ class State(ABC):
                 raise GameOverError(f"{self.game.name}: the game is over")
             action = self.string_to_action(action)
         elif not isinstance(action, int) or isinstance(action, bool):
-            raise MalformedActionError(
-                f"an action is an int id or notation text, got {action!r}"
-            )
+            raise MalformedActionError(f"an action is an int id or notation text, got {action!r}")
         if self.is_terminal():
             raise GameOverError(f"{self.game.name}: the game is over")
         legal = self._legal

@@ -41,7 +41,9 @@ class Record:
             game=game.name,
             players=game.num_players,
             options=dict(game.options),
-            seats=list(seats) if seats is not None else [f"seat {i}" for i in range(game.num_players)],
+            seats=list(seats)
+            if seats is not None
+            else [f"seat {i}" for i in range(game.num_players)],
             actions=state.history_notation(),
             outcome=None if outcome is None else outcome.to_json(),
         )
@@ -86,7 +88,8 @@ class Record:
             raise RecordError(f"--at {upto}: the record has {len(self.actions)} actions")
         count = len(self.actions) if upto is None else upto
         state: State | None = None
-        for index, state in enumerate(self.states(game)):
+        for index, position in enumerate(self.states(game)):
+            state = position
             if index == count:
                 break
         assert state is not None
