@@ -1,0 +1,704 @@
+"""In Vino Morte: a dealer hands out face-down glasses of Wine and Poison; each
+other player, once, drinks or swaps; then every glass still covered is revealed.
+The last player alive wins. Includes the Caseus Vitae (cheese) variant.
+
+Seats are numbered clockwise, so a seat's left neighbour is the next number and
+its right neighbour the previous one. Seat 0 deals the first round.
+
+There is no chance in this game: the deal is the dealer's own decision, made
+seat by seat (clockwise from the dealer's left, the dealer last), so the whole
+game is a sequence of player decisions and needs no chance nodes. What makes it
+a game of hidden information is that only the dealer sees the covered glasses.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections.abc import Sequence
+from typing import ClassVar
+
+from apothecary.core.errors import BadOptionError
+from apothecary.core.game import (
+    JSON,
+    TERMINAL,
+    Action,
+    Game,
+    GameInfo,
+    OptionSpec,
+    Outcome,
+    Player,
+    State,
+)
+from apothecary.core.registry import register
+
+# -- cards and actions ----------------------------------------------------------
+
+NO_CARD = -1
+WINE = 0
+POISON = 1
+CARD_NAMES = ("wine", "poison")
+
+DEAL_WINE = 0
+DEAL_POISON = 1
+DEAL_WINE_CHEESE = 2
+DEAL_POISON_CHEESE = 3
+DRINK = 4
+SWAP_BASE = 5
+"""``SWAP_BASE + seat``: swap glasses with that seat; then ``steal_base + seat``."""
+
+DEAL_PHASE = 0
+TURN_PHASE = 1
+OVER_PHASE = 2
+PHASE_NAMES = ("deal", "turns", "over")
+
+DECKS = {"8+8": (8, 8), "9+9": (9, 9)}
+
+
+def cheese_limit(players_in_round: int) -> int:
+    """The most Cheese the dealer may hand out to a round of this many players."""
+    if players_in_round <= 2:
+        return 0
+    if players_in_round <= 4:
+        return 1
+    if players_in_round <= 6:
+        return 2
+    return 3
+
+
+def deal_can_finish(wine: int, poison: int, left: int, deck_wine: int, deck_poison: int) -> bool:
+    """Whether ``left`` more glasses can be dealt after ``wine`` and ``poison`` so
+    that the round has at least one of each and stays within the deck."""
+    for more_wine in range(left + 1):
+        total_wine = wine + more_wine
+        total_poison = poison + left - more_wine
+        if 1 <= total_wine <= deck_wine and 1 <= total_poison <= deck_poison:
+            return True
+    return False
+
+
+# -- the game -------------------------------------------------------------------
+
+
+@register
+class InVinoMorteGame(Game):
+    """In Vino Morte for 2-9 players (the published game starts at 3)."""
+
+    info: ClassVar[GameInfo] = GameInfo(
+        name="in-vino-morte",
+        title="In Vino Morte",
+        min_players=2,
+        max_players=9,
+        default_players=4,
+        has_chance=False,
+        has_hidden_information=True,
+        summary="The dealer pours Wine and Poison; drink, or swap glasses, and be the last alive.",
+    )
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec(
+            "deck",
+            str,
+            "8+8",
+            "Wine + Poison cards in the deck: the published 16 cards, or the "
+            "rulebook's component line of 9 + 9",
+            choices=("8+8", "9+9"),
+        ),
+        OptionSpec(
+            "cheese",
+            bool,
+            False,
+            "Caseus Vitae: the dealer may hand out face-up Cheese, which reverses drinks",
+        ),
+        OptionSpec(
+            "cheese_on_reveal",
+            bool,
+            True,
+            "with cheese: Cheese also reverses the result of the final reveal",
+        ),
+        OptionSpec(
+            "round_limit",
+            int,
+            100,
+            "rounds before the game stops with the survivors sharing the win "
+            "(only reachable with cheese, where a round may kill nobody)",
+            minimum=1,
+            maximum=10000,
+        ),
+    )
+
+    deck_wine: int
+    deck_poison: int
+    cheese: bool
+    cheese_on_reveal: bool
+    round_limit: int
+    steal_base: int
+    """``steal_base + seat``: steal that seat's cheese."""
+
+    def _configure(self) -> None:
+        self.deck_wine, self.deck_poison = DECKS[str(self.options["deck"])]
+        self.cheese = bool(self.options["cheese"])
+        self.cheese_on_reveal = bool(self.options["cheese_on_reveal"])
+        self.round_limit = int(self.options["round_limit"])
+        if self.num_players > self.deck_wine + self.deck_poison:
+            raise BadOptionError(
+                f"in-vino-morte: {self.num_players} players need more than the "
+                f"{self.deck_wine + self.deck_poison} cards of the deck"
+            )
+        self.steal_base = SWAP_BASE + self.num_players
+
+    def num_distinct_actions(self) -> int:
+        """4 kinds of deal, drink, a swap per seat and (with cheese) a steal per seat."""
+        return SWAP_BASE + 2 * self.num_players
+
+    def max_game_length(self) -> int:
+        """Each round deals to its players and gives all but the dealer one turn.
+
+        Without cheese every round kills its Poison holder, so there are at most
+        ``players - 1`` rounds; with cheese the round limit bounds the game.
+        """
+        n = self.num_players
+        if not self.cheese:
+            rounds = min(self.round_limit, n - 1)
+            return sum(2 * alive - 1 for alive in range(n, n - rounds, -1))
+        return self.round_limit * (2 * n - 1)
+
+    def observation_tensor_size(self) -> int:
+        """11 numbers per seat and 7 for the table."""
+        return 11 * self.num_players + 7
+
+    def new_initial_state(self) -> InVinoMorteState:
+        """The first round, seat 0 about to deal."""
+        return InVinoMorteState(self)
+
+
+# -- the state ------------------------------------------------------------------
+
+
+class InVinoMorteState(State):
+    """A position: who lives, the round's dealer, the glasses and the cheese."""
+
+    __slots__ = (
+        "alive",
+        "card",
+        "cheese",
+        "dealer",
+        "died_in_round",
+        "drunk",
+        "events",
+        "last_round",
+        "order",
+        "phase",
+        "poison_dealt",
+        "round",
+        "round_start",
+        "step",
+        "turn_taken",
+        "wine_dealt",
+        "winners",
+    )
+
+    game: InVinoMorteGame
+
+    def __init__(self, game: InVinoMorteGame) -> None:
+        super().__init__(game)
+        n = game.num_players
+        self.alive = [True] * n
+        self.died_in_round = [0] * n
+        self.round = 0
+        self.dealer = 0
+        self.winners: tuple[int, ...] = ()
+        self.last_round: tuple[JSON, ...] | None = None
+        # Set by _start_round; written here so every slot exists.
+        self.phase = DEAL_PHASE
+        self.order: tuple[int, ...] = ()
+        self.step = 0
+        self.card = [NO_CARD] * n
+        self.cheese = [False] * n
+        self.drunk = [False] * n
+        self.turn_taken = [False] * n
+        self.wine_dealt = 0
+        self.poison_dealt = 0
+        self.events: list[tuple[int, int, int]] = []
+        self.round_start = 0
+        self._start_round(0, pending=0)
+
+    # -- the round ----------------------------------------------------------------
+
+    def _start_round(self, dealer: int, pending: int) -> None:
+        """Begin a round; ``pending`` is 1 when called while the base class has yet
+        to append the action that ended the last round to the history."""
+        n = self.game.num_players
+        self.round += 1
+        self.dealer = dealer
+        self.phase = DEAL_PHASE
+        # Clockwise from the dealer's left, the dealer last: the deal order, and
+        # without its last seat the turn order.
+        self.order = tuple(s for s in ((dealer + k) % n for k in range(1, n + 1)) if self.alive[s])
+        self.step = 0
+        self.card = [NO_CARD] * n
+        self.cheese = [False] * n
+        self.drunk = [False] * n
+        self.turn_taken = [False] * n
+        self.wine_dealt = 0
+        self.poison_dealt = 0
+        self.events = []
+        self.round_start = len(self._history) + pending
+
+    def _dies(self, seat: int, on_reveal: bool) -> bool:
+        poisoned = self.card[seat] == POISON
+        if self.cheese[seat] and (not on_reveal or self.game.cheese_on_reveal):
+            return not poisoned
+        return poisoned
+
+    def _kill(self, seat: int) -> None:
+        self.alive[seat] = False
+        self.died_in_round[seat] = self.round
+
+    def _end_round(self) -> None:
+        """Everyone who has not drunk reveals; then the game ends or a new dealer deals."""
+        revealed = []
+        for seat in self.order:
+            if not self.drunk[seat]:
+                revealed.append(seat)
+                if self._dies(seat, on_reveal=True):
+                    self._kill(seat)
+        self.last_round = (
+            self.round,
+            self.dealer,
+            tuple(self.card),
+            tuple(self.cheese),
+            tuple(revealed),
+            tuple(s for s in self.order if not self.alive[s]),
+        )
+        survivors = [s for s in self.order if self.alive[s]]
+        if len(survivors) == 1:
+            self.winners = (survivors[0],)
+        elif not survivors:
+            self.winners = tuple(sorted(self.order))
+        elif self.round >= self.game.round_limit:
+            self.winners = tuple(sorted(survivors))
+        else:
+            n = self.game.num_players
+            dealer = next(
+                s for s in ((self.dealer - k) % n for k in range(1, n + 1)) if self.alive[s]
+            )
+            self._start_round(dealer, pending=1)
+            return
+        self.phase = OVER_PHASE
+
+    # -- the protocol: whose turn, what is legal, doing it ------------------------
+
+    def current_player(self) -> Player:
+        """The dealer while dealing, then each non-dealer in turn; TERMINAL at the end."""
+        if self.phase == DEAL_PHASE:
+            return self.dealer
+        if self.phase == TURN_PHASE:
+            return self.order[self.step]
+        return TERMINAL
+
+    def _legal_actions(self) -> Sequence[Action]:
+        game = self.game
+        if self.phase == DEAL_PHASE:
+            left = len(self.order) - self.step - 1
+            wine, poison = self.wine_dealt, self.poison_dealt
+            legal = []
+            if deal_can_finish(wine + 1, poison, left, game.deck_wine, game.deck_poison):
+                legal.append(DEAL_WINE)
+            if deal_can_finish(wine, poison + 1, left, game.deck_wine, game.deck_poison):
+                legal.append(DEAL_POISON)
+            if game.cheese and sum(self.cheese) < cheese_limit(len(self.order)):
+                legal += [a + 2 for a in legal]
+            return legal
+        if self.phase == TURN_PHASE:
+            me = self.order[self.step]
+            legal = [DRINK]
+            card, drunk = self.card, self.drunk
+            for seat in range(game.num_players):
+                if seat != me and card[seat] != NO_CARD and not drunk[seat]:
+                    legal.append(SWAP_BASE + seat)
+            cheese = self.cheese
+            if game.cheese and not cheese[me]:
+                alive = self.alive
+                for seat in range(game.num_players):
+                    if cheese[seat] and alive[seat]:
+                        legal.append(game.steal_base + seat)
+            return legal
+        return []
+
+    def _apply(self, action: Action) -> None:
+        if self.phase == DEAL_PHASE:
+            seat = self.order[self.step]
+            kind = action & 1
+            self.card[seat] = kind
+            if kind == POISON:
+                self.poison_dealt += 1
+            else:
+                self.wine_dealt += 1
+            if action >= DEAL_WINE_CHEESE:
+                self.cheese[seat] = True
+            self.step += 1
+            if self.step == len(self.order):
+                self.phase = TURN_PHASE
+                self.step = 0
+            return
+        me = self.order[self.step]
+        if action == DRINK:
+            self.drunk[me] = True
+            died = self._dies(me, on_reveal=False)
+            if died:
+                self._kill(me)
+            self.events.append((me, DRINK, self.card[me] * 2 + died))
+        elif action < self.game.steal_base:
+            other = action - SWAP_BASE
+            self.card[me], self.card[other] = self.card[other], self.card[me]
+            self.events.append((me, action, 0))
+        else:
+            other = action - self.game.steal_base
+            self.cheese[other] = False
+            self.cheese[me] = True
+            self.events.append((me, action, 0))
+        self.turn_taken[me] = True
+        self.step += 1
+        if self.step == len(self.order) - 1:
+            self._end_round()
+
+    def _clone_into(self, other: State) -> None:
+        assert isinstance(other, InVinoMorteState)
+        other.alive = self.alive.copy()
+        other.died_in_round = self.died_in_round.copy()
+        other.round = self.round
+        other.dealer = self.dealer
+        other.winners = self.winners
+        other.last_round = self.last_round
+        other.phase = self.phase
+        other.order = self.order
+        other.step = self.step
+        other.card = self.card.copy()
+        other.cheese = self.cheese.copy()
+        other.drunk = self.drunk.copy()
+        other.turn_taken = self.turn_taken.copy()
+        other.wine_dealt = self.wine_dealt
+        other.poison_dealt = self.poison_dealt
+        other.events = self.events.copy()
+        other.round_start = self.round_start
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """Always empty: nothing in this game is left to chance."""
+        return []
+
+    def is_terminal(self) -> bool:
+        """Whether at most one player is left (or everyone died, or the round limit hit)."""
+        return self.phase == OVER_PHASE
+
+    def outcome(self) -> Outcome | None:
+        """The last player alive; or those who died together in the last round."""
+        if self.phase != OVER_PHASE:
+            return None
+        n = self.game.num_players
+        scores = tuple(1.0 if s in self.winners else 0.0 for s in range(n))
+        if len(self.winners) == 1:
+            reason = f"seat {self.winners[0]} is the last player alive after round {self.round}"
+        elif all(not self.alive[s] for s in self.winners):
+            reason = (
+                f"everyone left died in round {self.round}: seats "
+                f"{_seat_list(self.winners)} share the win"
+            )
+        else:
+            reason = (
+                f"the round limit ({self.game.round_limit}) was reached: survivors "
+                f"{_seat_list(self.winners)} share the win"
+            )
+        return Outcome(self.winners, scores, reason)
+
+    # -- notation -----------------------------------------------------------------
+
+    def action_to_string(self, action: Action) -> str:
+        """``deal 2 wine``, ``deal 0 poison+cheese``, ``drink``, ``swap 3``, ``steal 1``."""
+        game = self.game
+        if action < DRINK:
+            text = CARD_NAMES[action & 1] + ("+cheese" if action >= DEAL_WINE_CHEESE else "")
+            if self.phase == DEAL_PHASE:
+                return f"deal {self.order[self.step]} {text}"
+            return f"deal {text}"
+        if action == DRINK:
+            return "drink"
+        if action < game.steal_base:
+            return f"swap {action - SWAP_BASE}"
+        return f"steal {action - game.steal_base}"
+
+    _DEAL = re.compile(r"^(?:deal\s*)?(?:(\d+)\s*)?(wine|w|poison|p)\s*(\+?\s*(?:cheese|c))?$")
+    _SEAT = re.compile(r"^(swap|s|steal|c)\s*(?:with\s+|from\s+)?(\d+)$")
+
+    def _parse_action(self, text: str) -> Action | None:
+        text = text.lower().strip()
+        if text in ("drink", "d"):
+            return DRINK
+        n = self.game.num_players
+        match = self._SEAT.match(text)
+        if match:
+            seat = int(match.group(2))
+            if seat >= n:
+                return None
+            if match.group(1) in ("swap", "s"):
+                return SWAP_BASE + seat
+            return self.game.steal_base + seat
+        match = self._DEAL.match(text)
+        if match:
+            if match.group(1) is not None and (
+                self.phase != DEAL_PHASE or int(match.group(1)) != self.order[self.step]
+            ):
+                return None
+            kind = WINE if match.group(2).startswith("w") else POISON
+            return kind + (2 if match.group(3) else 0)
+        return None
+
+    # -- what each seat knows -----------------------------------------------------
+
+    def _sees_cards(self, player: Player | None) -> bool:
+        """The dealer sees every glass of the round; at the end everything is public."""
+        return self.phase == OVER_PHASE or (player == self.dealer and player is not None)
+
+    def observation(self, player: Player | None) -> dict[str, JSON]:
+        """The table as ``player`` sees it: covered glasses only for the dealer."""
+        game = self.game
+        n = game.num_players
+        sees = self._sees_cards(player)
+        in_round = [s in self.order for s in range(n)] if self.phase != OVER_PHASE else [False] * n
+        glasses: list[str | None] = []
+        for s in range(n):
+            card = self.card[s]
+            if self.phase == OVER_PHASE or card == NO_CARD:
+                glasses.append(None)
+            elif sees or self.drunk[s]:
+                glasses.append(CARD_NAMES[card])
+            else:
+                glasses.append("covered")
+        events: list[JSON] = []
+        for seat, action, result in self.events:
+            if action == DRINK:
+                events.append(
+                    {
+                        "seat": seat,
+                        "act": "drink",
+                        "glass": CARD_NAMES[result >> 1],
+                        "died": bool(result & 1),
+                    }
+                )
+            elif action < game.steal_base:
+                events.append({"seat": seat, "act": "swap", "with": action - SWAP_BASE})
+            else:
+                events.append({"seat": seat, "act": "steal", "from": action - game.steal_base})
+        last: JSON = None
+        if self.last_round is not None:
+            number, dealer, cards, cheese, revealed, died = self.last_round
+            last = {
+                "round": number,
+                "dealer": dealer,
+                "glasses": [None if c == NO_CARD else CARD_NAMES[c] for c in cards],
+                "cheese": list(cheese),
+                "revealed": list(revealed),
+                "died": list(died),
+            }
+        to_move = self.current_player()
+        outcome = self.outcome()
+        return {
+            "seat": player,
+            "players": n,
+            "round": self.round,
+            "phase": PHASE_NAMES[self.phase],
+            "dealer": self.dealer,
+            "to_move": None if to_move == TERMINAL else to_move,
+            "deck": {"wine": game.deck_wine, "poison": game.deck_poison},
+            "cheese_rule": game.cheese,
+            "cheese_on_reveal": game.cheese_on_reveal,
+            "cheese_limit": cheese_limit(len(self.order)) if game.cheese else 0,
+            "alive": self.alive.copy(),
+            "in_round": in_round,
+            "deal_order": list(self.order),
+            "glasses": glasses,
+            "cheese": self.cheese.copy() if self.phase != OVER_PHASE else [False] * n,
+            "turn_taken": self.turn_taken.copy(),
+            "events": events,
+            "last_round": last,
+            "outcome": None if outcome is None else outcome.to_json(),
+        }
+
+    def information_state_string(self, player: Player) -> str:
+        """Every event ``player`` has seen, in order: deals (with the glass for the
+        dealer), drinks and their results, swaps, steals and each round's reveal."""
+        replay = self.game.new_initial_state()
+        lines = [f"seat {player}"]
+        for action in self._history:
+            if replay.phase == DEAL_PHASE:
+                if replay.step == 0:
+                    lines.append(f"round {replay.round} dealer {replay.dealer}")
+                text = replay.action_to_string(action)
+                if player != replay.dealer:
+                    seat = replay.order[replay.step]
+                    text = f"deal {seat}" + (" +cheese" if action >= DEAL_WINE_CHEESE else "")
+                replay.apply_action(action)
+                lines.append(text)
+                continue
+            me = replay.current_player()
+            round_number = replay.round
+            replay.apply_action(action)
+            ended = replay.round != round_number or replay.phase == OVER_PHASE
+            last = replay.last_round
+            text = f"{me} {replay.action_to_string(action)}"
+            if action == DRINK:
+                card = last[2][me] if ended and last is not None else replay.card[me]
+                text += f": {CARD_NAMES[card]}"
+            lines.append(text)
+            if ended and last is not None:
+                _, _, cards, _, revealed, died = last
+                shown = " ".join(f"{s}={CARD_NAMES[cards[s]]}" for s in revealed)
+                lines.append(f"reveal {shown}; died {_seat_list(died) or 'none'}")
+        return "\n".join(lines)
+
+    def observation_tensor(self, player: Player) -> list[float]:
+        """Per seat: alive, in round, dealer, dealt, drunk, wine seen, poison seen,
+        cheese, turn taken, is me, to move; then the phase, round and table numbers."""
+        game = self.game
+        n = game.num_players
+        sees = self._sees_cards(player)
+        to_move = self.current_player()
+        over = self.phase == OVER_PHASE
+        tensor: list[float] = []
+        for s in range(n):
+            card = self.card[s]
+            visible = not over and card != NO_CARD and (sees or self.drunk[s])
+            tensor += [
+                float(self.alive[s]),
+                float(not over and s in self.order),
+                float(s == self.dealer),
+                float(not over and card != NO_CARD),
+                float(not over and self.drunk[s]),
+                float(visible and card == WINE),
+                float(visible and card == POISON),
+                float(not over and self.cheese[s]),
+                float(self.turn_taken[s]),
+                float(s == player),
+                float(s == to_move),
+            ]
+        tensor += [
+            float(self.phase == DEAL_PHASE),
+            float(self.phase == TURN_PHASE),
+            float(over),
+            self.round / game.round_limit,
+            (cheese_limit(len(self.order)) if game.cheese else 0) / 3.0,
+            game.deck_wine / 9.0,
+            game.deck_poison / 9.0,
+        ]
+        return tensor
+
+    def resample_from_infostate(self, player: Player, rng: random.Random) -> State:
+        """Redraw the covered glasses of this round as ``player`` may imagine them.
+
+        Earlier rounds ended with every glass face-up, so only this round's deal is
+        hidden, and only from non-dealers. The draw is uniform over the deals that
+        agree with everything public: the glasses drunk (traced back through the
+        public swaps to the seat they were dealt to), at least one Wine and one
+        Poison, and the deck's counts.
+        """
+        if self.phase == OVER_PHASE or player == self.dealer:
+            return self.clone()
+        game = self.game
+        dealt = self.step if self.phase == DEAL_PHASE else len(self.order)
+        # Which deal slot's glass sits at each seat now: replay the public swaps.
+        slot_at = {seat: i for i, seat in enumerate(self.order[:dealt])}
+        known: dict[int, int] = {}
+        for seat, action, result in self.events:
+            if action == DRINK:
+                known[slot_at[seat]] = result >> 1
+            elif action < game.steal_base:
+                other = action - SWAP_BASE
+                slot_at[seat], slot_at[other] = slot_at[other], slot_at[seat]
+        free = [i for i in range(dealt) if i not in known]
+        known_wine = sum(1 for kind in known.values() if kind == WINE)
+        known_poison = len(known) - known_wine
+        left = len(self.order) - dealt
+        weights = []
+        for wine in range(len(free) + 1):
+            ok = deal_can_finish(
+                known_wine + wine,
+                known_poison + len(free) - wine,
+                left,
+                game.deck_wine,
+                game.deck_poison,
+            )
+            weights.append(math.comb(len(free), wine) if ok else 0)
+        wine_count = rng.choices(range(len(free) + 1), weights=weights)[0]
+        wine_slots = set(rng.sample(free, wine_count))
+        history = self.history()
+        for i in range(dealt):
+            kind = known.get(i, WINE if i in wine_slots else POISON)
+            cheese = history[self.round_start + i] >= DEAL_WINE_CHEESE
+            history[self.round_start + i] = kind + (2 if cheese else 0)
+        state = game.new_initial_state()
+        for action in history:
+            state.apply_action(action)
+        return state
+
+    # -- for people ----------------------------------------------------------------
+
+    def render(self, player: Player | None) -> str:
+        """The table as ``player`` sees it, one line per seat."""
+        view = self.observation(player)
+        lines = []
+        if view["phase"] == "over":
+            lines.append(f"Game over: {view['outcome']['reason']}")
+        else:
+            lines.append(
+                f"Round {view['round']}, dealer seat {view['dealer']}, "
+                f"{view['phase']}: seat {view['to_move']} to act"
+            )
+        for s in range(view["players"]):
+            status = "alive" if view["alive"][s] else "dead"
+            glass = view["glasses"][s]
+            marks = []
+            if s == view["dealer"] and view["phase"] != "over":
+                marks.append("dealer")
+            if view["cheese"][s]:
+                marks.append("cheese")
+            if view["turn_taken"][s]:
+                marks.append("has played")
+            if s == view["seat"]:
+                marks.append("you")
+            glass_text = "-" if glass is None else glass
+            lines.append(f"  seat {s}: {status:<5} glass {glass_text:<8} {', '.join(marks)}")
+        for event in view["events"]:
+            lines.append("  " + _event_text(event))
+        last = view["last_round"]
+        if last is not None:
+            shown = ", ".join(f"{s} {last['glasses'][s]}" for s in last["revealed"])
+            died = _seat_list(last["died"]) or "nobody"
+            lines.append(f"Round {last['round']} reveal: {shown}; died: {died}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        """Everything, covered glasses included."""
+        glasses = " ".join(
+            ("." if c == NO_CARD else "WP"[c] + ("*" if self.drunk[s] else ""))
+            + ("c" if self.cheese[s] else "")
+            + ("" if self.alive[s] else "x")
+            for s, c in enumerate(self.card)
+        )
+        return (
+            f"round {self.round} dealer {self.dealer} {PHASE_NAMES[self.phase]} step {self.step} "
+            f"order {list(self.order)} glasses [{glasses}] winners {list(self.winners)} "
+            f"died {self.died_in_round}"
+        )
+
+
+def _seat_list(seats: Sequence[int]) -> str:
+    return ", ".join(str(s) for s in seats)
+
+
+def _event_text(event: dict[str, JSON]) -> str:
+    if event["act"] == "drink":
+        fate = "and dies" if event["died"] else "and lives"
+        return f"seat {event['seat']} drinks {event['glass']} {fate}"
+    if event["act"] == "swap":
+        return f"seat {event['seat']} swaps glasses with seat {event['with']}"
+    return f"seat {event['seat']} steals the cheese of seat {event['from']}"
