@@ -69,7 +69,9 @@ def check_game(
     - ``resample_from_infostate(p)`` (every ``resample_every`` steps, seats in
       turn) gives seat p the same observation, information state and (on its
       turn) legal actions, gives a spectator the same observation, has a
-      history that replays to it, and can be played on to the end;
+      history that replays to it, and can be played on to the end; and it
+      uses nothing but the seat's information and the rng: resampling the
+      resample with the same seed gives the same state;
     - each game ends within ``max_game_length`` with an outcome and returns;
     - the game's record survives JSON and replays to identical observations for
       every seat at every step;
@@ -267,7 +269,8 @@ def _check_resample(
     state: State, seat: Player, rng: random.Random, report: ConformanceReport, where: _Where
 ) -> None:
     game = state.game
-    sample = state.resample_from_infostate(seat, random.Random(rng.random()))
+    draw_seed = rng.random()
+    sample = state.resample_from_infostate(seat, random.Random(draw_seed))
     report.resamples += 1
     if str(sample) != str(state):
         report.resamples_differing += 1
@@ -282,6 +285,15 @@ def _check_resample(
         where.fail(f"{what} changed whose turn it is")
     if state.current_player() == seat and sample.legal_actions() != state.legal_actions():
         where.fail(f"{what} changed the legal actions of the seat to move")
+    # Fair by construction: a resampler may use only the seat's information
+    # and the rng, so a state the seat cannot tell from this one (its own
+    # resample) must give the same draw for the same seed.
+    again = sample.resample_from_infostate(seat, random.Random(draw_seed))
+    if str(again) != str(sample):
+        where.fail(
+            f"resample_from_infostate({seat}) depends on more than the seat's information: "
+            "resampling its own resample with the same seed gave a different state"
+        )
     replay = game.new_initial_state()
     for action in sample.history():
         try:

@@ -27,6 +27,7 @@ def test_a_correct_game_passes() -> None:
         ("unsorted", "not sorted"),
         ("chance", "sum to"),
         ("resampler", "changed seat"),
+        ("peeks", "depends on more than the seat's information"),
         ("clone", "share something mutable"),
         ("notation", "parses to"),
         ("length", "max_game_length"),

@@ -29,7 +29,7 @@ from apothecary.core.game import (
 DEAL = (0, 1, 2)  # "deal 0", "deal 1", "deal 2"
 BET, CHECK, CALL, FOLD = 3, 4, 5, 6
 MOVE_NAMES = {BET: "bet", CHECK: "check", CALL: "call", FOLD: "fold"}
-BUGS = ("none", "leak", "unsorted", "chance", "resampler", "clone", "notation", "length")
+BUGS = ("none", "leak", "unsorted", "chance", "resampler", "peeks", "clone", "notation", "length")
 
 
 class ToyGame(Game):
@@ -154,7 +154,10 @@ class ToyState(State):
                 cards = [rng.choice(DEAL)]
         else:
             mine = self.cards[player]
-            other = rng.choice([c for c in DEAL if c != mine])
+            choices = [c for c in DEAL if c != mine]
+            if self.bug == "peeks":  # an unfair resampler: its draw depends on the hidden card
+                choices.sort(key=lambda c: c != self.cards[1 - player])
+            other = rng.choice(choices)
             if self.bug == "resampler":
                 mine, other = other, mine
             cards = [mine, other] if player == 0 else [other, mine]
