@@ -1,0 +1,29 @@
+"""In Vino Morte passes the conformance suite at every table size and option set."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from apothecary.testing import check_game
+
+OPTION_SETS: list[dict[str, Any]] = [
+    {},
+    {"deck": "9+9"},
+    {"cheese": True},
+    {"cheese": True, "cheese_on_reveal": False, "deck": "9+9"},
+]
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(map(str, o.items())))
+@pytest.mark.parametrize("players", range(2, 10))
+def test_conformance(players: int, options: dict[str, Any]) -> None:
+    report = check_game("in-vino-morte", players=players, games=3, seed=players, **options)
+    assert report.games == 3
+    assert report.resamples_differing > 0
+
+
+def test_a_short_round_limit_ends_the_game_with_the_survivors_sharing() -> None:
+    report = check_game("in-vino-morte", players=5, games=4, seed=3, cheese=True, round_limit=1)
+    assert report.games == 4 and max(report.lengths) <= 9

@@ -1,0 +1,272 @@
+"""In Vino Morte scenarios, written as records and checked against the rules.
+
+Seats are numbered clockwise; seat 0 deals the first round and deals to its
+left first (seat 1), itself last. Each test quotes the rule it checks.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from apothecary import IllegalActionError, MalformedActionError, Record
+from apothecary.core.game import State
+from apothecary.games.in_vino_morte.rules import InVinoMorteState
+
+
+def play(players: int, actions: list[str], **options: Any) -> InVinoMorteState:
+    state = Record(
+        game="in-vino-morte", players=players, options=options, actions=actions
+    ).replay()
+    assert isinstance(state, InVinoMorteState)
+    return state
+
+
+def notation(state: State) -> list[str]:
+    return [state.action_to_string(a) for a in state.legal_actions()]
+
+
+# A first round of four players that kills seat 1 only: seat 0 deals
+# 1 Poison, 2 Wine, 3 Wine and Wine to itself; everyone drinks.
+ROUND_KILLING_SEAT_1 = [
+    "deal 1 poison",
+    "deal 2 wine",
+    "deal 3 wine",
+    "deal 0 wine",
+    "drink",
+    "drink",
+    "drink",
+]
+
+
+def test_deal_needs_one_wine_and_one_poison() -> None:
+    """Rulebook: "The dealer must place at least one Wine card and at least one
+    Poison card each round." After three Wines, the dealer's own glass must be
+    Poison; after three Poisons, Wine."""
+    state = play(4, ["deal 1 wine", "deal 2 wine", "deal 3 wine"])
+    assert notation(state) == ["deal 0 poison"]
+    with pytest.raises(IllegalActionError):
+        state.apply_action("deal 0 wine")
+    state = play(4, ["deal 1 poison", "deal 2 poison", "deal 3 poison"])
+    assert notation(state) == ["deal 0 wine"]
+
+
+def test_deal_goes_clockwise_from_the_dealers_left_dealer_last() -> None:
+    """DECISIONS: "the dealer assigns one face-down card to every player, itself
+    included". We deal clockwise from the dealer's left, the dealer last; naming
+    another seat than the next one names no action."""
+    state = play(3, [])
+    assert state.current_player() == 0
+    assert notation(state) == ["deal 1 wine", "deal 1 poison"]
+    with pytest.raises(MalformedActionError):
+        state.apply_action("deal 2 wine")
+    state.apply_action("w")
+    state.apply_action("poison")
+    assert notation(state) == ["deal 0 wine", "deal 0 poison"]
+    state.apply_action("deal 0 wine")
+    assert state.current_player() == 1  # the player to the dealer's left goes first
+
+
+def test_only_the_dealer_sees_the_covered_glasses() -> None:
+    """Rulebook: "Players may not look at their own cards." DECISIONS: "The
+    dealer sees every card and every swap for the whole round.\""""
+    state = play(3, ["deal 1 poison", "deal 2 wine", "deal 0 wine", "swap 0"])
+    assert state.observation(0)["glasses"] == ["poison", "wine", "wine"]
+    for seat in (1, 2, None):
+        assert state.observation(seat)["glasses"] == ["covered"] * 3
+    assert "poison" not in state.information_state_string(1)
+    assert "poison" in state.information_state_string(0)
+
+
+def test_swap_with_the_dealer_kills_the_dealer_at_the_reveal() -> None:
+    """Rulebook: a player may "swap their card with any other player who has a
+    face-down card"; DECISIONS: "(the dealer included)". Then "every player who
+    hasn't drunk flips over their own card. Anyone who reveals the Poison dies.\""""
+    state = play(3, ["deal 1 poison", "deal 2 wine", "deal 0 wine", "swap 0", "drink"])
+    assert state.alive == [False, True, True]
+    assert state.is_terminal() is False  # two are left: a new round
+    assert state.observation(None)["last_round"]["revealed"] == [1, 0]
+
+
+def test_no_swap_with_a_glass_already_drunk() -> None:
+    """Rulebook: swap "with any other player who has a face-down card": a drunk
+    glass is face-up, so it cannot be taken."""
+    state = play(4, ["deal 1 wine", "deal 2 poison", "deal 3 wine", "deal 0 wine", "drink"])
+    assert "swap 1" not in notation(state)
+    with pytest.raises(IllegalActionError):
+        state.apply_action("swap 1")
+    assert notation(state) == ["drink", "swap 0", "swap 3"]
+
+
+def test_drinking_poison_kills_at_once_wine_spares() -> None:
+    """Rulebook: "If it's a bottle of Wine, they survive ... If it's a bottle of
+    Poison, they die and are out of the game.\""""
+    state = play(4, ["deal 1 poison", "deal 2 wine", "deal 3 wine", "deal 0 wine", "drink"])
+    assert state.alive == [True, False, True, True]
+    state.apply_action("drink")
+    assert state.alive == [True, False, True, True]
+    assert state.observation(3)["events"][0] == {
+        "seat": 1,
+        "act": "drink",
+        "glass": "poison",
+        "died": True,
+    }
+
+
+def test_forced_reveal_includes_the_dealer_who_takes_no_turn() -> None:
+    """Rulebook: "Play continues clockwise until every player, except the dealer,
+    has taken a turn. When it's the dealer's turn, every player who hasn't drunk
+    flips over their own card.\""""
+    state = play(3, ["deal 1 wine", "deal 2 wine", "deal 0 poison", "swap 2"])
+    assert state.current_player() == 2
+    state.apply_action("swap 1")  # the last turn: the reveal follows at once
+    assert state.round == 2
+    assert state.alive == [False, True, True]  # the dealer revealed its Poison
+    assert state.observation(None)["last_round"]["revealed"] == [1, 2, 0]
+
+
+def test_next_dealer_is_to_the_right_skipping_the_dead() -> None:
+    """Rulebook: "The surviving player to the dealer's right becomes the new
+    dealer." Seat 0 dealt and seat 3 (its right) died, so seat 2 deals next."""
+    state = play(
+        4, ["deal 1 wine", "deal 2 wine", "deal 3 poison", "deal 0 wine", "drink", "drink", "drink"]
+    )
+    assert state.alive == [True, True, True, False]
+    assert state.dealer == 2
+    assert state.observation(None)["deal_order"] == [0, 1, 2]
+
+
+def test_next_dealer_when_the_dealer_died() -> None:
+    """DECISIONS: "the first surviving player counter-clockwise from the dealer
+    (to the dealer's right), whether the dealer lived or died, deals.\""""
+    state = play(4, ["deal 1 wine", "deal 2 wine", "deal 3 wine", "deal 0 poison", "d", "d", "d"])
+    assert state.alive == [False, True, True, True]
+    assert state.dealer == 3
+
+
+def test_two_player_round_and_the_last_player_alive_wins() -> None:
+    """Rulebook: "Keep playing until only one player remains. That player is the
+    winner." After seat 1 dies, seats 0 and 2 play a round of two, dealt by seat 2
+    (on seat 0's right), who deals to seat 0 first."""
+    state = play(3, ["deal 1 poison", "deal 2 wine", "deal 0 wine", "drink", "drink"])
+    assert state.alive == [True, False, True] and state.dealer == 2
+    assert notation(state) == ["deal 0 wine", "deal 0 poison"]
+    for action in ["deal 0 poison", "deal 2 wine", "swap 2"]:
+        state.apply_action(action)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (0,)
+    assert state.returns() == [1.0, 0.0, 0.0]
+
+
+def test_a_round_is_played_to_its_reveal() -> None:
+    """DECISIONS: "a round is always played to its reveal, even when only one
+    player could still survive." Seat 1 drinks Poison; seat 2 still plays."""
+    state = play(3, ["deal 1 poison", "deal 2 poison", "deal 0 wine", "drink"])
+    assert not state.is_terminal() and state.current_player() == 2
+    state.apply_action("swap 0")
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (2,)
+
+
+def test_cheese_reverses_a_drink() -> None:
+    """Rulebook (Caseus Vitae): "When you drink, if you have cheese, the results of
+    your drink are reversed: the Wine will kill you and the Poison will not.\""""
+    state = play(
+        5,
+        ["deal 1 wine+cheese", "deal 2 poison+cheese", "deal 3 wine", "deal 4 wine", "deal 0 p"],
+        cheese=True,
+    )
+    state.apply_action("drink")
+    assert state.alive[1] is False
+    state.apply_action("drink")
+    assert state.alive[2] is True
+
+
+def test_cheese_reverses_the_reveal_unless_the_option_is_off() -> None:
+    """DECISIONS: "Cheese reverses the result of drinking *and* of the final
+    reveal (option: cheese_on_reveal, default true)." Seat 0 reveals Poison with
+    Cheese and lives; seat 2 reveals Wine with Cheese and dies."""
+    actions = ["deal 1 wine", "deal 2 wine+cheese", "deal 3 wine", "deal 4 wine"]
+    actions += ["deal 0 poison+cheese", "drink", "swap 3", "drink", "drink"]
+    state = play(5, actions, cheese=True)
+    assert state.alive == [True, True, False, True, True]
+    state = play(5, actions, cheese=True, cheese_on_reveal=False)
+    assert state.alive == [False, True, True, True, True]
+
+
+def test_cheese_limits_by_table_size() -> None:
+    """Rulebook: "3-4 players = 0-1 cheese; 5-6 players = 0-2 cheese; 7+ players =
+    0-3 cheese"; "2 players = 0 cheese".\""""
+    state = play(4, ["deal 1 wine+cheese"], cheese=True)
+    assert notation(state) == ["deal 2 wine", "deal 2 poison"]
+    state = play(7, ["w+c", "wc", "deal 3 poison+cheese"], cheese=True)
+    assert notation(state) == ["deal 4 wine", "deal 4 poison"]
+    state = play(2, [], cheese=True)
+    assert notation(state) == ["deal 1 wine", "deal 1 poison"]
+
+
+def test_one_cheese_at_a_time_and_stealing_from_one_who_drank() -> None:
+    """Rulebook: players may "steal the cheese from another player instead" and
+    cannot "have more than one cheese at a time"; DECISIONS: stealing is "from
+    any holder, one who has drunk included. Swaps never move cheese.\""""
+    deal = ["deal 1 poison+cheese", "deal 2 wine", "deal 3 wine", "deal 4 wine+cheese"]
+    deal += ["deal 0 poison"]
+    state = play(5, [*deal, "drink"], cheese=True)  # seat 1 drinks Poison with Cheese, lives
+    assert state.alive[1] is True
+    assert "steal 1" in notation(state) and "steal 4" in notation(state)
+    state.apply_action("steal 1")
+    assert state.cheese == [False, False, True, False, True]
+    state.apply_action("swap 2")  # seat 3 takes seat 2's glass; the cheese stays
+    assert state.cheese == [False, False, True, False, True]
+    state = play(5, [*deal, "drink", "steal 1"], cheese=True)
+    assert state.current_player() == 3
+    state.apply_action("steal 2")
+    assert "steal" not in " ".join(notation(state))  # seat 4 already holds one
+
+
+def test_everyone_dying_in_one_round_share_the_win() -> None:
+    """DECISIONS: "Everyone dies in one round (only possible with cheese): the
+    players who died in that round share the win." Seat 1 drinks Wine with
+    Cheese; seat 0 reveals Poison without it."""
+    state = play(
+        3,
+        ["deal 1 poison", "deal 2 wine+cheese", "deal 0 poison", "drink", "drink"],
+        cheese=True,
+    )
+    outcome = state.outcome()
+    assert outcome is not None
+    assert outcome.winners == (0, 1, 2)
+    assert state.returns() == pytest.approx([1 / 3] * 3)
+    assert "share the win" in outcome.reason
+
+
+def test_resampling_keeps_what_was_drunk_where_it_was_dealt() -> None:
+    """DECISIONS: everyone knows "who swapped with whom, what each drink and
+    reveal showed". Seat 1 swapped with seat 3 and then seat 3 drank Poison:
+    every resample seat 4 imagines dealt that Poison to seat 1."""
+    deal = ["deal 1 poison", "deal 2 wine", "deal 3 wine", "deal 4 wine", "deal 0 wine"]
+    state = play(5, [*deal, "swap 3", "drink", "drink"])
+    assert state.alive == [True, True, True, False, True] and state.current_player() == 4
+    seen = set()
+    for seed in range(40):
+        sample = state.resample_from_infostate(4, random.Random(seed))
+        assert isinstance(sample, InVinoMorteState)
+        assert sample.history()[0] == state.history()[0]  # seat 1 was dealt Poison
+        assert sample.history()[1] == state.history()[1]  # seat 2 drank its own Wine
+        seen.add(tuple(sample.history()[:5]))
+        assert sample.observation(4) == state.observation(4)
+        assert str(sample.resample_from_infostate(0, random.Random(seed))) == str(sample)
+    assert len(seen) > 1
+
+
+def test_notation_aliases() -> None:
+    """Our notation: deal as "deal 1 wine", "w", "p", "w+c" or "pc"; "drink" or
+    "d"; "swap 2" or "s2"; "steal 2" or "c2"."""
+    state = play(5, ["w", "pc", "deal 3 poison", "p", "deal 0 wine+cheese"], cheese=True)
+    assert state.string_to_action("s2") == state.string_to_action("swap 2")
+    assert state.string_to_action("c2") == state.string_to_action("STEAL 2")
+    assert state.string_to_action("D") == state.string_to_action("drink")
+    with pytest.raises(MalformedActionError):
+        state.apply_action("swap 9")
