@@ -1,0 +1,205 @@
+"""A rule-based bot for Little Drop of Poison, reading only its seat's observation.
+
+Its turn, decided afresh at every step from the observation (so it needs no
+memory between steps):
+
+1. **Kill** when the face-up drops on a character plus its own cards of one
+   unblocked colour reach the lethal number: the most valuable such kill (the
+   king of the other kind 3, of its own kind 2, a peasant of the other kind 1),
+   with the fewest cards, biggest drops first.
+2. **Defend**: when poison lies on its own peasant or someone has played on it
+   this poison round, play an antidote of the most dangerous colour on itself
+   (a universal antidote when the danger is high).
+3. Otherwise **wait** cheaply: play one card only, so the hand grows by one card
+   each poison round towards a later kill. A spare one-colour antidote goes on
+   itself (blocking that colour there for the round); else the smallest poison
+   goes where it helps nobody, a character on which its colour is blocked, or
+   failing that where it brings the fewest drops towards a kill, never on itself.
+"""
+
+from __future__ import annotations
+
+from apothecary.core.bot import Bot, register_bot
+from apothecary.core.game import JSON, Action, State
+
+GAME = "little-drop-of-poison"
+
+
+class _Card:
+    """What a card code says: its colour indices, drops, and whether an antidote."""
+
+    __slots__ = ("antidote", "code", "colours", "drops", "universal")
+
+    def __init__(self, code: str, letters: dict[str, int]) -> None:
+        self.code = code
+        self.universal = code == "u!"
+        self.antidote = code.endswith("!") and not self.universal
+        if self.antidote:
+            self.colours: tuple[int, ...] = (letters[code[0]],)
+            self.drops = 0
+        elif self.universal:
+            self.colours = ()
+            self.drops = 0
+        else:
+            body = code.rstrip("0123456789")
+            self.drops = int(code[len(body) :])
+            self.colours = tuple(letters[letter] for letter in body.split("+"))
+
+
+def _expand(cards: dict[str, int]) -> list[str]:
+    return [code for code, count in cards.items() for _ in range(count)]
+
+
+class RuleBot(Bot):
+    """Kill when its own cards make a lethal colour, defend itself, otherwise wait."""
+
+    def _choose(self, state: State) -> Action:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        obs = state.observation(self.seat)
+        target, wanted = self._plan(obs)
+        names = {state.action_to_string(a): a for a in legal}
+        if obs["seats"][self.seat]["played_on"] is None:
+            return names.get(f"on {target}", legal[0])
+        left = dict(wanted)
+        for code, count in obs["my_play"].items():
+            left[code] = left.get(code, 0) - count
+        for code, count in left.items():
+            if count > 0 and code in names:
+                return names[code]
+        return names.get("done", legal[0])
+
+    def _plan(self, obs: dict[str, JSON]) -> tuple[str, dict[str, int]]:
+        """The character to play on and the cards to play there."""
+        me = self.seat
+        letters = {name[0]: i for i, name in enumerate(obs["colours"])}
+        info = {code: _Card(code, letters) for code in obs["cards"]}
+        mine = dict(obs["hand"])
+        for code, count in obs["my_play"].items():
+            mine[code] = mine.get(code, 0) + count
+        played_on = obs["seats"][me]["played_on"]
+        hand = _expand(mine)
+        kinds = [seat["kind"] for seat in obs["seats"]]
+        my_kind = kinds[me]
+        colours = len(obs["colours"])
+
+        def drops_on(character: str) -> tuple[list[int], set[int]]:
+            here = obs["table"][character]
+            blocked = {obs["colours"].index(c) for c in here["blocked"]}
+            totals = [0] * colours
+            for code, count in here["cards"].items():
+                card = info[code]
+                for k in card.colours:
+                    if not card.antidote:
+                        totals[k] += card.drops * count
+            return totals, blocked
+
+        characters = [str(s["seat"]) for s in obs["seats"] if s["alive"]]
+        if obs["king_alive"]:
+            characters.append("king")
+        if played_on is not None:
+            characters = [played_on]
+
+        def value(character: str) -> int:
+            if character == "king":
+                return 2 if obs["king"] == my_kind else 3
+            if character == str(me):
+                return 0
+            return 0 if kinds[int(character)] == my_kind else 1
+
+        # 1. Kill.
+        best: tuple[int, int, str, list[str]] | None = None
+        for character in characters:
+            worth = value(character)
+            if worth <= 0:
+                continue
+            lethal = obs["king_lethal"] if character == "king" else obs["peasant_lethal"]
+            totals, blocked = drops_on(character)
+            for k in range(colours):
+                if k in blocked:
+                    continue
+                need = lethal - totals[k]
+                useful = sorted(
+                    (c for c in hand if k in info[c].colours and not info[c].antidote),
+                    key=lambda c: -info[c].drops,
+                )
+                chosen: list[str] = []
+                for code in useful:
+                    if need <= 0:
+                        break
+                    chosen.append(code)
+                    need -= info[code].drops
+                if need <= 0 and chosen:
+                    rank = (worth, -len(chosen))
+                    if best is None or rank > (best[0], best[1]):
+                        best = (worth, -len(chosen), character, chosen)
+        if best is not None:
+            return best[2], _count(best[3])
+        # 2. Defend.
+        me_name = str(me)
+        if me_name in characters:
+            totals, blocked = drops_on(me_name)
+            attackers = sum(
+                1
+                for s in obs["seats"]
+                if s["seat"] != me and s["played_on"] == me_name and s["played"]
+            )
+            danger = max(totals) + 2 * attackers
+            if danger >= 2:
+                antidotes = [
+                    c for c in hand if info[c].antidote and info[c].colours[0] not in blocked
+                ]
+                antidotes.sort(key=lambda c: -totals[info[c].colours[0]])
+                if antidotes and (totals[info[antidotes[0]].colours[0]] or attackers):
+                    return me_name, {antidotes[0]: 1}
+                if "u!" in hand and danger >= 3:
+                    return me_name, {"u!": 1}
+        # 3. Wait.
+        if played_on is not None:
+            # Mid-turn on a character this plan would not have chosen: finish with one card.
+            return played_on, dict(obs["my_play"]) or {hand[0]: 1}
+        if me_name in characters:
+            _totals, blocked = drops_on(me_name)
+            for c in hand:
+                if info[c].antidote and info[c].colours[0] not in blocked:
+                    return me_name, {c: 1}
+        poisons = sorted(
+            (c for c in hand if not info[c].antidote and not info[c].universal),
+            key=lambda c: (info[c].drops * len(info[c].colours), c),
+        )
+        if not poisons:
+            # Only antidotes left: put one on itself if alive, else on the king.
+            target = me_name if me_name in characters else characters[0]
+            return target, {hand[0]: 1}
+        card = poisons[0]
+        placement: tuple[float, str] | None = None
+        for character in characters:
+            if character == me_name:
+                continue
+            totals, blocked = drops_on(character)
+            lethal = obs["king_lethal"] if character == "king" else obs["peasant_lethal"]
+            progress = max(
+                (
+                    (totals[k] + info[card].drops) / lethal
+                    for k in info[card].colours
+                    if k not in blocked
+                ),
+                default=-1.0,
+            )
+            spot = (progress, character)
+            if placement is None or spot < placement:
+                placement = spot
+        if placement is None:
+            return characters[0], {card: 1}
+        return placement[1], {card: 1}
+
+
+def _count(codes: list[str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for code in codes:
+        counts[code] = counts.get(code, 0) + 1
+    return counts
+
+
+register_bot(GAME, "rules", RuleBot, "kills when its cards make a lethal colour, else waits")

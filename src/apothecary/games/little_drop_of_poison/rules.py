@@ -1,0 +1,1036 @@
+"""Little Drop of Poison: poison the king and each other's peasants, take the credit.
+
+The rules as the rulebook and ``DECISIONS.md`` settle them (the rules page,
+``rules.md`` beside this module, says it in full):
+
+- A game is a series of *assassination rounds*. Each starts with a random king
+  (rat or weasel, a chance event), a face-up peasant per seat (from 4 rats and
+  4 weasels, chance events seat by seat) and 2 cards each, dealt one at a time
+  clockwise from the starting seat (a chance event per card, over card types).
+- An assassination round is a series of *poison rounds*. On a turn a living
+  player chooses one living character (a peasant or the king) and plays one or
+  more cards on it face-down; a player with no card passes. When everyone has
+  had a turn, all the cards are revealed: antidotes first, then drops are
+  counted per colour. A character with a lethal count of a colour dies and
+  everyone who put a drop of a lethal colour on it *this* poison round scores.
+- The assassination round ends when the king dies or at most one peasant is
+  alive (or no kill can ever happen again); otherwise the survivors draw 2 each
+  and play another poison round. The game ends after the assassination round in
+  which someone reached the target score.
+
+A turn is a sequence of small actions by the same seat, all in one id space
+(``N`` seats, ``T`` card types):
+
+- ``0 .. N-1``: choose the peasant of that seat; ``N``: choose the king;
+- ``N+1 .. N+T``: add a card of that type to the play;
+- ``N+T+1``: done (at least one card added); ``N+T+2``: pass (no card in hand);
+- chance: ``N+T+3 ..`` deal a card of each type; then rat / weasel peasant;
+  then rat king / weasel king.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from apothecary.core.errors import BadOptionError
+from apothecary.core.game import (
+    CHANCE,
+    JSON,
+    TERMINAL,
+    Action,
+    Game,
+    GameInfo,
+    OptionSpec,
+    Outcome,
+    Player,
+    State,
+)
+from apothecary.core.registry import register
+from apothecary.games.little_drop_of_poison.deck import (
+    ANTIDOTE,
+    DEFAULT_DECK,
+    POISON,
+    UNIVERSAL,
+    Deck,
+    DeckSpecError,
+    deck_problem,
+    parse_deck,
+)
+
+RAT, WEASEL = 0, 1
+KINDS: tuple[str, ...] = ("rat", "weasel")
+"""Peasant and king kinds, by index."""
+
+PEASANT_DECK = (4, 4)
+"""Rats and weasels in the peasant deck."""
+
+PEASANT_LETHAL = 3
+"""Drops of one colour that kill a peasant."""
+
+KING_PHASE, PEASANT_PHASE, DEAL_PHASE, PLAY_PHASE, OVER_PHASE = range(5)
+PHASE_NAMES: tuple[str, ...] = ("king", "peasants", "deal", "play", "over")
+
+# Log entries (the public and private events in order; see information_state_string).
+# Action entries come one per action of the history, in order.
+E_KING, E_PEASANT, E_DEAL, E_TARGET, E_CARD, E_DONE, E_PASS = range(7)
+E_REVEAL, E_REFILL, E_ROUND_END = 7, 8, 9
+ACTION_ENTRIES = 7
+
+
+def king_lethal(players: int) -> int:
+    """Drops of one colour that kill the king: 5 (3-4 players), 6 (5), 7 (6), 8 (7-8)."""
+    return {3: 5, 4: 5, 5: 6, 6: 7}.get(players, 8)
+
+
+def kill_points(killer_kind: int, victim_kind: int, king: bool) -> int:
+    """The rulebook's table: a king is worth 3 (other kind) or 2 (own kind), a
+    peasant 1 (other kind) or 0 (own kind, oneself included)."""
+    if king:
+        return 2 if killer_kind == victim_kind else 3
+    return 0 if killer_kind == victim_kind else 1
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """What one reveal made public: the plays, the deaths, the points."""
+
+    assassination_round: int
+    poison_round: int
+    plays: tuple[tuple[int, int, tuple[int, ...]], ...]
+    """``(seat, character, cards per type)`` in turn order; character ``N`` is the king."""
+    deaths: tuple[tuple[int, tuple[int, ...]], ...]
+    """``(character, killers)`` for each character that died."""
+    points: tuple[int, ...]
+    """Points gained per seat."""
+    hands: tuple[tuple[int, tuple[int, ...]], ...]
+    """``(seat, cards per type)``: the hands of killed players, discarded face-up."""
+
+
+@register
+class LittleDropOfPoisonGame(Game):
+    """Little Drop of Poison for 3 to 8 players."""
+
+    info = GameInfo(
+        name="little-drop-of-poison",
+        title="Little Drop of Poison",
+        min_players=3,
+        max_players=8,
+        default_players=4,
+        has_chance=True,
+        has_hidden_information=True,
+        summary="Slip poison onto the king and your rivals' peasants; score for every kill.",
+    )
+    option_specs = (
+        OptionSpec(
+            "deck",
+            str,
+            DEFAULT_DECK,
+            "the poison deck as a deck spec (see the rules page); 'default' is the "
+            "reconstruction of DECISIONS.md",
+            validator=deck_problem,
+        ),
+        OptionSpec("target", int, 10, "the score that ends the game", minimum=1, maximum=1000),
+        OptionSpec(
+            "max_poison_rounds",
+            int,
+            30,
+            "an assassination round ends without more points after this many poison rounds",
+            minimum=1,
+            maximum=1000,
+        ),
+        OptionSpec(
+            "max_assassination_rounds",
+            int,
+            40,
+            "the game ends after this many assassination rounds even if nobody reached the target",
+            minimum=1,
+            maximum=1000,
+        ),
+    )
+
+    def _configure(self) -> None:
+        try:
+            deck: Deck = parse_deck(str(self.options["deck"]))
+        except DeckSpecError as error:  # the validator already ran; keep mypy and callers honest
+            raise BadOptionError(f"option deck: {error}") from None
+        n = self.num_players
+        self.deck = deck
+        self.num_types: int = len(deck.types)
+        self.num_colours: int = len(deck.colours)
+        self.codes: tuple[str, ...] = tuple(card.code for card in deck.types)
+        self.start_counts: tuple[int, ...] = deck.counts
+        self.deck_size: int = deck.size
+        bit = {name: 1 << i for i, name in enumerate(deck.colours)}
+        # Per card type: the colour bits of its poison, of its antidote, and its drops.
+        self.poison_mask: tuple[int, ...] = tuple(
+            sum(bit[c] for c in card.colours) if card.kind == POISON else 0 for card in deck.types
+        )
+        self.antidote_mask: tuple[int, ...] = tuple(
+            bit[card.colours[0]] if card.kind == ANTIDOTE else 0 for card in deck.types
+        )
+        self.drops: tuple[int, ...] = tuple(card.drops for card in deck.types)
+        self.universal_types: tuple[int, ...] = tuple(
+            t for t, card in enumerate(deck.types) if card.kind == UNIVERSAL
+        )
+        self.has_universal: bool = bool(self.universal_types)
+        self.all_colours: int = (1 << self.num_colours) - 1
+        self.colour_types: tuple[tuple[int, ...], ...] = tuple(
+            tuple(t for t in range(self.num_types) if self.poison_mask[t] & (1 << k))
+            for k in range(self.num_colours)
+        )
+        self.king_lethal: int = king_lethal(n)
+        self.target: int = int(self.options["target"])
+        self.max_poison_rounds: int = int(self.options["max_poison_rounds"])
+        self.max_assassination_rounds: int = int(self.options["max_assassination_rounds"])
+        t = self.num_types
+        self.KING = n
+        self.ADD = n + 1
+        self.DONE = n + 1 + t
+        self.PASS = n + 2 + t
+        self.DEAL = n + 3 + t
+        self.PEASANT = n + 3 + 2 * t
+        self.CROWN = n + 5 + 2 * t
+        self._num_actions = n + 7 + 2 * t
+
+    def num_distinct_actions(self) -> int:
+        """Targets, cards, done, pass, and the chance outcomes."""
+        return self._num_actions
+
+    def max_game_length(self) -> int:
+        """A true bound: per poison round at most 2N deals, 2N target/done or pass
+        actions and one add per card in the game; the round limits bound the rest."""
+        n = self.num_players
+        per_poison_round = 4 * n + self.deck_size
+        per_assassination = 1 + n + self.max_poison_rounds * per_poison_round
+        return self.max_assassination_rounds * per_assassination
+
+    def observation_tensor_size(self) -> int:
+        """See :meth:`LittleDropOfPoisonState.observation_tensor`."""
+        n, t, c = self.num_players, self.num_types, self.num_colours
+        return n * (8 + n) + 3 + (n + 1) * (t + c) + 3 * t + 1 + len(PHASE_NAMES) + 2 * n
+
+    def new_initial_state(self) -> LittleDropOfPoisonState:
+        """The first assassination round, before the king is drawn."""
+        return LittleDropOfPoisonState(self)
+
+    def character_name(self, character: int) -> str:
+        """``king`` or the seat number of a peasant."""
+        return "king" if character == self.num_players else str(character)
+
+    def cards_text(self, counts: Sequence[int]) -> str:
+        """Cards per type as notation: ``b1 b1 g+p1`` (``-`` for none)."""
+        parts = []
+        for code, count in zip(self.codes, counts, strict=True):
+            parts.extend([code] * count)
+        return " ".join(parts) if parts else "-"
+
+    def cards_json(self, counts: Sequence[int]) -> dict[str, int]:
+        """Cards per type as a JSON dict of code to count, nonzero only."""
+        return {code: c for code, c in zip(self.codes, counts, strict=True) if c}
+
+
+_TARGET_TEXT = re.compile(r"^(?:on\s*|@\s*)?(king|k|\d+)$")
+_CHANCE_TO = re.compile(r"^(.*?)\s+to\s+(\d+)$")
+
+
+class LittleDropOfPoisonState(State):
+    """A position: the characters, the cards on them, hands, deck and scores."""
+
+    __slots__ = (
+        "alive",
+        "assassination_round",
+        "deal_index",
+        "deal_order",
+        "deck",
+        "deck_size",
+        "discard",
+        "discard_size",
+        "hand_size",
+        "hands",
+        "kinds",
+        "king",
+        "king_alive",
+        "last_reveal",
+        "log",
+        "peasants_left",
+        "phase",
+        "play_count",
+        "play_target",
+        "player",
+        "plays",
+        "poison_round",
+        "round_points",
+        "scores",
+        "start_seat",
+        "table",
+        "turn_index",
+        "turn_order",
+        "turn_target",
+    )
+
+    game: LittleDropOfPoisonGame
+
+    def __init__(self, game: LittleDropOfPoisonGame) -> None:
+        super().__init__(game)
+        n, t = game.num_players, game.num_types
+        self.scores: list[int] = [0] * n
+        self.round_points: list[int] = [0] * n
+        self.assassination_round = 0
+        self.start_seat = 0
+        self.log: tuple[Any, ...] = ()
+        self.last_reveal: Reveal | None = None
+        # Everything below is reset by _new_assassination_round.
+        self.alive: list[bool] = [True] * n
+        self.kinds: list[int] = [-1] * n
+        self.king = -1
+        self.king_alive = True
+        self.peasants_left: list[int] = list(PEASANT_DECK)
+        self.deck: list[int] = list(game.start_counts)
+        self.deck_size = game.deck_size
+        self.discard: list[int] = [0] * t
+        self.discard_size = 0
+        self.hands: list[int] = [0] * (n * t)
+        self.hand_size: list[int] = [0] * n
+        self.table: list[int] = [0] * ((n + 1) * t)
+        self.plays: list[int] = [0] * (n * t)
+        self.play_target: list[int] = [-1] * n
+        self.play_count: list[int] = [0] * n
+        self.poison_round = 0
+        self.deal_order: tuple[int, ...] = ()
+        self.deal_index = 0
+        self.turn_order: tuple[int, ...] = ()
+        self.turn_index = 0
+        self.turn_target = -1
+        self.player: int = CHANCE
+        self.phase = KING_PHASE
+        self._new_assassination_round()
+
+    # -- flow -------------------------------------------------------------------
+
+    def _new_assassination_round(self) -> None:
+        game = self.game
+        n, t = game.num_players, game.num_types
+        self.assassination_round += 1
+        self.round_points = [0] * n
+        self.alive = [True] * n
+        self.kinds = [-1] * n
+        self.king = -1
+        self.king_alive = True
+        self.peasants_left = list(PEASANT_DECK)
+        self.deck = list(game.start_counts)
+        self.deck_size = game.deck_size
+        self.discard = [0] * t
+        self.discard_size = 0
+        self.hands = [0] * (n * t)
+        self.hand_size = [0] * n
+        self.table = [0] * ((n + 1) * t)
+        self.plays = [0] * (n * t)
+        self.play_target = [-1] * n
+        self.play_count = [0] * n
+        self.poison_round = 0
+        self.phase = KING_PHASE
+        self.player = CHANCE
+
+    def _living_from(self, seat: int) -> tuple[int, ...]:
+        n = self.game.num_players
+        alive = self.alive
+        return tuple(s % n for s in range(seat, seat + n) if alive[s % n])
+
+    def _new_poison_round(self) -> None:
+        self.poison_round += 1
+        order = self._living_from(self.start_seat)
+        self.turn_order = order
+        self.deal_order = order + order
+        self.deal_index = 0
+        self._next_deal()
+
+    def _next_deal(self) -> None:
+        """Go to the next deal, refilling the deck from the discards when it is empty,
+        or to the first turn when every card is dealt (or none is left)."""
+        while self.deal_index < len(self.deal_order):
+            if self.deck_size:
+                self.phase = DEAL_PHASE
+                self.player = CHANCE
+                return
+            if self.discard_size:
+                self.log = (self.log, (E_REFILL, -1, tuple(self.discard)))
+                deck = self.deck
+                for i, c in enumerate(self.discard):
+                    deck[i] += c
+                self.deck_size += self.discard_size
+                self.discard = [0] * self.game.num_types
+                self.discard_size = 0
+                continue
+            self.deal_index = len(self.deal_order)
+        self.phase = PLAY_PHASE
+        self.turn_index = 0
+        self.turn_target = -1
+        self.player = self.turn_order[0]
+
+    def _end_turn(self) -> None:
+        self.turn_index += 1
+        self.turn_target = -1
+        if self.turn_index < len(self.turn_order):
+            self.player = self.turn_order[self.turn_index]
+            return
+        self._reveal()
+        reason = self._assassination_round_over()
+        if reason:
+            self._end_assassination_round(reason)
+        else:
+            self._new_poison_round()
+
+    def _assassination_round_over(self) -> str:
+        game = self.game
+        if not self.king_alive:
+            return "the king died"
+        if sum(self.alive) <= 1:
+            return "at most one peasant is alive"
+        if self.poison_round >= game.max_poison_rounds:
+            return f"the limit of {game.max_poison_rounds} poison rounds was reached"
+        if (
+            not self.deck_size
+            and not self.discard_size
+            and not any(self.hand_size[s] for s in range(game.num_players) if self.alive[s])
+        ):
+            return "no card is left to play"
+        if not game.has_universal:
+            t = game.num_types
+            table = self.table
+            for character in range(game.num_players + 1):
+                if character < game.num_players and not self.alive[character]:
+                    continue
+                blocked = 0
+                for i in range(t):
+                    if table[character * t + i]:
+                        blocked |= game.antidote_mask[i]
+                if blocked != game.all_colours:
+                    return ""
+            return "every colour is blocked on every living character"
+        return ""
+
+    def _end_assassination_round(self, reason: str) -> None:
+        game = self.game
+        self.log = (self.log, (E_ROUND_END, -1, reason))
+        if (
+            max(self.scores) >= game.target
+            or self.assassination_round >= game.max_assassination_rounds
+        ):
+            self.phase = OVER_PHASE
+            self.player = TERMINAL
+            return
+        self.start_seat = (self.start_seat + 1) % game.num_players
+        self._new_assassination_round()
+
+    # -- the reveal -------------------------------------------------------------
+
+    def _reveal(self) -> None:
+        game = self.game
+        n, t = game.num_players, game.num_types
+        plays, targets, table, discard = self.plays, self.play_target, self.table, self.discard
+        poison_mask, antidote_mask, drops = game.poison_mask, game.antidote_mask, game.drops
+        revealed = tuple(
+            (q, targets[q], tuple(plays[q * t : q * t + t]))
+            for q in self.turn_order
+            if targets[q] >= 0
+        )
+        deaths: list[tuple[int, tuple[int, ...]]] = []
+        discarded = 0
+        for character in range(n + 1):
+            players = [q for q in self.turn_order if targets[q] == character]
+            if not players:
+                continue
+            base = character * t
+            new = [0] * t
+            for q in players:
+                for i in range(t):
+                    new[i] += plays[q * t + i]
+            if any(new[u] for u in game.universal_types):
+                # Everything on the character goes, the universal antidote included.
+                for i in range(t):
+                    gone = table[base + i] + new[i]
+                    discard[i] += gone
+                    discarded += gone
+                    table[base + i] = 0
+                for q in players:
+                    for i in range(t):
+                        plays[q * t + i] = 0
+                continue
+            cure = 0
+            for i in range(t):
+                if new[i]:
+                    cure |= antidote_mask[i]
+            for i in range(t):
+                if poison_mask[i] & cure:
+                    gone = table[base + i]
+                    for q in players:
+                        gone += plays[q * t + i]
+                        plays[q * t + i] = 0
+                    discard[i] += gone
+                    discarded += gone
+                    table[base + i] = 0
+            blocked = 0
+            for q in players:
+                for i in range(t):
+                    table[base + i] += plays[q * t + i]
+            for i in range(t):
+                if table[base + i]:
+                    blocked |= antidote_mask[i]
+            lethal = game.king_lethal if character == n else PEASANT_LETHAL
+            lethal_colours = 0
+            for k, kinds_of_colour in enumerate(game.colour_types):
+                if blocked & (1 << k):
+                    continue
+                if sum(table[base + i] * drops[i] for i in kinds_of_colour) >= lethal:
+                    lethal_colours |= 1 << k
+            if lethal_colours:
+                killers = tuple(
+                    q
+                    for q in players
+                    if any(plays[q * t + i] and poison_mask[i] & lethal_colours for i in range(t))
+                )
+                deaths.append((character, killers))
+        gained = [0] * n
+        hands: list[tuple[int, tuple[int, ...]]] = []
+        for character, killers in deaths:
+            is_king = character == n
+            victim_kind = self.king if is_king else self.kinds[character]
+            for q in killers:
+                gained[q] += kill_points(self.kinds[q], victim_kind, is_king)
+            if is_king:
+                self.king_alive = False
+                continue
+            self.alive[character] = False
+            base = character * t
+            hand = tuple(self.hands[base : base + t])
+            hands.append((character, hand))
+            for i in range(t):
+                gone = table[base + i] + hand[i]
+                discard[i] += gone
+                discarded += gone
+                table[base + i] = 0
+                self.hands[base + i] = 0
+            self.hand_size[character] = 0
+        self.discard_size += discarded
+        for q in range(n):
+            self.scores[q] += gained[q]
+            self.round_points[q] += gained[q]
+        self.plays = [0] * (n * t)
+        self.play_target = [-1] * n
+        self.play_count = [0] * n
+        reveal = Reveal(
+            self.assassination_round,
+            self.poison_round,
+            revealed,
+            tuple(deaths),
+            tuple(gained),
+            tuple(hands),
+        )
+        self.last_reveal = reveal
+        self.log = (self.log, (E_REVEAL, -1, reveal))
+
+    # -- the protocol -----------------------------------------------------------
+
+    def current_player(self) -> Player:
+        """The seat to act, CHANCE or TERMINAL."""
+        return self.player
+
+    def _legal_actions(self) -> Sequence[Action]:
+        game = self.game
+        phase = self.phase
+        if phase == PLAY_PHASE:
+            seat = self.player
+            t = game.num_types
+            if self.turn_target < 0:
+                if not self.hand_size[seat]:
+                    return (game.PASS,)
+                alive = self.alive
+                return [c for c in range(game.num_players) if alive[c]] + [game.KING]
+            base = seat * t
+            hands = self.hands
+            legal = [game.ADD + i for i in range(t) if hands[base + i]]
+            if self.play_count[seat]:
+                legal.append(game.DONE)
+            return legal
+        return [a for a, _ in self.chance_outcomes()]
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """Deals by card type (count / deck size), peasants by the peasant deck, the king 1/2."""
+        game = self.game
+        phase = self.phase
+        if phase == DEAL_PHASE:
+            size = self.deck_size
+            deal = game.DEAL
+            return [(deal + i, c / size) for i, c in enumerate(self.deck) if c]
+        if phase == PEASANT_PHASE:
+            rats, weasels = self.peasants_left
+            total = rats + weasels
+            out = []
+            if rats:
+                out.append((game.PEASANT + RAT, rats / total))
+            if weasels:
+                out.append((game.PEASANT + WEASEL, weasels / total))
+            return out
+        if phase == KING_PHASE:
+            return [(game.CROWN + RAT, 0.5), (game.CROWN + WEASEL, 0.5)]
+        return []
+
+    def _apply(self, action: Action) -> None:
+        game = self.game
+        phase = self.phase
+        t = game.num_types
+        if phase == DEAL_PHASE:
+            kind = action - game.DEAL
+            seat = self.deal_order[self.deal_index]
+            self.deck[kind] -= 1
+            self.deck_size -= 1
+            self.hands[seat * t + kind] += 1
+            self.hand_size[seat] += 1
+            self.log = (self.log, (E_DEAL, seat, kind))
+            self.deal_index += 1
+            self._next_deal()
+        elif phase == PLAY_PHASE:
+            seat = self.player
+            if action < game.ADD:
+                self.turn_target = action
+                self.play_target[seat] = action
+                self.log = (self.log, (E_TARGET, seat, action))
+            elif action < game.DONE:
+                kind = action - game.ADD
+                self.hands[seat * t + kind] -= 1
+                self.hand_size[seat] -= 1
+                self.plays[seat * t + kind] += 1
+                self.play_count[seat] += 1
+                self.log = (self.log, (E_CARD, seat, kind))
+            elif action == game.DONE:
+                self.log = (self.log, (E_DONE, seat, 0))
+                self._end_turn()
+            else:
+                self.log = (self.log, (E_PASS, seat, 0))
+                self._end_turn()
+        elif phase == PEASANT_PHASE:
+            kind = action - game.PEASANT
+            seat = self.kinds.index(-1)
+            self.kinds[seat] = kind
+            self.peasants_left[kind] -= 1
+            self.log = (self.log, (E_PEASANT, seat, kind))
+            if seat == game.num_players - 1:
+                self._new_poison_round()
+        else:
+            self.king = action - game.CROWN
+            self.log = (self.log, (E_KING, -1, self.king))
+            self.phase = PEASANT_PHASE
+
+    def _clone_into(self, other: State) -> None:
+        assert isinstance(other, LittleDropOfPoisonState)
+        other.alive = self.alive.copy()
+        other.assassination_round = self.assassination_round
+        other.deal_index = self.deal_index
+        other.deal_order = self.deal_order
+        other.deck = self.deck.copy()
+        other.deck_size = self.deck_size
+        other.discard = self.discard.copy()
+        other.discard_size = self.discard_size
+        other.hand_size = self.hand_size.copy()
+        other.hands = self.hands.copy()
+        other.king = self.king
+        other.king_alive = self.king_alive
+        other.kinds = self.kinds.copy()
+        other.last_reveal = self.last_reveal
+        other.log = self.log
+        other.peasants_left = self.peasants_left.copy()
+        other.phase = self.phase
+        other.play_count = self.play_count.copy()
+        other.play_target = self.play_target.copy()
+        other.player = self.player
+        other.plays = self.plays.copy()
+        other.poison_round = self.poison_round
+        other.round_points = self.round_points.copy()
+        other.scores = self.scores.copy()
+        other.start_seat = self.start_seat
+        other.table = self.table.copy()
+        other.turn_index = self.turn_index
+        other.turn_order = self.turn_order
+        other.turn_target = self.turn_target
+
+    # -- notation ---------------------------------------------------------------
+
+    def action_to_string(self, action: Action) -> str:
+        """``on 2``, ``on king``, ``b1``, ``done``, ``pass``; chance: ``b1 to 2``,
+        ``rat to 2``, ``rat king``."""
+        game = self.game
+        if action < game.ADD:
+            return f"on {game.character_name(action)}"
+        if action < game.DONE:
+            return game.codes[action - game.ADD]
+        if action == game.DONE:
+            return "done"
+        if action == game.PASS:
+            return "pass"
+        if action < game.PEASANT:
+            code = game.codes[action - game.DEAL]
+            if self.phase == DEAL_PHASE:
+                return f"{code} to {self.deal_order[self.deal_index]}"
+            return code
+        if action < game.CROWN:
+            kind = KINDS[action - game.PEASANT]
+            if self.phase == PEASANT_PHASE:
+                return f"{kind} to {self.kinds.index(-1)}"
+            return kind
+        return f"{KINDS[action - game.CROWN]} king"
+
+    def _parse_action(self, text: str) -> Action | None:
+        game = self.game
+        lowered = " ".join(text.lower().split())
+        phase = self.phase
+        if phase == PLAY_PHASE:
+            if lowered in ("done", "pass"):
+                return game.DONE if lowered == "done" else game.PASS
+            match = _TARGET_TEXT.match(lowered)
+            if match:
+                who = match.group(1)
+                if who in ("king", "k"):
+                    return game.KING
+                seat = int(who)
+                return seat if seat < game.num_players else None
+            code = lowered.removeprefix("+").strip()
+            if code in game.codes:
+                return game.ADD + game.codes.index(code)
+            return None
+        seat_named = -1
+        match = _CHANCE_TO.match(lowered)
+        if match:
+            lowered, seat_named = match.group(1), int(match.group(2))
+        lowered = lowered.removeprefix("deal ").strip()
+        if phase == DEAL_PHASE:
+            if seat_named >= 0 and seat_named != self.deal_order[self.deal_index]:
+                return None
+            if lowered in game.codes:
+                return game.DEAL + game.codes.index(lowered)
+            return None
+        if phase == PEASANT_PHASE:
+            if seat_named >= 0 and seat_named != self.kinds.index(-1):
+                return None
+            if lowered in KINDS:
+                return game.PEASANT + KINDS.index(lowered)
+            return None
+        if phase == KING_PHASE and seat_named < 0:
+            word = lowered.removesuffix(" king")
+            if word in KINDS:
+                return game.CROWN + KINDS.index(word)
+        return None
+
+    # -- what each seat knows ---------------------------------------------------
+
+    def _entries(self) -> list[tuple[int, int, Any]]:
+        entries = []
+        node = self.log
+        while node:
+            node, entry = node
+            entries.append(entry)
+        entries.reverse()
+        return entries
+
+    def observation(self, player: Player | None) -> dict[str, JSON]:
+        """The table, the characters, the scores; the seat's own hand and face-down play."""
+        game = self.game
+        n, t = game.num_players, game.num_types
+        seats: list[JSON] = []
+        for s in range(n):
+            seats.append(
+                {
+                    "seat": s,
+                    "kind": KINDS[self.kinds[s]] if self.kinds[s] >= 0 else None,
+                    "alive": self.alive[s],
+                    "score": self.scores[s],
+                    "round_points": self.round_points[s],
+                    "hand": self.hand_size[s],
+                    "played_on": (
+                        game.character_name(self.play_target[s])
+                        if self.play_target[s] >= 0
+                        else None
+                    ),
+                    "played": self.play_count[s],
+                }
+            )
+        table: dict[str, JSON] = {}
+        for character in range(n + 1):
+            base = character * t
+            cards = self.table[base : base + t]
+            blocked = [
+                game.deck.colours[k]
+                for k in range(game.num_colours)
+                if any(cards[i] and game.antidote_mask[i] == 1 << k for i in range(t))
+            ]
+            table[game.character_name(character)] = {
+                "cards": game.cards_json(cards),
+                "blocked": blocked,
+            }
+        obs: dict[str, JSON] = {
+            "game": game.name,
+            "players": n,
+            "seat": player,
+            "target": game.target,
+            "phase": PHASE_NAMES[self.phase],
+            "to_move": self.player if self.player >= 0 else None,
+            "assassination_round": self.assassination_round,
+            "poison_round": self.poison_round,
+            "starting_seat": self.start_seat,
+            "king": KINDS[self.king] if self.king >= 0 else None,
+            "king_alive": self.king_alive,
+            "king_lethal": game.king_lethal,
+            "peasant_lethal": PEASANT_LETHAL,
+            "seats": seats,
+            "table": table,
+            "deck": self.deck_size,
+            "discard": game.cards_json(self.discard),
+            "discard_count": self.discard_size,
+            "cards": list(game.codes),
+            "colours": list(game.deck.colours),
+            "last_reveal": self._reveal_json(self.last_reveal),
+        }
+        if player is not None and 0 <= player < n:
+            base = player * t
+            obs["hand"] = game.cards_json(self.hands[base : base + t])
+            obs["my_play"] = game.cards_json(self.plays[base : base + t])
+        outcome = self.outcome()
+        obs["outcome"] = None if outcome is None else outcome.to_json()
+        return obs
+
+    def _reveal_json(self, reveal: Reveal | None) -> JSON:
+        if reveal is None:
+            return None
+        game = self.game
+        return {
+            "assassination_round": reveal.assassination_round,
+            "poison_round": reveal.poison_round,
+            "plays": [
+                {"seat": q, "on": game.character_name(c), "cards": game.cards_json(cards)}
+                for q, c, cards in reveal.plays
+            ],
+            "deaths": [
+                {"character": game.character_name(c), "killers": list(killers)}
+                for c, killers in reveal.deaths
+            ],
+            "points": list(reveal.points),
+            "discarded_hands": [
+                {"seat": q, "cards": game.cards_json(cards)} for q, cards in reveal.hands
+            ],
+        }
+
+    def _reveal_text(self, reveal: Reveal) -> str:
+        game = self.game
+        plays = ", ".join(
+            f"{q} on {game.character_name(c)}: {game.cards_text(cards)}"
+            for q, c, cards in reveal.plays
+        )
+        deaths = ", ".join(
+            f"{game.character_name(c)} by {'+'.join(map(str, k)) or 'nobody'}"
+            for c, k in reveal.deaths
+        )
+        hands = ", ".join(f"{q}: {game.cards_text(cards)}" for q, cards in reveal.hands)
+        points = " ".join(map(str, reveal.points))
+        return f"reveal [{plays}] dead [{deaths or '-'}] hands [{hands or '-'}] points [{points}]"
+
+    def information_state_string(self, player: Player) -> str:
+        """Every event in order, with other seats' deals and face-down cards as ``?``."""
+        game = self.game
+        lines = [f"seat {player} of {game.num_players}"]
+        for code, seat, value in self._entries():
+            if code == E_KING:
+                lines.append(f"{KINDS[value]} king")
+            elif code == E_PEASANT:
+                lines.append(f"{KINDS[value]} to {seat}")
+            elif code == E_DEAL:
+                card = game.codes[value] if seat == player else "?"
+                lines.append(f"{card} to {seat}")
+            elif code == E_TARGET:
+                lines.append(f"{seat}: on {game.character_name(value)}")
+            elif code == E_CARD:
+                lines.append(f"{seat}: {game.codes[value] if seat == player else '?'}")
+            elif code == E_DONE:
+                lines.append(f"{seat}: done")
+            elif code == E_PASS:
+                lines.append(f"{seat}: pass")
+            elif code == E_REVEAL:
+                lines.append(self._reveal_text(value))
+            elif code == E_REFILL:
+                lines.append(f"refill {game.cards_text(value)}")
+            else:
+                lines.append(f"end of assassination round: {value}")
+        return "\n".join(lines)
+
+    def observation_tensor(self, player: Player) -> list[float]:
+        """Per seat: alive, rat, weasel, score, round points, hand, played, target
+        one-hot (N+1); the king: rat, weasel, alive; per character the face-up cards
+        per type and the blocked colours; own hand, own play, discard per type; deck
+        size; phase one-hot; current seat one-hot; own seat one-hot."""
+        game = self.game
+        n, t, c = game.num_players, game.num_types, game.num_colours
+        target = float(game.target)
+        out: list[float] = []
+        for s in range(n):
+            out += [
+                float(self.alive[s]),
+                float(self.kinds[s] == RAT),
+                float(self.kinds[s] == WEASEL),
+                self.scores[s] / target,
+                self.round_points[s] / target,
+                self.hand_size[s] / 10.0,
+                self.play_count[s] / 10.0,
+            ]
+            one_hot = [0.0] * (n + 1)
+            if self.play_target[s] >= 0:
+                one_hot[self.play_target[s]] = 1.0
+            out += one_hot
+        out += [float(self.king == RAT), float(self.king == WEASEL), float(self.king_alive)]
+        for character in range(n + 1):
+            cards = self.table[character * t : character * t + t]
+            out += [float(x) for x in cards]
+            blocked = 0
+            for i in range(t):
+                if cards[i]:
+                    blocked |= game.antidote_mask[i]
+            out += [float(blocked >> k & 1) for k in range(c)]
+        if 0 <= player < n:
+            out += [float(x) for x in self.hands[player * t : player * t + t]]
+            out += [float(x) for x in self.plays[player * t : player * t + t]]
+        else:
+            out += [0.0] * (2 * t)
+        out += [float(x) for x in self.discard]
+        out.append(self.deck_size / max(1, game.deck_size))
+        phase = [0.0] * len(PHASE_NAMES)
+        phase[self.phase] = 1.0
+        out += phase
+        mover = [0.0] * n
+        if self.player >= 0:
+            mover[self.player] = 1.0
+        out += mover
+        me = [0.0] * n
+        if 0 <= player < n:
+            me[player] = 1.0
+        out += me
+        return out
+
+    def resample_from_infostate(self, player: Player, rng: random.Random) -> State:
+        """Redeal every card ``player`` has not seen, consistently with what it saw."""
+        from apothecary.games.little_drop_of_poison.resample import resample
+
+        return resample(self, player, rng)
+
+    # -- the end ----------------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.phase == OVER_PHASE
+
+    def outcome(self) -> Outcome | None:
+        """Highest score wins; tie: most points in the last assassination round; then shared."""
+        if self.phase != OVER_PHASE:
+            return None
+        best = max(self.scores)
+        tied = [s for s in range(self.game.num_players) if self.scores[s] == best]
+        reason = f"highest score ({best})"
+        if len(tied) > 1:
+            last = max(self.round_points[s] for s in tied)
+            winners = [s for s in tied if self.round_points[s] == last]
+            if len(winners) < len(tied):
+                reason = f"tied at {best}; most points in the last assassination round ({last})"
+            else:
+                reason = f"tied at {best} and at {last} in the last assassination round: shared"
+            tied = winners
+        if best < self.game.target:
+            reason += (
+                f"; nobody reached {self.game.target} within "
+                f"{self.game.max_assassination_rounds} assassination rounds"
+            )
+        return Outcome(tuple(tied), tuple(float(s) for s in self.scores), reason)
+
+    # -- views --------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        game = self.game
+        n, t = game.num_players, game.num_types
+        lines = [
+            f"assassination round {self.assassination_round}, poison round "
+            f"{self.poison_round}, starting seat {self.start_seat}, phase "
+            f"{PHASE_NAMES[self.phase]}, to move {self.player}",
+            f"king {KINDS[self.king] if self.king >= 0 else '?'}"
+            f"{'' if self.king_alive else ' (dead)'}: "
+            f"{game.cards_text(self.table[n * t : n * t + t])}",
+        ]
+        for s in range(n):
+            kind = KINDS[self.kinds[s]] if self.kinds[s] >= 0 else "?"
+            target = self.play_target[s]
+            play = (
+                f" played on {game.character_name(target)}: "
+                f"{game.cards_text(self.plays[s * t : s * t + t])}"
+                if target >= 0
+                else ""
+            )
+            lines.append(
+                f"seat {s} {kind}{'' if self.alive[s] else ' (dead)'} score {self.scores[s]}"
+                f" (+{self.round_points[s]}) hand {game.cards_text(self.hands[s * t : s * t + t])}"
+                f" on it: {game.cards_text(self.table[s * t : s * t + t])}{play}"
+            )
+        lines.append(f"deck {game.cards_text(self.deck)} | discard {game.cards_text(self.discard)}")
+        lines.append(
+            f"deals {self.deal_order[self.deal_index :]} turns {self.turn_order} "
+            f"turn {self.turn_index} target {self.turn_target}"
+        )
+        return "\n".join(lines)
+
+    def render(self, player: Player | None) -> str:
+        """A text view built only from :meth:`observation`."""
+        obs = self.observation(player)
+        lines = [
+            f"Assassination round {obs['assassination_round']}, poison round "
+            f"{obs['poison_round']} (starting seat {obs['starting_seat']})",
+            f"King: {obs['king'] or '?'} king{'' if obs['king_alive'] else ' (dead)'}, "
+            f"dies at {obs['king_lethal']} drops; peasants at {obs['peasant_lethal']}",
+        ]
+        table = obs["table"]
+        king = table["king"]
+        lines.append(f"  on the king: {_cards_line(king['cards'])}{_blocked(king['blocked'])}")
+        for seat in obs["seats"]:
+            s = seat["seat"]
+            mark = ">" if obs["to_move"] == s else " "
+            here = table[str(s)]
+            played = (
+                f", played {seat['played']} on {seat['played_on']}" if seat["played_on"] else ""
+            )
+            you = " (you)" if s == obs["seat"] else ""
+            lines.append(
+                f"{mark} seat {s}{you}: {seat['kind'] or '?'}"
+                f"{'' if seat['alive'] else ' DEAD'}, {seat['score']} points, "
+                f"{seat['hand']} cards{played}; on it: {_cards_line(here['cards'])}"
+                f"{_blocked(here['blocked'])}"
+            )
+        lines.append(f"Deck {obs['deck']}, discards {obs['discard_count']}")
+        if "hand" in obs:
+            lines.append(f"Your hand: {_cards_line(obs['hand'])}")
+            if obs["my_play"]:
+                lines.append(f"Your face-down play: {_cards_line(obs['my_play'])}")
+        reveal = obs["last_reveal"]
+        if reveal:
+            deaths = ", ".join(
+                f"{d['character']} (by {', '.join(map(str, d['killers'])) or 'nobody'})"
+                for d in reveal["deaths"]
+            )
+            lines.append(f"Last reveal: died {deaths or 'nobody'}; points {reveal['points']}")
+        if obs["outcome"]:
+            lines.append(f"Game over: winners {obs['outcome']['winners']}")
+        return "\n".join(lines)
+
+
+def _cards_line(cards: dict[str, int]) -> str:
+    parts = [f"{code}x{count}" if count > 1 else code for code, count in cards.items()]
+    return " ".join(parts) if parts else "nothing"
+
+
+def _blocked(colours: list[str]) -> str:
+    return f" [blocked: {', '.join(colours)}]" if colours else ""
