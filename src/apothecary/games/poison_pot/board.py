@@ -87,6 +87,32 @@ class Board:
         self.line: dict[tuple[Circle, Circle], tuple[str, int]] = steps
         """For two circles on one straight line: the direction and distance from
         the first to the second."""
+        lines: list[tuple[Circle, ...]] = []
+        for dq, dr in ((1, 0), (1, -1), (0, 1)):
+            for q, r in coords:
+                if (q - dq, r - dr) in index:
+                    continue  # not the first circle of its line
+                circles: list[Circle] = []
+                while (q, r) in index:
+                    circles.append(index[(q, r)])
+                    q, r = q + dq, r + dr
+                lines.append(tuple(circles))
+        self.lines: tuple[tuple[Circle, ...], ...] = tuple(lines)
+        """Every straight line of circles, along the three axes (21 on radius 3)."""
+        membership: list[list[tuple[int, int]]] = [[] for _ in coords]
+        for number, along_line in enumerate(lines):
+            for place, circle in enumerate(along_line):
+                membership[circle].append((number, 1 << place))
+        self.line_bits: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+            tuple(pairs) for pairs in membership
+        )
+        """Per circle, its three (line number, bit in that line's occupancy) pairs."""
+        self.line_slides: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+            tuple(_slides_along(circles, bits, self.size) for bits in range(1 << len(circles)))
+            for circles in lines
+        )
+        """Per line and occupancy pattern (bit i set: the line's i-th circle holds
+        a piece), every slide along that line as ``from * size + to``."""
 
     def name(self, circle: Circle) -> str:
         """The typable name of a circle (``"d4"``)."""
@@ -112,6 +138,19 @@ class Board:
             indent = (2 * self.radius + 1 - len(row)) * ((width + 1) // 2)
             lines.append(" " * indent + " ".join(cells[c].center(width) for c in row).rstrip())
         return lines
+
+
+def _slides_along(line: tuple[Circle, ...], pattern: int, size: int) -> tuple[int, ...]:
+    slides: list[int] = []
+    for place, origin in enumerate(line):
+        if not pattern >> place & 1:
+            continue
+        for step in (1, -1):
+            other = place + step
+            while 0 <= other < len(line) and not pattern >> other & 1:
+                slides.append(origin * size + line[other])
+                other += step
+    return tuple(slides)
 
 
 @cache

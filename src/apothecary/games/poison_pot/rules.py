@@ -29,6 +29,8 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
+from itertools import compress
+from operator import not_
 from typing import ClassVar
 
 from apothecary.core.game import (
@@ -148,6 +150,7 @@ class PoisonPotGame(Game):
         self.cauldrons: int = 3 * self.per_colour
         self.draw_base: int = n * n
         self.place_base: int = n * n + 3
+        self.placements: tuple[Action, ...] = tuple(range(self.place_base, self.place_base + n))
         names = self.board.names
         notation = [f"{names[a // n]}-{names[a % n]}" for a in range(n * n)]
         notation += list(COLOURS)
@@ -181,6 +184,7 @@ class PoisonPotState(State):
         "drawn",
         "last_placement",
         "last_slide",
+        "lines",
         "phase",
         "placed",
         "player",
@@ -196,6 +200,11 @@ class PoisonPotState(State):
         """What stands on each circle: EMPTY, POT or 1 + colour index."""
         self.pot: Circle = game.board.centre
         self.board[self.pot] = POT
+        self.lines: list[int] = [0] * len(game.board.lines)
+        """Per straight line, which of its circles hold a piece (a bit each): the
+        legal slides along a line are looked up by this pattern."""
+        for number, bit in game.board.line_bits[self.pot]:
+            self.lines[number] |= bit
         self.remaining: tuple[int, int, int] = (game.per_colour,) * 3
         """Face-down cauldrons left, per colour."""
         self.phase: int = SLIDE
@@ -224,8 +233,7 @@ class PoisonPotState(State):
         if phase == SLIDE:
             return self._slides()
         if phase == PLACE:
-            base = self.game.place_base
-            return [base + c for c, piece in enumerate(self.board) if piece == EMPTY]
+            return list(compress(self.game.placements, map(not_, self.board)))
         if phase == DRAW:
             base = self.game.draw_base
             return [base + c for c in range(3) if self.remaining[c]]
@@ -235,19 +243,9 @@ class PoisonPotState(State):
         # A board always has an empty circle next to some piece while cauldrons
         # remain (the board is connected and the pot is on it), so this is never
         # empty and the rule "if no piece can move, skip the move" never bites.
-        cells = self.board
-        n = len(cells)
-        rays = self.game.board.rays
         slides: list[Action] = []
-        for origin, piece in enumerate(cells):
-            if piece == EMPTY:
-                continue
-            base = origin * n
-            for ray in rays[origin]:
-                for target in ray:
-                    if cells[target] != EMPTY:
-                        break
-                    slides.append(base + target)
+        for table, pattern in zip(self.game.board.line_slides, self.lines, strict=True):
+            slides += table[pattern]
         slides.sort()
         return slides
 
@@ -261,6 +259,12 @@ class PoisonPotState(State):
             self.board[origin] = EMPTY
             if piece == POT:
                 self.pot = target
+            lines = self.lines
+            line_bits = game.board.line_bits
+            for number, bit in line_bits[origin]:
+                lines[number] ^= bit
+            for number, bit in line_bits[target]:
+                lines[number] |= bit
             self.last_slide = action
             self.phase = DRAW
         elif phase == DRAW:
@@ -273,6 +277,8 @@ class PoisonPotState(State):
         else:
             circle = action - game.place_base
             self.board[circle] = self.drawn + 1
+            for number, bit in game.board.line_bits[circle]:
+                self.lines[number] |= bit
             self.drawn = -1
             self.last_placement = circle
             self.placed += 1
@@ -286,6 +292,7 @@ class PoisonPotState(State):
     def _clone_into(self, other: State) -> None:
         assert isinstance(other, PoisonPotState)
         other.board = self.board.copy()
+        other.lines = self.lines.copy()
         other.pot = self.pot
         other.remaining = self.remaining
         other.phase = self.phase
