@@ -1,18 +1,30 @@
-"""Bots for every game: the generic ones and those each game registers.
+"""Bots for every game: the generic ones, those each game registers, and levels.
 
-``load(name, game, seat, seed=...)`` is what every front end calls.
+``load(name, game, seat, seed=..., **budget)`` is what every front end calls;
+``name`` is a bot (``random``, ``ismcts``, a game's own such as ``rules``) or
+a difficulty level (``easy``, ``medium``, ``hard``).
 """
 
 from __future__ import annotations
 
-from apothecary.core.bot import Bot, BotEntry, RandomBot, game_bots
-from apothecary.core.errors import UnknownBotError
+from typing import Any
+
+from apothecary.bots.ismcts import ISMCTSBot
+from apothecary.core.bot import Bot, BotEntry, Level, RandomBot, game_bots, game_levels
+from apothecary.core.errors import BadOptionError, UnknownBotError
 from apothecary.core.game import Game, Player
 from apothecary.core.registry import game_class
 
 GENERIC: dict[str, BotEntry] = {
     "random": BotEntry("random", RandomBot, "uniformly random legal actions"),
+    "ismcts": BotEntry(
+        "ismcts",
+        ISMCTSBot,
+        "information-set MCTS; budget: iterations=N or seconds=S, exploration=C",
+    ),
 }
+
+LEVEL_NAMES = ("easy", "medium", "hard")
 
 
 def entries(game_name: str) -> dict[str, BotEntry]:
@@ -21,19 +33,54 @@ def entries(game_name: str) -> dict[str, BotEntry]:
     return {**GENERIC, **game_bots(game_name)}
 
 
+def levels(game_name: str) -> dict[str, Level]:
+    """The difficulty levels of ``game_name``, easiest first.
+
+    A game may define its own; otherwise easy is its rule-based bot (``rules``,
+    or random where it has none), medium and hard are ISMCTS with 300 and 2,000
+    iterations a move.
+    """
+    own = game_levels(game_name)
+    bots = entries(game_name)
+    easy = "rules" if "rules" in bots else "random"
+    defaults = {
+        "easy": Level("easy", easy, {}, f"the {easy} bot"),
+        "medium": Level("medium", "ismcts", {"iterations": 300}, "ISMCTS, 300 iterations a move"),
+        "hard": Level("hard", "ismcts", {"iterations": 2000}, "ISMCTS, 2,000 iterations a move"),
+    }
+    return {name: own.get(name, defaults[name]) for name in LEVEL_NAMES}
+
+
 def names(game_name: str) -> list[str]:
-    """The bot names available for ``game_name``."""
-    return list(entries(game_name))
+    """Every name ``load`` accepts for ``game_name``: bots, then levels."""
+    return [*entries(game_name), *LEVEL_NAMES]
 
 
-def load(name: str, game: Game, seat: Player, seed: int | None = None) -> Bot:
-    """Make bot ``name`` for ``seat`` of ``game``; raises UnknownBotError."""
+def load(name: str, game: Game, seat: Player, seed: int | None = None, **budget: Any) -> Bot:
+    """Make bot or level ``name`` for ``seat`` of ``game``.
+
+    Raises UnknownBotError for an unknown name, BadOptionError for a budget
+    the bot does not take or a seat the game does not have.
+    """
+    if not 0 <= seat < game.num_players:
+        raise BadOptionError(f"seat {seat}: {game.name} has seats 0 to {game.num_players - 1}")
+    if name in LEVEL_NAMES:
+        level = levels(game.name)[name]
+        name, budget = level.bot, {**level.budget, **budget}
     available = entries(game.name)
     if name not in available:
         raise UnknownBotError(
-            f"unknown bot {name!r} for {game.name}; available: {', '.join(available)}"
+            f"unknown bot {name!r} for {game.name}; available: "
+            f"{', '.join([*available, *LEVEL_NAMES])}"
         )
-    return available[name].factory(game, seat, seed)
+    try:
+        return available[name].factory(game, seat, seed, **budget)
+    except TypeError as error:
+        if budget and "unexpected keyword argument" in str(error):
+            raise BadOptionError(
+                f"bot {name!r} takes no budget {', '.join(sorted(budget))}"
+            ) from None
+        raise
 
 
-__all__ = ["Bot", "RandomBot", "entries", "load", "names"]
+__all__ = ["Bot", "ISMCTSBot", "RandomBot", "entries", "levels", "load", "names"]

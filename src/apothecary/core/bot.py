@@ -51,7 +51,8 @@ class RandomBot(Bot):
         return self.rng.choice(state.legal_actions())
 
 
-BotFactory = Callable[[Game, Player, "int | None"], Bot]
+BotFactory = Callable[..., Bot]
+"""Makes a bot: ``factory(game, seat, seed, **budget)``."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,18 @@ class BotEntry:
     help: str
 
 
+@dataclass(frozen=True)
+class Level:
+    """A named difficulty: which bot plays it, with what budget."""
+
+    name: str
+    bot: str
+    budget: dict[str, int | float]
+    help: str
+
+
 _GAME_BOTS: dict[str, dict[str, BotEntry]] = {}
+_GAME_LEVELS: dict[str, dict[str, Level]] = {}
 
 
 def register_bot(game_name: str, name: str, factory: BotFactory, help: str) -> None:
@@ -74,3 +86,15 @@ def register_bot(game_name: str, name: str, factory: BotFactory, help: str) -> N
 def game_bots(game_name: str) -> dict[str, BotEntry]:
     """The bots a game registered, by name."""
     return dict(_GAME_BOTS.get(game_name, {}))
+
+
+def register_level(
+    game_name: str, level: str, bot: str, budget: dict[str, int | float], help: str
+) -> None:
+    """Make difficulty ``level`` of ``game_name`` play ``bot`` with ``budget``."""
+    _GAME_LEVELS.setdefault(game_name, {})[level] = Level(level, bot, dict(budget), help)
+
+
+def game_levels(game_name: str) -> dict[str, Level]:
+    """The difficulty levels a game defined for itself, by name."""
+    return dict(_GAME_LEVELS.get(game_name, {}))
