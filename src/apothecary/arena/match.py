@@ -2,24 +2,29 @@
 
 :func:`play_game` plays one game between bots, drawing chance from an rng.
 :func:`run_match` plays many with seats rotated, keeps records if asked, and
-summarises per bot and per seat with 95% confidence intervals.
+summarises per bot and per seat with 95% confidence intervals. It is a
+one-variant, in-memory tournament: the games themselves are scheduled and
+played by :mod:`apothecary.arena.tournament`, which ``apothecary tournament``
+uses too, so both commands play exactly the same games for the same seed.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from apothecary import bots as bot_registry
 from apothecary.core.bot import Bot
 from apothecary.core.errors import BadOptionError
 from apothecary.core.game import CHANCE, Game, State, sample_chance
 from apothecary.core.records import Record
-from apothecary.core.registry import load
+
+if TYPE_CHECKING:
+    from apothecary.arena.tournament import GameResult, TournamentSpec
 
 Z95 = 1.959963984540054
 
@@ -93,7 +98,7 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
 
 @dataclass
 class MatchResult:
-    """Everything :func:`run_match` measured."""
+    """Everything measured over the games of one option set."""
 
     game: str
     players: int
@@ -103,6 +108,28 @@ class MatchResult:
     by_bot: dict[str, Tally] = field(default_factory=dict)
     by_seat: list[Tally] = field(default_factory=list)
     lengths: list[int] = field(default_factory=list)
+    pairwise: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+    """``(a, b)`` -> ``[a's points, meetings]``: per meeting of a and b in one game
+    (seat against seat), 1 when a's win share was higher, 1/2 when equal."""
+
+    def add_game(
+        self, names: Sequence[str], returns: Sequence[float], scores: Sequence[float], length: int
+    ) -> None:
+        """Count one finished game: who sat where, win shares, scores, its length."""
+        if not self.by_seat:
+            self.by_seat = [Tally() for _ in range(self.players)]
+        for seat, name in enumerate(names):
+            self.by_bot.setdefault(name, Tally()).add(returns[seat], scores[seat])
+            self.by_seat[seat].add(returns[seat], scores[seat])
+        for a, b in itertools.permutations(range(len(names)), 2):
+            if names[a] == names[b]:
+                continue
+            points = 1.0 if returns[a] > returns[b] else 0.5 if returns[a] == returns[b] else 0.0
+            cell = self.pairwise.setdefault((names[a], names[b]), [0.0, 0])
+            cell[0] += points
+            cell[1] += 1
+        self.lengths.append(length)
+        self.games += 1
 
     def table(self) -> str:
         """The summary as aligned text."""
@@ -124,6 +151,19 @@ class MatchResult:
             lines.append(f"mean game length: {sum(self.lengths) / len(self.lengths):.1f} actions")
         return "\n".join(lines)
 
+    def pairwise_table(self) -> str:
+        """Head-to-head results as aligned text (empty when every seat ran the same bot)."""
+        if not self.pairwise:
+            return ""
+        order = {name: i for i, name in enumerate(self.by_bot)}
+        lines = [f"{'head to head':<24}{'meetings':>9}  {'ahead (95% CI)':<24}"]
+        for (a, b), (points, meetings) in self.pairwise.items():
+            if order[a] > order[b]:
+                continue  # b vs a is the same meetings seen from the other side
+            p, lo, hi = wilson(points, int(meetings))
+            lines.append(f"{a + ' vs ' + b:<24}{int(meetings):>9}  {p:6.3f} [{lo:.3f}, {hi:.3f}]")
+        return "\n".join(lines)
+
 
 def lineup_for(bots: Sequence[str], players: int) -> list[str]:
     """Seat the named bots in order; the last one named fills the remaining seats."""
@@ -143,17 +183,20 @@ def run_match(
     options: dict[str, Any] | None = None,
     record_dir: str | Path | None = None,
     progress: Callable[[int], None] | None = None,
+    workers: int = 1,
 ) -> MatchResult:
     """Play ``games`` games, rotating the lineup one seat per game, and summarise.
 
     Everything is checked (game, options, bots, record directory) before the
     first game. Game i draws chance and bot seeds from ``(seed, i)`` alone, so
-    the same arguments give the same games.
+    the same arguments give the same games, with any number of ``workers``.
+    ``record_dir`` receives one plain JSON record per game (``game-00000.json``).
     """
-    game = load(game_name, players, **(options or {}))
+    from apothecary.arena.tournament import make_backend, plan, run_tournament
+
+    game = load_checked(game_name, players, options)
     lineup = lineup_for(bots, game.num_players)
-    for name in set(lineup):
-        bot_registry.load(name, game, 0, seed=0)  # unknown names fail now, not mid-run
+    spec = plan(game_name, game.num_players, lineup, games, seed, [dict(options or {})])
     out: Path | None = None
     if record_dir is not None:
         out = Path(record_dir)
@@ -161,27 +204,50 @@ def run_match(
             out.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise BadOptionError(f"cannot write records to {out}: {error.strerror}") from None
-    result = MatchResult(game.name, game.num_players, dict(game.options), lineup)
-    result.by_bot = {name: Tally() for name in dict.fromkeys(lineup)}
-    result.by_seat = [Tally() for _ in range(game.num_players)]
-    for index in range(games):
-        rng = random.Random(f"{seed}:{index}")
-        names = [lineup[(seat - index) % game.num_players] for seat in range(game.num_players)]
-        seats = [
-            bot_registry.load(name, game, seat, seed=rng.getrandbits(32))
-            for seat, name in enumerate(names)
-        ]
-        final = play_game(game, seats, rng)
-        returns = final.returns()
-        outcome = final.outcome()
-        assert outcome is not None
-        for seat, name in enumerate(names):
-            result.by_bot[name].add(returns[seat], outcome.scores[seat])
-            result.by_seat[seat].add(returns[seat], outcome.scores[seat])
-        result.lengths.append(final.move_number())
-        result.games += 1
+
+    def keep(result: GameResult) -> None:
         if out is not None:
-            Record.from_state(final, seats=names).save(out / f"game-{index:05d}.json")
-        if progress is not None:
-            progress(index + 1)
-    return result
+            Record.from_json(result.record).save(out / f"game-{result.index:05d}.json")
+
+    run = run_tournament(
+        spec, backend=make_backend("local", workers), on_game=keep, progress=progress
+    )
+    if run.interrupted:
+        raise KeyboardInterrupt
+    return summarise(spec, run.results)[0]
+
+
+def load_checked(game_name: str, players: int | None, options: dict[str, Any] | None) -> Game:
+    """The configured game, raising the registry's errors for bad settings."""
+    from apothecary.core.registry import load
+
+    return load(game_name, players, **(options or {}))
+
+
+def summarise(spec: TournamentSpec, results: Sequence[GameResult]) -> list[MatchResult]:
+    """One :class:`MatchResult` per option set of a tournament, games counted in order."""
+    summaries = [
+        MatchResult(
+            spec.game,
+            spec.players,
+            _changed(spec, options),
+            list(spec.tables()[0]),
+            by_bot={name: Tally() for name in spec.bots},
+            by_seat=[Tally() for _ in range(spec.players)],
+        )
+        for options in spec.variants
+    ]
+    for result in results:
+        summaries[result.variant].add_game(
+            result.seats, result.returns, result.scores, result.length
+        )
+    return summaries
+
+
+def _changed(spec: TournamentSpec, options: dict[str, Any]) -> dict[str, Any]:
+    # Name only the options that differ from the game's defaults, as the user
+    # would have typed them; the full set is in tournament.json.
+    from apothecary.core.registry import game_class
+
+    defaults = {o.name: o.default for o in game_class(spec.game).option_specs}
+    return {k: v for k, v in options.items() if defaults.get(k) != v}

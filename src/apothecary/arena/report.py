@@ -1,0 +1,402 @@
+"""The balance report of a tournament folder: tables and plots, as one
+self-contained HTML page (plots embedded) and as Markdown beside PNG files.
+
+matplotlib is imported here only, with its non-interactive Agg backend, so the
+command works on a machine with no display.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from apothecary.arena.match import MatchResult, Tally, summarise, wilson
+from apothecary.arena.stats import BotRating, ratings
+from apothecary.arena.tournament import (
+    GameResult,
+    TournamentError,
+    TournamentSpec,
+    load_tournament,
+)
+
+PLOT_DPI = 72
+"""Small figures: the docs commit a few of them, and they are read on screen."""
+
+
+@dataclass
+class Table:
+    """A titled table: header cells and rows of text cells."""
+
+    title: str
+    header: list[str]
+    rows: list[list[str]]
+    note: str = ""
+
+    def markdown(self) -> str:
+        """The table in GitHub Markdown."""
+        lines = [f"**{self.title}**", ""]
+        if self.note:
+            lines += [self.note, ""]
+        lines.append("| " + " | ".join(self.header) + " |")
+        lines.append("|" + "|".join("---" for _ in self.header) + "|")
+        lines += ["| " + " | ".join(row) + " |" for row in self.rows]
+        return "\n".join(lines)
+
+    def html(self) -> str:
+        """The table as an HTML fragment."""
+        head = "".join(f"<th>{html.escape(c)}</th>" for c in self.header)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+            for row in self.rows
+        )
+        note = f"<p>{html.escape(self.note)}</p>" if self.note else ""
+        return (
+            f"<h3>{html.escape(self.title)}</h3>{note}"
+            f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        )
+
+
+@dataclass
+class Report:
+    """What a report shows, before it is written out."""
+
+    spec: TournamentSpec
+    results: list[GameResult]
+    summaries: list[MatchResult]
+    ratings: list[BotRating]
+    tables: list[Table] = field(default_factory=list)
+    plots: dict[str, bytes] = field(default_factory=dict)
+    """File name -> PNG bytes."""
+
+    @property
+    def title(self) -> str:
+        """The heading: game and player count."""
+        return f"{self.spec.game}, {self.spec.players} players"
+
+    def lead(self) -> str:
+        """One paragraph: what was played."""
+        variants = len(self.spec.variants)
+        done = len(self.results)
+        text = (
+            f"{done} of {self.spec.total} games played ({self.spec.games} per option set"
+            f" x {variants} option set{'s' if variants > 1 else ''}), bots "
+            f"{', '.join(self.spec.bots)}, seed {self.spec.seed}. Seats rotate so that every "
+            "bot sits in every seat equally often. Intervals are 95%: Wilson for win rates, "
+            "normal approximation for means. A shared win by k seats counts 1/k."
+        )
+        return text
+
+
+def _interval(triple: tuple[float, float, float], digits: int = 3) -> str:
+    value, low, high = triple
+    if math.isnan(value):
+        return "-"
+    return f"{value:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def _variant_name(summary: MatchResult) -> str:
+    if not summary.options:
+        return "default options"
+    return " ".join(f"{k}={_show(v)}" for k, v in summary.options.items())
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _tally_rows(rows: Sequence[tuple[str, Tally]]) -> list[list[str]]:
+    return [
+        [name, str(t.games), _interval(t.win_rate()), _interval(t.mean_score(), 2)]
+        for name, t in rows
+    ]
+
+
+def build(spec: TournamentSpec, results: list[GameResult]) -> Report:
+    """Compute every table and plot of the report."""
+    if not results:
+        raise TournamentError("the tournament has no finished games yet; nothing to report")
+    summaries = summarise(spec, results)
+    report = Report(spec, results, summaries, ratings(results))
+    several = len(summaries) > 1
+    header = ["", "seats", "win rate (95% CI)", "mean score (95% CI)"]
+    for summary in summaries:
+        suffix = f" ({_variant_name(summary)})" if several else ""
+        report.tables.append(
+            Table(
+                f"By bot{suffix}",
+                header,
+                _tally_rows([(n, t) for n, t in summary.by_bot.items() if t.games]),
+            )
+        )
+        fair = _fair_share(summary)
+        report.tables.append(
+            Table(
+                f"By seat{suffix}",
+                header,
+                _tally_rows([(f"seat {i}", t) for i, t in enumerate(summary.by_seat)]),
+                note=f"A seat with no advantage wins {fair:.3f} of the games "
+                "(the mean win share per seat).",
+            )
+        )
+        pairs = _pairwise_rows(summary)
+        if pairs:
+            report.tables.append(
+                Table(
+                    f"Head to head{suffix}",
+                    ["bot", "against", "meetings", "ahead of it (95% CI)"],
+                    pairs,
+                    note="Each meeting is one seat against another in one game; a tie counts 1/2.",
+                )
+            )
+    report.tables.append(_length_table(summaries))
+    if several:
+        report.tables.append(_variant_table(summaries))
+    if report.ratings:
+        report.tables.append(
+            Table(
+                "Ratings (openskill Plackett-Luce, all games in order)",
+                ["bot", "mu", "sigma", "mu - 3 sigma", "games rated"],
+                [
+                    [r.name, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.ordinal:.2f}", str(r.games)]
+                    for r in report.ratings
+                ],
+            )
+        )
+    report.plots = _plots(report)
+    return report
+
+
+def _fair_share(summary: MatchResult) -> float:
+    total = sum(sum(t.wins) for t in summary.by_seat)
+    return total / max(1, summary.games) / summary.players
+
+
+def _pairwise_rows(summary: MatchResult) -> list[list[str]]:
+    order = {name: i for i, name in enumerate(summary.by_bot)}
+    rows = []
+    for (a, b), (points, meetings) in sorted(
+        summary.pairwise.items(), key=lambda item: (order[item[0][0]], order[item[0][1]])
+    ):
+        rows.append([a, b, str(int(meetings)), _interval(wilson(points, int(meetings)))])
+    return rows
+
+
+def _length_table(summaries: list[MatchResult]) -> Table:
+    rows = []
+    for summary in summaries:
+        lengths = summary.lengths
+        if not lengths:
+            continue
+        mean = Tally(scores=[float(x) for x in lengths], wins=[0.0] * len(lengths)).mean_score()
+        rows.append(
+            [
+                _variant_name(summary),
+                str(len(lengths)),
+                _interval(mean, 1),
+                f"{statistics.median(lengths):g}",
+                f"{min(lengths)}-{max(lengths)}",
+            ]
+        )
+    return Table(
+        "Game length (actions, chance included)",
+        ["option set", "games", "mean (95% CI)", "median", "range"],
+        rows,
+    )
+
+
+def _variant_table(summaries: list[MatchResult]) -> Table:
+    rows = []
+    for summary in summaries:
+        row = [_variant_name(summary), str(summary.games)]
+        row += [_interval(t.win_rate()) for t in summary.by_seat]
+        row += [_interval(t.win_rate()) for t in summary.by_bot.values()]
+        rows.append(row)
+    header = ["option set", "games"]
+    header += [f"seat {i} wins" for i in range(summaries[0].players)]
+    header += [f"{name} wins" for name in summaries[0].by_bot]
+    return Table("Effect of the options", header, rows)
+
+
+# -- plots ---------------------------------------------------------------------
+
+
+def _plots(report: Report) -> dict[str, bytes]:
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plots: dict[str, bytes] = {}
+
+    def keep(name: str, figure: Any) -> None:
+        buffer = io.BytesIO()
+        figure.tight_layout()
+        figure.savefig(buffer, format="png", dpi=PLOT_DPI)
+        plt.close(figure)
+        plots[name] = buffer.getvalue()
+
+    summaries = report.summaries
+    names = [_variant_name(s) for s in summaries]
+    players = report.spec.players
+
+    # Win rate by seat, option sets side by side, with the no-advantage line.
+    figure, axes = plt.subplots(figsize=(6, 3.2))
+    width = 0.8 / len(summaries)
+    for k, summary in enumerate(summaries):
+        rates = [t.win_rate() for t in summary.by_seat]
+        xs = [seat + (k - (len(summaries) - 1) / 2) * width for seat in range(players)]
+        heights = [0.0 if math.isnan(r[0]) else r[0] for r in rates]
+        errors = [
+            [0.0 if math.isnan(r[0]) else r[0] - r[1] for r in rates],
+            [0.0 if math.isnan(r[0]) else r[2] - r[0] for r in rates],
+        ]
+        axes.bar(xs, heights, width, yerr=errors, capsize=3, label=names[k])
+    fair = _fair_share(summaries[0])
+    axes.axhline(fair, color="grey", linestyle="--", linewidth=1, label="no seat advantage")
+    axes.set_xticks(range(players), [f"seat {i}" for i in range(players)])
+    axes.set_ylabel("win rate (95% CI)")
+    axes.set_title("Win rate by seat")
+    axes.legend(fontsize=7)
+    keep("seat-win-rate.png", figure)
+
+    # Score distributions per bot (all option sets together).
+    pooled: dict[str, list[float]] = {}
+    for summary in summaries:
+        for name, tally in summary.by_bot.items():
+            pooled.setdefault(name, []).extend(tally.scores)
+    pooled = {name: scores for name, scores in pooled.items() if scores}
+    figure, axes = plt.subplots(figsize=(6, 3.2))
+    for name, scores in pooled.items():
+        low, high = min(scores), max(scores)
+        integral = all(float(s).is_integer() for s in scores)
+        if integral and high - low <= 40:
+            bins: Any = [x - 0.5 for x in range(int(low), int(high) + 2)]
+        else:
+            bins = 20
+        weights = [1 / len(scores)] * len(scores)
+        axes.hist(scores, bins=bins, weights=weights, histtype="step", linewidth=1.5, label=name)
+    axes.set_xlabel("score (the game's own)")
+    axes.set_ylabel("share of seats")
+    axes.set_title("Score distribution by bot")
+    axes.legend(fontsize=7)
+    keep("scores.png", figure)
+
+    # Game length per option set.
+    figure, axes = plt.subplots(figsize=(6, 3.2))
+    for name, summary in zip(names, summaries, strict=True):
+        if summary.lengths:
+            axes.hist(summary.lengths, bins=25, histtype="step", linewidth=1.5, label=name)
+    axes.set_xlabel("actions per game (chance included)")
+    axes.set_ylabel("games")
+    axes.set_title("Game length")
+    if len(summaries) > 1:
+        axes.legend(fontsize=7)
+    keep("length.png", figure)
+
+    if len(summaries) > 1:
+        figure, (left, right) = plt.subplots(1, 2, figsize=(8, 3.2))
+        xs = list(range(len(summaries)))
+        for seat in range(players):
+            rates = [s.by_seat[seat].win_rate() for s in summaries]
+            left.errorbar(
+                xs,
+                [r[0] for r in rates],
+                yerr=[[r[0] - r[1] for r in rates], [r[2] - r[0] for r in rates]],
+                marker="o",
+                capsize=3,
+                label=f"seat {seat}",
+            )
+        for name in summaries[0].by_bot:
+            rates = [s.by_bot[name].win_rate() for s in summaries]
+            if len(summaries[0].by_bot) > 1:
+                left.plot(xs, [r[0] for r in rates], linestyle=":", marker="s", label=name)
+        left.set_xticks(xs, [_wrap(n) for n in names], fontsize=7)
+        left.set_ylabel("win rate")
+        left.set_title("Win rate by option set")
+        left.legend(fontsize=6)
+        means = [sum(s.lengths) / max(1, len(s.lengths)) for s in summaries]
+        right.bar(xs, means)
+        right.set_xticks(xs, [_wrap(n) for n in names], fontsize=7)
+        right.set_ylabel("mean actions per game")
+        right.set_title("Game length by option set")
+        keep("options.png", figure)
+    return plots
+
+
+def _wrap(text: str) -> str:
+    return text.replace(" ", "\n")
+
+
+# -- writing -------------------------------------------------------------------
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem;
+       color: #222; }
+table { border-collapse: collapse; margin: 0.5rem 0 1.5rem; font-size: 0.9rem; }
+th, td { border: 1px solid #ccc; padding: 0.25rem 0.6rem; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+img { max-width: 100%; display: block; margin: 0.5rem 0 1.5rem; }
+"""
+
+
+def to_html(report: Report) -> str:
+    """The whole report as one HTML page with its plots embedded."""
+    parts = [
+        "<!doctype html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{html.escape(report.title)}</title><style>{_STYLE}</style></head><body>",
+        f"<h1>Balance report: {html.escape(report.title)}</h1>",
+        f"<p>{html.escape(report.lead())}</p>",
+    ]
+    parts += [table.html() for table in report.tables]
+    for name, png in report.plots.items():
+        data = base64.b64encode(png).decode("ascii")
+        parts.append(f'<img alt="{html.escape(name)}" src="data:image/png;base64,{data}">')
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def to_markdown(report: Report, plot_dir: str = "plots") -> str:
+    """The report in Markdown, pointing at the PNG files in ``plot_dir``."""
+    parts = [f"# Balance report: {report.title}", "", report.lead(), ""]
+    for table in report.tables:
+        parts += [table.markdown(), ""]
+    for name in report.plots:
+        parts += [f"![{name}]({plot_dir}/{name})", ""]
+    return "\n".join(parts)
+
+
+def write_report(folder: str | Path, html_path: str | Path | None = None) -> list[Path]:
+    """Write ``report.html``, ``report.md`` and ``plots/*.png`` for a tournament folder.
+
+    Returns the files written. Raises TournamentError for a folder that holds
+    no tournament or cannot be written.
+    """
+    folder = Path(folder)
+    spec, results = load_tournament(folder)
+    report = build(spec, results)
+    target = Path(html_path) if html_path is not None else folder / "report.html"
+    written: list[Path] = []
+    try:
+        plots = folder / "plots"
+        plots.mkdir(exist_ok=True)
+        for name, png in report.plots.items():
+            (plots / name).write_bytes(png)
+            written.append(plots / name)
+        (folder / "report.md").write_text(to_markdown(report), encoding="utf-8")
+        written.append(folder / "report.md")
+        target.write_text(to_html(report), encoding="utf-8")
+        written.append(target)
+    except OSError as error:
+        raise TournamentError(f"cannot write the report: {error}") from None
+    return written
