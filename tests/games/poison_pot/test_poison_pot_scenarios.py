@@ -9,6 +9,9 @@ reading order, and places it there; the last turn slides the pot home and fills
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from apothecary import (
@@ -19,6 +22,7 @@ from apothecary import (
     Record,
     State,
 )
+from apothecary.games.poison_pot import rules as poison_pot_rules
 from apothecary.games.poison_pot.board import board
 
 BOARD = board(3)
@@ -446,3 +450,15 @@ def test_a_direction_without_a_distance_is_one_step() -> None:
     assert state.action_to_string(state.string_to_action("d4 south-west")) == "d4-e3"
     with pytest.raises(MalformedActionError):
         state.string_to_action("d4 up")
+
+
+def test_the_rules_page_example_record_replays_as_annotated() -> None:
+    """rules.md, An annotated record: "They tie for first, so blue (last placement)
+    scores 1.5 and red (the placement before) 0.5: blue wins." """
+    page = Path(poison_pot_rules.__file__).with_name("rules.md").read_text(encoding="utf-8")
+    block = page.split("```json\n", 1)[1].split("```", 1)[0]
+    state = Record.from_json(json.loads(block)).replay()
+    outcome = state.outcome()
+    assert outcome is not None
+    assert outcome.scores == (0.5, 1.5)
+    assert outcome.winners == (1,)
