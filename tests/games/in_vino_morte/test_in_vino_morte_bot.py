@@ -22,12 +22,17 @@ def test_rules_bot_beats_random(players: int, games: int) -> None:
     assert rules > result.by_bot["random"].win_rate()[0]
 
 
-def test_rules_bot_with_cheese_beats_random() -> None:
+@pytest.mark.parametrize("on_reveal", [True, False])
+def test_rules_bot_with_cheese_beats_random(on_reveal: bool) -> None:
     result = run_match(
-        "in-vino-morte", players=7, bots=["rules", "random"], games=1500, seed=7,
-        options={"cheese": True},
+        "in-vino-morte",
+        players=5,
+        bots=["rules", "random"],
+        games=2000,
+        seed=7,
+        options={"cheese": True, "cheese_on_reveal": on_reveal},
     )
-    assert result.by_bot["rules"].win_rate()[1] > 1 / 7
+    assert result.by_bot["rules"].win_rate()[1] > 1 / 5
 
 
 def test_dealer_pours_poison_to_others_and_wine_to_itself() -> None:
@@ -37,6 +42,24 @@ def test_dealer_pours_poison_to_others_and_wine_to_itself() -> None:
     while state.current_player() == 0:
         state.apply_action(dealer.step(state))
     assert state.observation(0)["glasses"] == ["wine", "poison", "poison", "poison"]
+
+
+@pytest.mark.parametrize(
+    ("on_reveal", "deal"),
+    [
+        # Cheese reverses the reveal: a deadly Wine with Cheese to the dealer's right.
+        (True, ["deal 1 poison", "deal 2 wine+cheese", "deal 0 wine"]),
+        # It does not: the dealer keeps the Cheese, which then saves nobody.
+        (False, ["deal 1 poison", "deal 2 poison", "deal 0 wine+cheese"]),
+    ],
+)
+def test_dealer_uses_cheese_at_a_small_table(on_reveal: bool, deal: list[str]) -> None:
+    game = apothecary.load("in-vino-morte", players=3, cheese=True, cheese_on_reveal=on_reveal)
+    state = game.new_initial_state()
+    dealer = RuleBot(game, 0, seed=1)
+    while state.current_player() == 0:
+        state.apply_action(dealer.step(state))
+    assert state.history_notation() == deal
 
 
 def test_drinker_takes_the_glass_a_drink_has_shown_safe() -> None:
@@ -60,5 +83,7 @@ def test_bot_choice_depends_only_on_its_seats_knowledge() -> None:
         for action in [*deal, "swap 0"]:
             state.apply_action(action)
         choices.add(RuleBot(game, 2, seed=3).step(state))
-        assert state.observation(2) == state.resample_from_infostate(2, random.Random(1)).observation(2)
+        assert state.observation(2) == state.resample_from_infostate(
+            2, random.Random(1)
+        ).observation(2)
     assert len(choices) == 1

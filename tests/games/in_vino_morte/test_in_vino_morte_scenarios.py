@@ -17,9 +17,7 @@ from apothecary.games.in_vino_morte.rules import InVinoMorteState
 
 
 def play(players: int, actions: list[str], **options: Any) -> InVinoMorteState:
-    state = Record(
-        game="in-vino-morte", players=players, options=options, actions=actions
-    ).replay()
+    state = Record(game="in-vino-morte", players=players, options=options, actions=actions).replay()
     assert isinstance(state, InVinoMorteState)
     return state
 

@@ -1,8 +1,8 @@
 """A rule-based In Vino Morte bot for both roles, reading only its seat's observation.
 
-As the dealer it pours to kill: Poison for everyone else and Wine for itself
-(with Caseus Vitae and cheese on the reveal: Poison and Cheese for itself, so a
-swap with it hands over a Poison it does not fear).
+As the dealer it pours to kill: Poison for everyone else and Wine for itself;
+with Caseus Vitae it adds Cheese where exhaustive search against random
+drinkers found it pays (see ``RuleBot._deal``).
 
 As a drinker it estimates, for every covered glass on the table, the chance
 that it is Poison: each glass is traced back through the public swaps to the
@@ -21,7 +21,6 @@ from apothecary.core.bot import Bot, register_bot
 from apothecary.core.game import Action, State
 from apothecary.games.in_vino_morte.rules import (
     DEAL_POISON,
-    DEAL_POISON_CHEESE,
     DEAL_WINE,
     DEAL_WINE_CHEESE,
     DRINK,
@@ -30,6 +29,10 @@ from apothecary.games.in_vino_morte.rules import (
 
 HOSTILITY = 0.3
 """How much of the drinker's prior is a dealer who pours to kill (the rest: a coin toss)."""
+
+HOSTILITY_CHEESE_ON_REVEAL = 0.0
+"""The same when Cheese reverses the reveal, where the dealer's intent is harder to
+read: measured against the random bot, any hostility in the prior did worse."""
 
 SWAP_MARGIN = 0.02
 """How much better a swapped-in glass must look than drinking one's own: a glass
@@ -50,85 +53,68 @@ class RuleBot(Bot):
 
     def _deal(self, view: dict[str, Any], legal: list[Action]) -> Action:
         order: list[int] = view["deal_order"]
-        dealt = sum(1 for s in order if view["glasses"][s] is not None)
-        seat = order[dealt]
-        cheese_given = sum(view["cheese"])
-        can_cheese = view["cheese_rule"] and cheese_given < view["cheese_limit"]
-        cheese_kills = view["cheese_rule"] and view["cheese_on_reveal"]
+        seat = order[sum(1 for s in order if view["glasses"][s] is not None)]
+        cheese = view["cheese_rule"] and view["cheese_limit"] > 0
         if seat == self.seat:
-            if cheese_kills and can_cheese and DEAL_POISON_CHEESE in legal:
-                wanted = [DEAL_POISON_CHEESE]
-            else:
-                wanted = [DEAL_WINE]
-        elif cheese_kills and can_cheese and self._needs_wine(view, dealt):
-            # Cheese turns the one Wine the rules demand into another death.
-            wanted = [DEAL_WINE_CHEESE, DEAL_WINE]
+            # Without cheese on the reveal, a Cheese held by the dealer, who never
+            # drinks, harms nobody; to the others it is a move that saves nobody.
+            wanted = DEAL_WINE_CHEESE if cheese and not view["cheese_on_reveal"] else DEAL_WINE
+        elif cheese and view["cheese_on_reveal"] and len(order) <= 4 and seat == order[-2]:
+            # At a small table a Wine made deadly by Cheese gives the swappers
+            # another target than the dealer's Wine.
+            wanted = DEAL_WINE_CHEESE
         else:
-            wanted = [DEAL_POISON]
-        for action in [*wanted, DEAL_POISON, DEAL_WINE]:
+            wanted = DEAL_POISON
+        for action in (wanted, wanted & 1):
             if action in legal:
                 return action
         return legal[0]
-
-    def _needs_wine(self, view: dict[str, Any], dealt: int) -> bool:
-        """Whether the dealer means to pour itself Poison and Cheese, so that a Wine
-        must go to someone else; it goes to the last seat before the dealer."""
-        order: list[int] = view["deal_order"]
-        wine_poured = any(view["glasses"][s] == "wine" for s in order[:dealt])
-        # The dealer keeps the one Cheese a small table allows for itself.
-        spare_cheese = view["cheese_limit"] - sum(view["cheese"]) >= 2
-        return not wine_poured and spare_cheese and dealt == len(order) - 2
 
     # -- a drinker ----------------------------------------------------------------
 
     def _turn(self, view: dict[str, Any], legal: list[Action]) -> Action:
         me = self.seat
         poison = poison_chances(view)
-        cheese: list[bool] = view["cheese"]
+        cheese: list[bool] = list(view["cheese"])
         on_reveal = view["cheese_rule"] and view["cheese_on_reveal"]
-
-        def lives_drinking(seat_chance: float, with_cheese: bool) -> float:
-            return seat_chance if with_cheese else 1.0 - seat_chance
-
-        def lives_revealing(seat_chance: float, with_cheese: bool) -> float:
-            return lives_drinking(seat_chance, with_cheese and on_reveal)
-
-        n = view["players"]
-        steal_base = SWAP_BASE + n
+        steal_base = SWAP_BASE + view["players"]
         order: list[int] = view["deal_order"]
         taken: list[bool] = view["turn_taken"]
         covered = [s for s in order if view["glasses"][s] == "covered"]
         later = [s for s in order[:-1] if not taken[s] and s != me]
+        holders = sum(1 for s in order if cheese[s] and view["alive"][s])
 
-        def kept(action: Action) -> tuple[float, float]:
-            """The chance that no later player swaps my glass away, assuming each
-            picks among its moves at random; and the chance of Poison in the
-            glass I would get instead (the average of the others)."""
+        # The players after me are not modelled beyond chance: each picks one of
+        # its moves at random, so it takes my glass (or my cheese) with one
+        # chance in as many moves as it has.
+        glass_kept = cheese_kept = 1.0
+        for seat in later:
+            moves = len(covered) + (0 if cheese[seat] else holders)
+            glass_kept *= 1.0 - 1.0 / moves
+            if not cheese[seat]:
+                cheese_kept *= 1.0 - 1.0 / moves
+
+        def lives_at_reveal(action: Action) -> float:
             chances = {s: poison[s] for s in covered}
-            if SWAP_BASE <= action < steal_base:
+            holds_cheese = cheese[me]
+            if action < steal_base:
                 other = action - SWAP_BASE
                 chances[me], chances[other] = chances[other], chances[me]
+            else:
+                holds_cheese = True
             others = [chances[s] for s in covered if s != me]
-            instead = sum(others) / len(others) if others else 0.0
-            keep = 1.0
-            for _ in later:
-                keep *= 1.0 - 1.0 / len(covered)
-            return keep, instead
+            instead = sum(others) / len(others) if others else chances[me]
+            final = glass_kept * chances[me] + (1.0 - glass_kept) * instead
+            reversed_ = cheese_kept if holds_cheese and on_reveal else 0.0
+            return reversed_ * final + (1.0 - reversed_) * (1.0 - final)
 
         best_action = DRINK
-        best = lives_drinking(poison[me], cheese[me])
+        best = poison[me] if cheese[me] else 1.0 - poison[me]
         for action in legal:
-            if SWAP_BASE <= action < steal_base:
-                mine, with_cheese = poison[action - SWAP_BASE], cheese[me]
-            elif action >= steal_base:
-                mine, with_cheese = poison[me], True
-            else:
+            if action == DRINK:
                 continue
-            keep, instead = kept(action)
-            value = keep * lives_revealing(mine, with_cheese) + (1.0 - keep) * lives_revealing(
-                instead, with_cheese
-            )
-            if value > best + SWAP_MARGIN:
+            value = lives_at_reveal(action) - SWAP_MARGIN
+            if value > best + 1e-12:
                 best, best_action = value, action
         return best_action
 
@@ -140,6 +126,7 @@ def poison_chances(view: dict[str, Any]) -> list[float]:
     order: list[int] = view["deal_order"]
     dealer: int = view["dealer"]
     on_reveal = view["cheese_rule"] and view["cheese_on_reveal"]
+    hostility = HOSTILITY_CHEESE_ON_REVEAL if on_reveal else HOSTILITY
     # Who held cheese when the glasses were poured: undo the steals.
     cheese_at_deal = list(view["cheese"])
     for event in reversed(view["events"]):
@@ -151,7 +138,7 @@ def poison_chances(view: dict[str, Any]) -> list[float]:
         hostile = 0.1 if seat == dealer else 0.9
         if on_reveal and cheese_at_deal[seat]:
             hostile = 1.0 - hostile
-        prior.append(HOSTILITY * hostile + (1.0 - HOSTILITY) * 0.5)
+        prior.append(hostility * hostile + (1.0 - hostility) * 0.5)
     slot_at = {seat: i for i, seat in enumerate(order)}
     known: dict[int, float] = {}
     for event in view["events"]:
