@@ -1,5 +1,30 @@
-"""Playing many games: the shared match loop, statistics and (later) tournaments."""
+"""Playing many games: the shared match loop, tournaments, statistics and reports.
+
+Ratings (openskill), plots (matplotlib) and the Ray backend are imported only
+by the functions that use them.
+"""
 
 from apothecary.arena.match import MatchResult, Tally, play_game, run_match
+from apothecary.arena.tournament import (
+    GameResult,
+    TournamentError,
+    TournamentSpec,
+    load_tournament,
+    make_backend,
+    plan,
+    run_tournament,
+)
 
-__all__ = ["MatchResult", "Tally", "play_game", "run_match"]
+__all__ = [
+    "GameResult",
+    "MatchResult",
+    "Tally",
+    "TournamentError",
+    "TournamentSpec",
+    "load_tournament",
+    "make_backend",
+    "plan",
+    "play_game",
+    "run_match",
+    "run_tournament",
+]

@@ -686,7 +686,8 @@ def run_tournament(
                 writer.write(finished)
             for result in finished:
                 results[result.index] = result
-                if on_game is not None:
+            if on_game is not None:
+                for result in finished:
                     on_game(result)
             played += len(finished)
             if progress is not None:
