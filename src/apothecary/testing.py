@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -63,7 +64,8 @@ def check_game(
     - every legal action's notation parses back to it;
     - an illegal id, an out-of-range id, a non-int and malformed notation raise
       the right error and leave the state exactly as it was;
-    - a clone equals its original and is independent of it;
+    - a clone equals its original and is independent of it, and a state
+      survives pickling (it is sent to worker processes);
     - observations (every seat and a spectator) are JSON values that survive a
       JSON round trip, and tensors have the declared length and finite values;
     - ``resample_from_infostate(p)`` (every ``resample_every`` steps, seats in
@@ -257,6 +259,9 @@ def _check_clone(state: State, rng: random.Random, where: _Where) -> None:
     copy = state.clone()
     if _fingerprint(copy) != before:
         where.fail("clone() differs from its original")
+    # States travel to worker processes (bots thinking, parallel tournaments).
+    if _fingerprint(pickle.loads(pickle.dumps(state))) != before:
+        where.fail("a pickled and unpickled state differs from the original")
     if state.current_player() == CHANCE:
         copy.apply_action(sample_chance(copy, rng))
     else:

@@ -241,6 +241,11 @@ class Game(ABC):
         opts = "".join(f", {k}={v!r}" for k, v in self.options.items())
         return f"load({self.name!r}, players={self.num_players}{opts})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The options mapping is read-only (a mappingproxy), which pickle cannot
+        # copy; remaking the game from its settings is what a copy means anyway.
+        return (_remake_game, (self.__class__, self.num_players, dict(self.options)))
+
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, Game)
@@ -251,6 +256,10 @@ class Game(ABC):
 
     def __hash__(self) -> int:
         return hash((self.name, self.num_players, tuple(sorted(self.options.items()))))
+
+
+def _remake_game(cls: type[Game], players: int, options: dict[str, Any]) -> Game:
+    return cls(players, **options)
 
 
 class State(ABC):

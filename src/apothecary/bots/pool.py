@@ -1,0 +1,62 @@
+"""Bots thinking away from the caller, so a server or a UI stays responsive.
+
+Search is CPU-bound Python, so a thread would still hold the interpreter
+lock; :class:`ThinkingPool` runs ``bot.step(state)`` in worker processes
+instead. The bot's random generator is carried back, so a bot that thinks
+in the pool makes the same choices, move after move, as it would in-process.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import multiprocessing
+from typing import Any
+
+from apothecary.core.bot import Bot
+from apothecary.core.game import Action, State
+
+
+def _think(bot: Bot, state: State) -> tuple[Action, Any]:
+    action = bot.step(state)
+    return action, bot.rng.getstate()
+
+
+class ThinkingPool:
+    """A pool of worker processes that run bots' ``step``.
+
+    ``pool.step(bot, state)`` returns a :class:`concurrent.futures.Future`
+    of the action; use ``asyncio.wrap_future`` to await it.
+    """
+
+    def __init__(self, workers: int = 1) -> None:
+        # "spawn" works the same on every platform and does not copy a
+        # server's threads and sockets into the workers as "fork" would.
+        context = multiprocessing.get_context("spawn")
+        self._executor = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context)
+
+    def step(self, bot: Bot, state: State) -> concurrent.futures.Future[Action]:
+        """Start ``bot`` thinking about a copy of ``state``."""
+        inner = self._executor.submit(_think, bot, state)
+        outer: concurrent.futures.Future[Action] = concurrent.futures.Future()
+
+        def done(future: concurrent.futures.Future[tuple[Action, Any]]) -> None:
+            try:
+                action, rng_state = future.result()
+            except BaseException as error:  # handed to the caller
+                outer.set_exception(error)
+                return
+            bot.rng.setstate(rng_state)
+            outer.set_result(action)
+
+        inner.add_done_callback(done)
+        return outer
+
+    def close(self) -> None:
+        """Stop the workers."""
+        self._executor.shutdown(cancel_futures=True)
+
+    def __enter__(self) -> ThinkingPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
