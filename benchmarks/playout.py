@@ -1,12 +1,19 @@
 """Random-playout speed and clone cost for every game, next to OpenSpiel's Kuhn poker.
 
-    python benchmarks/playout.py [--seconds S] [--write docs/performance.md]
+    python benchmarks/playout.py [--seconds S] [--write docs/performance.md] [--no-adapters]
 
 The same Python driver loop runs over every game here and over OpenSpiel's
 C++ ``kuhn_poker`` (the floor the Python driver itself sets) and its Python
 ``python_kuhn_poker``, in one run, so the ratios compare like with like on
 whatever the machine is doing. Needs ``pip install open_spiel`` for the
 reference rows; without it they are left out.
+
+A second table measures random playouts through the interop adapters
+(``apothecary.interop``), each next to the native loop measured just before it
+on the same game: the PettingZoo env as a mask-only agent (``last(observe=False)``
+and the mask from the info), the PettingZoo env as an observing agent (``last()``,
+which builds the observation tensor every step), and the OpenSpiel game under
+the same driver loop as above. Needs ``pip install -e '.[rl]'``.
 """
 
 from __future__ import annotations
@@ -100,7 +107,9 @@ def measure(seconds: float) -> list[dict[str, Any]]:
                 }
             )
     for name in apothecary.games():
-        for players in COMMON_PLAYERS.get(name, (apothecary.game_class(name).info.default_players,)):
+        for players in COMMON_PLAYERS.get(
+            name, (apothecary.game_class(name).info.default_players,)
+        ):
             game = apothecary.load(name, players=players)
             rows.append(
                 {
@@ -111,6 +120,82 @@ def measure(seconds: float) -> list[dict[str, Any]]:
                 }
             )
     return rows
+
+
+def pettingzoo_rate(name: str, players: int, seconds: float, observe: bool, seed: int = 0) -> float:
+    """Actions per second (chance included) of random agents through the PettingZoo env."""
+    from apothecary.interop.pettingzoo import env
+
+    table = env(name, players=players)
+    rng = random.Random(seed)
+    table.reset(seed=seed)
+    actions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for _agent in table.agent_iter():
+            observation, _reward, terminated, truncated, info = table.last(observe)
+            if terminated or truncated:
+                table.step(None)
+                continue
+            mask = observation["action_mask"] if observe else info["action_mask"]
+            legal = mask.nonzero()[0]
+            table.step(int(legal[rng.randrange(len(legal))]))
+        actions += table.state.move_number()
+        table.reset()
+    return actions / (time.perf_counter() - start)
+
+
+def measure_adapters(seconds: float) -> list[dict[str, Any]]:
+    """One row per game at its default player count: native and adapter rates."""
+    try:
+        from apothecary.interop import openspiel
+    except ImportError:
+        return []
+    rows: list[dict[str, Any]] = []
+    for name in apothecary.games():
+        game = apothecary.load(name)
+        players = game.num_players
+        spiel_game = openspiel.load(name, players)
+        rows.append(
+            {
+                "game": name,
+                "players": players,
+                "native": playout_rate(game.new_initial_state, seconds),
+                "pettingzoo_mask": pettingzoo_rate(name, players, seconds, observe=False),
+                "pettingzoo_observe": pettingzoo_rate(name, players, seconds, observe=True),
+                "openspiel": playout_rate(spiel_game.new_initial_state, seconds),
+            }
+        )
+    return rows
+
+
+def adapters_table(rows: list[dict[str, Any]]) -> str:
+    """Markdown table of adapter rates with their ratio to the native rate."""
+    lines = [
+        "| game | players | native actions/s | PettingZoo, mask only | PettingZoo, observing "
+        "| OpenSpiel |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for row in rows:
+        native = row["native"]
+        cells = [
+            f"{row[key]:,.0f} ({row[key] / native:.2f})"
+            for key in ("pettingzoo_mask", "pettingzoo_observe", "openspiel")
+        ]
+        lines.append(
+            f"| {row['game']} | {row['players']} | {native:,.0f} | " + " | ".join(cells) + " |"
+        )
+    return "\n".join(lines)
+
+
+def replace_between(page: str, begin: str, end: str, text: str) -> str:
+    """``page`` with the text between two markers replaced (appended if they are missing)."""
+    if begin not in page:
+        return f"{page.rstrip()}\n\n{begin}\n{text}\n{end}\n"
+    head, _, rest = page.partition(begin)
+    _, _, tail = rest.partition(end)
+    return f"{head}{begin}\n{text}\n{end}{tail}"
 
 
 def table(rows: list[dict[str, Any]]) -> str:
@@ -134,6 +219,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per configuration")
     parser.add_argument("--write", type=Path, help="replace the figures in this markdown file")
+    parser.add_argument(
+        "--no-adapters", action="store_true", help="skip the PettingZoo and OpenSpiel rows"
+    )
     args = parser.parse_args()
     rows = measure(args.seconds)
     text = table(rows)
@@ -143,14 +231,26 @@ def main() -> None:
     )
     print(machine)
     print(text)
+    adapter_text = ""
+    if not args.no_adapters:
+        adapter_rows = measure_adapters(args.seconds)
+        if adapter_rows:
+            adapter_text = adapters_table(adapter_rows)
+            print()
+            print(adapter_text)
     if args.write:
-        begin, end = "<!-- playout:begin -->", "<!-- playout:end -->"
         page = args.write.read_text(encoding="utf-8")
-        head, _, rest = page.partition(begin)
-        _, _, tail = rest.partition(end)
-        args.write.write_text(
-            f"{head}{begin}\n{machine}\n\n{text}\n{end}{tail}", encoding="utf-8"
+        page = replace_between(
+            page, "<!-- playout:begin -->", "<!-- playout:end -->", f"{machine}\n\n{text}"
         )
+        if adapter_text:
+            page = replace_between(
+                page,
+                "<!-- adapters:begin -->",
+                "<!-- adapters:end -->",
+                f"{machine}\n\n{adapter_text}",
+            )
+        args.write.write_text(page, encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from apothecary.core.game import CHANCE, Game, State, sample_chance
+from apothecary.core.game import CHANCE, TERMINAL, Game, State, sample_chance
 from apothecary.core.registry import load
 from apothecary.interop import agent_name
 
@@ -129,10 +129,9 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
             action = int(action)
         # The core checks legality and raises without changing the state.
         self.state.apply_action(action)  # type: ignore[arg-type]
-        self._resolve_chance()
         # Rewards are all zero until the end, so the cumulative rewards (and
         # their reset for the agent that just acted) only change then.
-        if self.state.is_terminal():
+        if self._resolve_chance():
             self._cumulative_rewards[agent] = 0
             self._accumulate_rewards()
 
@@ -161,8 +160,9 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.agents[0]
         self._mask = self._no_actions
 
-    def _resolve_chance(self) -> None:
-        """Draw chance until a seat must act or the game ends, then select the agent."""
+    def _resolve_chance(self) -> bool:
+        """Draw chance until a seat must act or the game ends, then select the
+        agent; returns whether the game has ended."""
         state = self.state
         rng = self._rng
         self.infos[self.agent_selection].pop("action_mask", None)
@@ -170,7 +170,7 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
         while player == CHANCE:
             state.apply_action(sample_chance(state, rng))
             player = state.current_player()
-        if state.is_terminal():
+        if player == TERMINAL:
             for seat, value in enumerate(state.returns()):
                 agent = self.possible_agents[seat]
                 self.rewards[agent] = value
@@ -179,6 +179,7 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
             # Terminated agents are removed one dead step at a time, starting
             # from the first seat.
             self.agent_selection = self.agents[0]
+            return True
         else:
             agent = self.possible_agents[player]
             mask = self._mask_for(state.legal_actions())
@@ -187,6 +188,7 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
             # last(observe=False) and skip building the tensor.
             self.infos[agent]["action_mask"] = mask
             self.agent_selection = agent
+            return False
 
     def _mask_for(self, legal: list[int]) -> np.ndarray[Any, Any]:
         """The mask of a set of legal actions, shared and read-only.
