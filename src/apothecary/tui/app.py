@@ -1,0 +1,614 @@
+"""The Textual app: menu, setup, the game, hand-over, rules, save and result screens.
+
+The game screen draws one seat at a time (the *viewer*) from that seat's
+observation only. With several people at one keyboard (hot-seat), the view is
+blanked and a hand-over screen covers the terminal before the next person's
+view is drawn. Bots think on worker threads, on a copy of the state, so the
+screen stays responsive; their moves come back to the UI thread to be played.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.suggester import SuggestFromList
+from textual.widgets import (
+    Button,
+    Footer,
+    Input,
+    Label,
+    Markdown,
+    OptionList,
+    RichLog,
+    Select,
+    Static,
+    Switch,
+)
+from textual.widgets.option_list import Option
+
+from apothecary.core.bot import Bot
+from apothecary.core.errors import ApothecaryError, BadOptionError
+from apothecary.core.game import CHANCE, Action, State
+from apothecary.core.registry import game_class, games, load
+from apothecary.tui.session import DEFAULT_BOT, HUMAN, Session, Viewer, plan_seats
+
+LOG_LINES_SHOWN = 400
+"""The side panel keeps the latest lines; a saved record has them all."""
+
+
+def default_save_path(session: Session) -> Path:
+    """``GAME-YYYYmmdd-HHMMSS.json`` in the current folder."""
+    return Path(f"{session.game.name}-{time.strftime('%Y%m%d-%H%M%S')}.json")
+
+
+class RulesScreen(ModalScreen[None]):
+    """The game's rules page, over the game; any of escape, q or ? closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close"),
+        Binding("q", "close", "Close", show=False),
+        Binding("question_mark", "close", "Close", show=False),
+    ]
+
+    def __init__(self, game_name: str) -> None:
+        super().__init__()
+        self.game_name = game_name
+
+    def compose(self) -> ComposeResult:
+        """The page in a scrolling box."""
+        cls = game_class(self.game_name)
+        page = cls.rules_page() or f"# {cls.info.title}\n\n{cls.info.summary}\n"
+        with VerticalScroll(id="rules-box"):
+            yield Markdown(page, id="rules")
+        yield Footer()
+
+    def action_close(self) -> None:
+        """Back to the game."""
+        self.dismiss(None)
+
+
+class SaveScreen(ModalScreen[Path | None]):
+    """Ask where to write the record; a path that cannot be written is said in place."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, session: Session, suggested: Path) -> None:
+        super().__init__()
+        self.session = session
+        self.suggested = suggested
+
+    def compose(self) -> ComposeResult:
+        """A path field and a line for errors."""
+        with Vertical(id="save-box"):
+            yield Label("Save the game as a record (Enter saves, Escape cancels):")
+            yield Input(str(self.suggested), id="save-path")
+            yield Static("", id="save-error", classes="error")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Write the record, or say why it could not be written."""
+        event.stop()
+        text = event.value.strip()
+        if not text:
+            self.query_one("#save-error", Static).update("Give a file name.")
+            return
+        try:
+            path = self.session.save(text)
+        except OSError as error:
+            self.query_one("#save-error", Static).update(
+                f"Cannot write {text}: {error.strerror or error}"
+            )
+            return
+        self.dismiss(path)
+
+    def action_cancel(self) -> None:
+        """Close without saving."""
+        self.dismiss(None)
+
+
+class HandOverScreen(Screen[None]):
+    """Covers the whole terminal between two people's turns at one keyboard."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "I am ready")]
+
+    def __init__(self, seat: int, title: str) -> None:
+        super().__init__()
+        self.seat = seat
+        self.title_text = title
+
+    def compose(self) -> ComposeResult:
+        """Only the name of the seat to play next; nothing of anyone's view."""
+        with Vertical(id="handover-box"):
+            yield Static(
+                f"{self.title_text}\n\nPass the keyboard to seat {self.seat}.\n\n"
+                f"Seat {self.seat}: press Enter when the others are not looking.",
+                id="handover-text",
+            )
+            yield Button(f"Show seat {self.seat}'s view", id="ready", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """The button does what Enter does."""
+        self.action_ready()
+
+    def action_ready(self) -> None:
+        """Reveal the next seat's view."""
+        self.dismiss(None)
+
+
+class ResultScreen(Screen[None]):
+    """The end: how it ended, the scores, the final table and the whole log."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "app.quit", "Quit"),
+        Binding("ctrl+s", "save", "Save record"),
+        Binding("question_mark", "rules", "Rules"),
+    ]
+
+    def __init__(self, session: Session, viewer: Viewer, save_path: Path | None) -> None:
+        super().__init__()
+        self.session = session
+        self.viewer = viewer
+        self.save_path = save_path
+
+    def compose(self) -> ComposeResult:
+        """Outcome first, then the board and log as the viewer may see them."""
+        session = self.session
+        outcome = session.state.outcome()
+        assert outcome is not None
+        obs = session.state.observation(self.viewer)
+        scores = session.view.scores(obs)
+        lines = Text()
+        lines.append("Game over\n", style="bold")
+        lines.append(f"{outcome.reason}\n\n")
+        for seat in range(session.game.num_players):
+            won = seat in outcome.winners
+            lines.append("★ WON  " if won else "       ", style="bold green" if won else "")
+            lines.append(f"{session.seat_label(seat)}")
+            if seat < len(scores):
+                lines.append(f"  score {scores[seat]}")
+            lines.append("\n")
+        lines.append(f"\nSeed {session.seed}; q quits, ctrl+s saves the record.\n")
+        with Horizontal():
+            with VerticalScroll(id="result-main"):
+                yield Static(lines, id="result")
+                yield Static(session.view.board(obs, self.viewer), id="result-board")
+            with VerticalScroll(id="result-log"):
+                yield Static("\n".join(session.log_lines(self.viewer)), id="result-log-text")
+        yield Footer()
+
+    def action_save(self) -> None:
+        """Ask where to save the record."""
+        suggested = self.save_path or default_save_path(self.session)
+        self.app.push_screen(SaveScreen(self.session, suggested), self._saved)
+
+    def _saved(self, path: Path | None) -> None:
+        if path is not None:
+            self.notify(f"Saved to {path}")
+
+    def action_rules(self) -> None:
+        """Show the rules page."""
+        self.app.push_screen(RulesScreen(self.session.game.name))
+
+
+class GameScreen(Screen[None]):
+    """The table as the viewing seat sees it, the actions, the log and scores."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "rules", "Rules", priority=True),
+        Binding("ctrl+s", "save", "Save record", priority=True),
+        Binding("escape", "focus_actions", "Pick from list"),
+        Binding("f2", "focus_entry", "Type notation"),
+    ]
+
+    def __init__(self, session: Session, save_path: Path | None, bot_delay: float) -> None:
+        super().__init__()
+        self.session = session
+        self.save_path = save_path
+        self.bot_delay = bot_delay
+        # With one person the view is always theirs; with several it starts
+        # hidden, and the first hand-over reveals it.
+        self.viewer: Viewer = session.humans[0] if len(session.humans) == 1 else None
+        self.hidden = len(session.humans) != 1
+        self._token = 0
+        # The log widget only appends; this says for whom and how far it is written.
+        self._log_for: tuple[Viewer, int] | None = None
+
+    # -- layout ---------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        """Board and actions on the left; seats, scores and the log on the right."""
+        with Horizontal():
+            with Vertical(id="main"):
+                yield Static("", id="status")
+                with VerticalScroll(id="board-scroll"):
+                    yield Static("", id="board")
+                yield Static("", id="error", classes="error")
+                yield Input(
+                    placeholder="type an action (→ completes, Enter plays)",
+                    id="entry",
+                )
+                yield OptionList(id="actions")
+            with Vertical(id="side"):
+                yield Static("", id="seats")
+                yield RichLog(id="log", wrap=True, max_lines=LOG_LINES_SHOWN)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Start playing: chance first, then whoever is to move."""
+        self.advance()
+
+    # -- drawing ---------------------------------------------------------------------
+
+    def show(self) -> None:
+        """Draw everything as the viewer sees it (or nothing while hidden)."""
+        session = self.session
+        status = self.query_one("#status", Static)
+        board = self.query_one("#board", Static)
+        seats = self.query_one("#seats", Static)
+        log = self.query_one("#log", RichLog)
+        if self.hidden:
+            status.update("Hand-over: the view is hidden")
+            board.update("")
+            seats.update("")
+            log.clear()
+            self._log_for = None
+            self._offer([])
+            return
+        viewer = self.viewer
+        obs = session.state.observation(viewer)
+        title = session.game.info.title
+        you = f"you are seat {viewer}" if viewer is not None else "spectator"
+        status.update(Text(f"{title} — {you} — {session.view.status(obs, viewer)}", style="bold"))
+        board.update(session.view.board(obs, viewer))
+        seats.update(self._seats_text(obs))
+        written = 0
+        if self._log_for is not None and self._log_for[0] == viewer:
+            written = self._log_for[1]
+        else:
+            log.clear()
+        for entry in session.log[written:][-LOG_LINES_SHOWN:]:
+            log.write(entry.line(viewer))
+        self._log_for = (viewer, len(session.log))
+        mover = session.to_move()
+        if viewer is not None and mover == viewer and not session.is_over():
+            self._offer(session.state.legal_actions())
+        else:
+            self._offer([])
+
+    def _seats_text(self, obs: dict[str, Any]) -> Text:
+        session = self.session
+        scores = session.view.scores(obs)
+        out = Text()
+        out.append("Seats and scores\n", style="bold underline")
+        mover = session.to_move()
+        for seat in range(session.game.num_players):
+            out.append("▶ " if seat == mover else "  ", style="bold")
+            out.append(
+                session.seat_label(seat), style="bold reverse" if seat == self.viewer else ""
+            )
+            if seat < len(scores):
+                out.append(f"  {scores[seat]}")
+            out.append("\n")
+        out.append(f"seed {session.seed}\n", style="dim")
+        out.append("\nLog\n", style="bold underline")
+        return out
+
+    def _offer(self, actions: list[Action]) -> None:
+        """Fill the list and the completion with ``actions`` (none: not your turn)."""
+        state = self.session.state
+        listing = self.query_one("#actions", OptionList)
+        entry = self.query_one("#entry", Input)
+        listing.clear_options()
+        if actions:
+            notations = [state.action_to_string(a) for a in actions]
+            listing.add_options(
+                [Option(n, id=str(a)) for a, n in zip(actions, notations, strict=True)]
+            )
+            listing.highlighted = 0
+            listing.disabled = False
+            entry.disabled = False
+            entry.suggester = SuggestFromList(notations, case_sensitive=False)
+            entry.placeholder = "type an action (→ completes, Enter plays)"
+            if not (entry.has_focus or listing.has_focus):
+                listing.focus()
+        else:
+            listing.disabled = True
+            entry.disabled = True
+            entry.suggester = None
+            mover = self.session.to_move()
+            entry.placeholder = (
+                "" if self.session.is_over() else f"waiting for {self._mover_name(mover)}"
+            )
+
+    def _mover_name(self, mover: int) -> str:
+        if mover == CHANCE:
+            return "chance"
+        return self.session.seat_label(mover)
+
+    # -- the flow of play ------------------------------------------------------------
+
+    def advance(self) -> None:
+        """Play chance, then hand the turn to a bot, a hand-over, or the viewer."""
+        session = self.session
+        while not session.is_over() and session.to_move() == CHANCE:
+            session.play_chance()
+        self._autosave()
+        if session.is_over():
+            self.hidden = False
+            if len(session.humans) != 1:
+                self.viewer = None  # hot-seat: the final table as anyone may see it
+            self.show()
+            self.app.push_screen(ResultScreen(session, self.viewer, self.save_path))
+            return
+        mover = session.to_move()
+        if session.is_human(mover):
+            if mover != self.viewer and len(session.humans) > 1:
+                self.hidden = True
+                self.viewer = None
+                self.show()
+                self.app.push_screen(
+                    HandOverScreen(mover, session.game.info.title),
+                    lambda _: self._reveal_to(mover),
+                )
+                return
+            self.viewer = mover
+            self.show()
+            return
+        self.show()
+        bot = session.bot_to_move()
+        assert bot is not None
+        self._token += 1
+        self._think(self._token, bot, session.state.clone())
+
+    def _reveal_to(self, seat: int) -> None:
+        self.viewer = seat
+        self.hidden = False
+        self.show()
+
+    @work(thread=True, exclusive=True, group="bots")
+    def _think(self, token: int, bot: Bot, state: State) -> None:
+        """Ask the bot on a worker thread; play its choice on the UI thread."""
+        started = time.monotonic()
+        action = bot.step(state)
+        # A short pause so a person can follow a run of bot moves.
+        left = self.bot_delay - (time.monotonic() - started)
+        if left > 0:
+            time.sleep(left)
+        self.app.call_from_thread(self._bot_moved, token, bot.seat, action)
+
+    def _bot_moved(self, token: int, seat: int, action: Action) -> None:
+        if token != self._token or not self.is_attached:
+            return  # a stale answer (the screen moved on)
+        self.session.play(seat, action)
+        self.advance()
+
+    def _human_plays(self, action: Action | str) -> None:
+        error = self.query_one("#error", Static)
+        viewer = self.viewer
+        if viewer is None or self.hidden:
+            return
+        try:
+            self.session.play(viewer, action)
+        except ApothecaryError as problem:
+            error.update(Text(f"✗ {problem}", style="bold red"))
+            return
+        error.update("")
+        self.query_one("#entry", Input).value = ""
+        self.advance()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Play the typed notation; a bad entry is explained and changes nothing."""
+        event.stop()
+        if event.value.strip():
+            self._human_plays(event.value)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Play the action picked from the list."""
+        event.stop()
+        if event.option.id is not None:
+            self._human_plays(int(event.option.id))
+
+    def _autosave(self) -> None:
+        if self.save_path is None:
+            return
+        try:
+            self.session.save(self.save_path)
+        except OSError as error:
+            self.notify(f"Cannot save to {self.save_path}: {error.strerror}", severity="error")
+
+    # -- keys --------------------------------------------------------------------------
+
+    def action_rules(self) -> None:
+        """Show the rules summary."""
+        self.app.push_screen(RulesScreen(self.session.game.name))
+
+    def action_save(self) -> None:
+        """Save the game as a record (any time, even mid-turn)."""
+        suggested = self.save_path or default_save_path(self.session)
+        self.app.push_screen(SaveScreen(self.session, suggested), self._saved)
+
+    def _saved(self, path: Path | None) -> None:
+        if path is not None:
+            self.notify(f"Saved to {path}; resume with: apothecary play --resume {path}")
+
+    def action_focus_actions(self) -> None:
+        """Move to the list of legal actions."""
+        self.query_one("#actions", OptionList).focus()
+
+    def action_focus_entry(self) -> None:
+        """Move to the notation field."""
+        self.query_one("#entry", Input).focus()
+
+
+class SetupScreen(Screen[None]):
+    """Players, options (from the game's option descriptions), seats and seed."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.pop_screen", "Back")]
+
+    def __init__(self, game_name: str, save_path: Path | None, bot_delay: float) -> None:
+        super().__init__()
+        self.game_name = game_name
+        self.save_path = save_path
+        self.bot_delay = bot_delay
+
+    def compose(self) -> ComposeResult:
+        """A field per setting, built from the game's ``info`` and ``option_specs``."""
+        cls = game_class(self.game_name)
+        info = cls.info
+        with VerticalScroll(id="setup"):
+            yield Static(Text(f"{info.title}\n", style="bold"))
+            yield Static(f"{info.summary}\n")
+            yield Label(f"Players ({info.min_players} to {info.max_players}):")
+            yield Input(str(info.default_players), id="players")
+            for spec in cls.option_specs:
+                yield Label(f"{spec.name}: {spec.help} ({spec.allowed()})")
+                widget_id = f"option-{spec.name}"
+                if spec.type is bool:
+                    yield Switch(value=bool(spec.default), id=widget_id)
+                elif spec.choices is not None:
+                    yield Select(
+                        [(str(choice), choice) for choice in spec.choices],
+                        value=spec.default,
+                        allow_blank=False,
+                        id=widget_id,
+                    )
+                else:
+                    yield Input(str(spec.default), id=widget_id)
+            yield Label(
+                "The other seats, in order (easy, medium, hard, a bot's name, or human "
+                "for hot-seat); the last fills the rest. You are seat 0:"
+            )
+            yield Input(DEFAULT_BOT, id="seat-bots")
+            yield Label("Seed (empty: a random one):")
+            yield Input("", id="seed")
+            yield Button("Start", id="start", variant="primary")
+            yield Static("", id="setup-error", classes="error")
+        yield Footer()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Start the game, or say what is wrong with the settings."""
+        event.stop()
+        try:
+            session = self._session()
+        except ApothecaryError as problem:
+            self.query_one("#setup-error", Static).update(Text(f"✗ {problem}", style="bold red"))
+            return
+        self.app.switch_screen(GameScreen(session, self.save_path, self.bot_delay))
+
+    def _session(self) -> Session:
+        cls = game_class(self.game_name)
+        players_text = self.query_one("#players", Input).value.strip()
+        try:
+            players = int(players_text)
+        except ValueError:
+            raise BadOptionError(f"players {players_text!r}: give a whole number") from None
+        options: dict[str, Any] = {}
+        for spec in cls.option_specs:
+            widget = self.query_one(f"#option-{spec.name}")
+            if isinstance(widget, Switch | Select):
+                options[spec.name] = widget.value
+            elif isinstance(widget, Input):
+                options[spec.name] = spec.parse(widget.value.strip())
+        game = load(self.game_name, players=players, **options)
+        seat_bots = self.query_one("#seat-bots", Input).value.split(",")
+        seats = plan_seats(self.game_name, players, seat_bots)
+        seed_text = self.query_one("#seed", Input).value.strip()
+        seed: int | None = None
+        if seed_text:
+            try:
+                seed = int(seed_text)
+            except ValueError:
+                raise BadOptionError(f"seed {seed_text!r}: give a whole number") from None
+        return Session(game, seats, seed)
+
+
+class MenuScreen(Screen[None]):
+    """The games with their player counts; Enter opens a game's setup."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.quit", "Quit")]
+
+    def __init__(self, save_path: Path | None, bot_delay: float) -> None:
+        super().__init__()
+        self.save_path = save_path
+        self.bot_delay = bot_delay
+
+    def compose(self) -> ComposeResult:
+        """One line per registered game."""
+        yield Static(Text("apothecary — choose a game (Enter)\n", style="bold"))
+        options = []
+        for name in games():
+            info = game_class(name).info
+            label = Text()
+            label.append(f"{info.title}", style="bold")
+            label.append(f"  ({name}, {info.min_players}-{info.max_players} players)\n")
+            label.append(f"   {info.summary}", style="dim")
+            options.append(Option(label, id=name))
+        yield OptionList(*options, id="games")
+        yield Footer()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Open the chosen game's setup."""
+        if event.option.id is not None:
+            self.app.push_screen(SetupScreen(event.option.id, self.save_path, self.bot_delay))
+
+
+class PlayApp(App[None]):
+    """``apothecary play``: a game given on the command line, or the menu."""
+
+    TITLE = "apothecary"
+    CSS = """
+    #main { width: 1fr; }
+    #side { width: 42; border-left: solid $primary; padding: 0 1; }
+    #status { height: auto; padding: 0 1; }
+    #board-scroll { height: 1fr; padding: 0 1; }
+    #error { height: auto; padding: 0 1; }
+    #actions { height: 8; }
+    #seats { height: auto; }
+    #log { height: 1fr; }
+    .error { color: $error; }
+    #handover-box, #save-box { align: center middle; padding: 2 4; }
+    #save-box { width: 80%; height: auto; background: $panel; border: thick $primary; }
+    SaveScreen { align: center middle; }
+    #rules-box { background: $panel; padding: 1 2; }
+    #result-log { width: 42; border-left: solid $primary; padding: 0 1; }
+    #result-main { padding: 0 1; }
+    #setup { padding: 1 2; }
+    """
+
+    def __init__(
+        self,
+        session: Session | None = None,
+        save_path: Path | None = None,
+        bot_delay: float = 0.5,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.save_path = save_path
+        self.bot_delay = bot_delay
+
+    def on_mount(self) -> None:
+        """Open the game, or the menu when none was given."""
+        if self.session is not None:
+            self.push_screen(GameScreen(self.session, self.save_path, self.bot_delay))
+        else:
+            self.push_screen(MenuScreen(self.save_path, self.bot_delay))
+
+
+__all__ = [
+    "HUMAN",
+    "GameScreen",
+    "HandOverScreen",
+    "MenuScreen",
+    "PlayApp",
+    "ResultScreen",
+    "RulesScreen",
+    "SaveScreen",
+    "SetupScreen",
+]

@@ -1,0 +1,137 @@
+"""The ``play`` command: open the terminal app on a game, a saved game, or the menu.
+
+Every setting is checked before the app starts, so a bad flag is one line on
+stderr and exit code 2 like the rest of the command line. Textual itself is
+imported only once the app is about to run, keeping ``apothecary --help`` quick.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from apothecary.cli_common import parse_options, user_errors
+from apothecary.core.errors import BadOptionError
+from apothecary.core.records import Record
+from apothecary.core.registry import load
+
+if TYPE_CHECKING:
+    from apothecary.tui.session import Session
+
+
+@dataclass
+class PlaySetup:
+    """What ``play`` resolved its flags to; ``session`` None opens the menu."""
+
+    session: Session | None
+    save: Path | None
+    bot_delay: float
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``play`` to the ``apothecary`` command line."""
+    app.command("play")(user_errors(play_command))
+
+
+def plan(
+    game: str | None,
+    players: int | None,
+    seat_bots: str | None,
+    seat: int | None,
+    option: list[str],
+    seed: int | None,
+    save: Path | None,
+    resume: Path | None,
+    bot_delay: float,
+) -> PlaySetup:
+    """Check the flags and make the session the app will play (no Textual here)."""
+    from apothecary.tui.session import Session, plan_seats, seats_from_record
+
+    if bot_delay < 0:
+        raise BadOptionError(f"--bot-delay {bot_delay}: give 0 or more seconds")
+    bot_list = seat_bots.split(",") if seat_bots is not None else []
+    if resume is not None:
+        clash = [
+            flag
+            for flag, given in (("--players", players is not None), ("--option", bool(option)))
+            if given
+        ]
+        if clash:
+            raise BadOptionError(
+                f"--resume takes the game's settings from the record; drop {clash[0]}"
+            )
+        record = Record.load(resume)
+        if game is not None and game != record.game:
+            raise BadOptionError(f"--resume {resume} is a game of {record.game}, not {game}")
+        state = record.replay()
+        if seat_bots is None and seat is None:
+            seats = seats_from_record(record)
+        else:
+            seats = plan_seats(record.game, record.players, bot_list, seat or 0)
+        return PlaySetup(Session(state.game, seats, seed, state), save, bot_delay)
+    if game is None:
+        given = [
+            flag
+            for flag, value in (
+                ("--players", players is not None),
+                ("--seat-bots", seat_bots is not None),
+                ("--seat", seat is not None),
+                ("--option", bool(option)),
+            )
+            if value
+        ]
+        if given:
+            raise BadOptionError(f"{given[0]} needs a game: apothecary play GAME {given[0]} ...")
+        return PlaySetup(None, save, bot_delay)
+    options = parse_options(game, option)
+    configured = load(game, players=players, **options)
+    seats = plan_seats(game, configured.num_players, bot_list, seat or 0)
+    return PlaySetup(Session(configured, seats, seed), save, bot_delay)
+
+
+def play_command(
+    game: Annotated[
+        str | None, typer.Argument(help="A game name (see 'games'); none opens the menu.")
+    ] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", help="Seats.")] = None,
+    seat_bots: Annotated[
+        str | None,
+        typer.Option(
+            "--seat-bots",
+            help="The other seats in order, comma-separated: easy, medium, hard, a bot "
+            "name, or human (hot-seat at this keyboard). The last fills the rest "
+            "(default: easy).",
+        ),
+    ] = None,
+    seat: Annotated[
+        int | None,
+        typer.Option("--seat", help="Your seat; the others fill around it (default: 0)."),
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="A game option, name=value.")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed for chance and bots (default: a random one, shown).")
+    ] = None,
+    save: Annotated[
+        Path | None, typer.Option(help="Keep the game's record in this file after every move.")
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option(help="Carry on a game from its saved record.")
+    ] = None,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot's move takes at least, so you can follow.")
+    ] = 0.5,
+) -> None:
+    """Play in the terminal against bots, or hot-seat with friends at one keyboard.
+
+    You are seat 0 (or --seat); --seat-bots fills the other seats. Keys: ? rules,
+    ctrl+s save a record, escape the action list, ctrl+q quit.
+    """
+    setup = plan(game, players, seat_bots, seat, option or [], seed, save, resume, bot_delay)
+    from apothecary.tui.app import PlayApp
+
+    PlayApp(setup.session, setup.save, setup.bot_delay).run()

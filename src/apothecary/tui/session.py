@@ -1,0 +1,230 @@
+"""A game in progress as the terminal app plays it: seats, bots, chance, the log.
+
+No Textual here: :mod:`apothecary.tui.app` drives a :class:`Session`, and so
+can a test. Chance is drawn from the session's own ``random.Random(seed)``;
+bots act from a copy of the state so that they may think on another thread.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from apothecary import bots as bot_registry
+from apothecary.core.bot import Bot
+from apothecary.core.errors import BadOptionError, IllegalActionError, UnknownBotError
+from apothecary.core.game import CHANCE, Action, Game, Player, State, sample_chance
+from apothecary.core.records import Record
+from apothecary.tui.views import GameView, view_for
+
+HUMAN = "human"
+"""The seat name of a person at the keyboard (in ``--seat-bots`` and records)."""
+
+DEFAULT_BOT = "easy"
+"""The level that fills every seat that ``--seat-bots`` leaves unnamed."""
+
+Viewer = int | None
+"""A seat whose eyes a view is drawn for, or None for a spectator."""
+
+
+def plan_seats(
+    game_name: str, players: int, seat_bots: Sequence[str], human_seat: int = 0
+) -> list[str]:
+    """Who sits where: the person at ``human_seat``, the others in seat order.
+
+    ``seat_bots`` names the other seats in order (a level such as ``easy``, a
+    bot such as ``random``, or ``human`` for another person at the same
+    keyboard); the last name fills the seats left over, and ``easy`` fills
+    them all when none is given. Raises BadOptionError / UnknownBotError.
+    """
+    if not 0 <= human_seat < players:
+        raise BadOptionError(f"--seat {human_seat}: {game_name} has seats 0 to {players - 1}")
+    names = [name.strip() for name in seat_bots if name.strip()]
+    others = players - 1
+    if len(names) > others:
+        raise BadOptionError(
+            f"--seat-bots names {len(names)} seats, but {players} players leave "
+            f"{others} beside yours"
+        )
+    known = bot_registry.names(game_name)
+    for name in names:
+        if name != HUMAN and name not in known:
+            raise UnknownBotError(
+                f"--seat-bots: unknown level or bot {name!r} for {game_name}; "
+                f"use {HUMAN}, {', '.join(known)}"
+            )
+    fill = names[-1] if names else DEFAULT_BOT
+    names += [fill] * (others - len(names))
+    return [*names[:human_seat], HUMAN, *names[human_seat:]]
+
+
+def seats_from_record(record: Record) -> list[str]:
+    """The seats of a record as a session reads them: bot and level names stay
+    bots, anything else (``human``, ``seat 0``, a person's name) is a person."""
+    known = set(bot_registry.names(record.game))
+    return [name if name in known else HUMAN for name in record.seats]
+
+
+@dataclass
+class LogEntry:
+    """One action of the game and how each viewer may read it."""
+
+    number: int
+    """Its place in the game's history, from 1."""
+    actor: Player
+    """The seat that acted, or :data:`CHANCE`."""
+    notation: str
+    """The action in full notation (for the record; not every viewer may read it)."""
+    texts: dict[Viewer, str | None] = field(default_factory=dict)
+    """Per viewer, the words that viewer may read; None: only that it happened."""
+
+    def line(self, viewer: Viewer) -> str:
+        """The log line as ``viewer`` reads it."""
+        if self.actor == CHANCE:
+            who = "chance"
+        elif self.actor == viewer:
+            who = "you"
+        else:
+            who = f"seat {self.actor}"
+        text = self.texts.get(viewer)
+        return f"{self.number:>3}. {who}: {'(hidden)' if text is None else text}"
+
+
+class Session:
+    """One game at the terminal: the state, who sits where, the bots, the log."""
+
+    def __init__(
+        self, game: Game, seats: Sequence[str], seed: int | None = None, state: State | None = None
+    ) -> None:
+        if len(seats) != game.num_players:
+            raise BadOptionError(f"{game.name}: {game.num_players} seats, got {len(seats)} names")
+        self.game = game
+        self.seats: list[str] = list(seats)
+        if seed is None:
+            # A seed is always chosen and shown, so any game can be replayed.
+            seed = random.SystemRandom().randrange(1 << 31)
+        self.seed: int = seed
+        self.rng = random.Random(seed)
+        self.view: GameView = view_for(game)
+        self.humans: list[int] = [s for s, name in enumerate(self.seats) if name == HUMAN]
+        self.bots: dict[int, Bot] = {
+            seat: bot_registry.load(name, game, seat, seed=seed * 1009 + seat)
+            for seat, name in enumerate(self.seats)
+            if name != HUMAN
+        }
+        self.state: State = game.new_initial_state()
+        self.log: list[LogEntry] = []
+        if state is not None:
+            # Replayed from the start so the log is built as each seat saw it.
+            for action in state.history():
+                self._apply(action)
+        for bot in self.bots.values():
+            bot.restart_at(self.state)
+
+    @classmethod
+    def resume(
+        cls, record: Record, seats: Sequence[str] | None = None, seed: int | None = None
+    ) -> Session:
+        """Pick up a saved game: its record replayed, its seats kept unless given."""
+        state = record.replay()
+        return cls(state.game, seats or seats_from_record(record), seed, state)
+
+    # -- whose turn ------------------------------------------------------------
+
+    def to_move(self) -> Player:
+        """The seat to act, CHANCE or TERMINAL."""
+        return self.state.current_player()
+
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.state.is_terminal()
+
+    def is_human(self, seat: Player) -> bool:
+        """Whether a person plays ``seat``."""
+        return seat in self.humans
+
+    def bot_to_move(self) -> Bot | None:
+        """The bot whose turn it is, if it is a bot's turn."""
+        return self.bots.get(self.to_move())
+
+    def viewers(self) -> list[Viewer]:
+        """Everyone a log is kept for: each person's seat, and a spectator."""
+        return [*self.humans, None]
+
+    # -- playing -----------------------------------------------------------------
+
+    def play_chance(self) -> Action:
+        """Draw the chance event due now from the session's rng and play it."""
+        action = sample_chance(self.state, self.rng)
+        self._apply(action)
+        return action
+
+    def play(self, seat: Player, action: Action | str) -> Action:
+        """Play ``action`` (id or notation) for ``seat``.
+
+        Bad input raises a ValueError subclass with the reason and changes nothing.
+        """
+        mover = self.to_move()
+        if self.state.is_terminal():
+            self.state.apply_action(action)  # raises GameOverError
+        if mover != seat:
+            whose = "chance's" if mover == CHANCE else f"seat {mover}'s"
+            raise IllegalActionError(f"it is {whose} turn, not seat {seat}'s")
+        if isinstance(action, str):
+            action = self.state.string_to_action(action)
+        if action not in self.state.legal_actions():
+            self.state.apply_action(action)  # raises the state's own precise error
+        self._apply(action)
+        return action
+
+    def _apply(self, action: Action) -> None:
+        state = self.state
+        actor = state.current_player()
+        notation = state.action_to_string(action)
+        entry = LogEntry(len(state.history()) + 1, actor, notation)
+        for viewer in self.viewers():
+            if viewer is not None and viewer == actor:
+                entry.texts[viewer] = notation
+            else:
+                entry.texts[viewer] = self.view.public_action(
+                    state.observation(viewer), actor, notation, viewer
+                )
+        for bot in self.bots.values():
+            bot.inform_action(state, actor, action)
+        state.apply_action(action)
+        self.log.append(entry)
+
+    # -- what a seat reads --------------------------------------------------------
+
+    def log_lines(self, viewer: Viewer) -> list[str]:
+        """The whole log as ``viewer`` may read it."""
+        return [entry.line(viewer) for entry in self.log]
+
+    def seat_label(self, seat: int) -> str:
+        """``seat 2 (easy)`` or ``seat 0 (human)``."""
+        return f"seat {seat} ({self.seats[seat]})"
+
+    # -- records -----------------------------------------------------------------
+
+    def record(self) -> Record:
+        """The game so far as a record, its seats named by who plays them."""
+        return Record.from_state(self.state, seats=self.seats)
+
+    def save(self, path: str | Path) -> Path:
+        """Write the record to ``path`` (OSError if the file cannot be written)."""
+        target = Path(path).expanduser()
+        self.record().save(target)
+        return target
+
+
+__all__ = [
+    "DEFAULT_BOT",
+    "HUMAN",
+    "LogEntry",
+    "Session",
+    "Viewer",
+    "plan_seats",
+    "seats_from_record",
+]

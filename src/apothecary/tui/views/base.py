@@ -1,0 +1,92 @@
+"""What every game view does, and the generic view any new game plays with.
+
+A view draws one seat's ``observation`` (never the full state) as Rich text.
+Meaning is always carried by a letter or symbol as well as a colour, so a
+colour-blind reader or a monochrome terminal loses nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.text import Text
+
+from apothecary.core.game import CHANCE, Game, Player
+
+Observation = dict[str, Any]
+"""A seat's observation, as ``State.observation`` returns it."""
+
+YOU = "bold reverse"
+"""How the viewing seat's own name stands out (reverse video survives monochrome)."""
+
+
+def seat_name(seat: int, viewer: int | None) -> str:
+    """``seat 2``, or ``seat 2 (you)`` for the viewer."""
+    return f"seat {seat} (you)" if seat == viewer else f"seat {seat}"
+
+
+class GameView:
+    """Draws one game from observations; subclasses know their game's fields.
+
+    This base class is also the generic view: it pretty-prints the
+    observation, finds scores where games usually keep them, and treats every
+    action of a game with hidden information as hidden from other seats.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.info = game.info
+
+    # -- the picture ---------------------------------------------------------------
+
+    def board(self, obs: Observation, viewer: int | None) -> Text:
+        """The table as ``viewer`` sees it."""
+        return Text(json.dumps(obs, indent=1, sort_keys=True))
+
+    def status(self, obs: Observation, viewer: int | None) -> str:
+        """One line: whose turn, in the game's words."""
+        outcome = obs.get("outcome")
+        if isinstance(outcome, dict):
+            return f"Game over: {outcome.get('reason', '')}"
+        mover = obs.get("to_move")
+        if isinstance(mover, int) and not isinstance(mover, bool):
+            return f"{seat_name(mover, viewer)} to move"
+        return "chance to move"
+
+    def scores(self, obs: Observation) -> list[str]:
+        """The score per seat, as short texts (empty when the game keeps none)."""
+        outcome = obs.get("outcome")
+        if isinstance(outcome, dict) and isinstance(outcome.get("scores"), list):
+            return [f"{score:g}" for score in outcome["scores"]]
+        found = obs.get("scores")
+        if isinstance(found, list):
+            return [str(score) for score in found]
+        seats = obs.get("seats")
+        if isinstance(seats, list) and all(isinstance(s, dict) and "score" in s for s in seats):
+            return [str(s["score"]) for s in seats]
+        return []
+
+    # -- the log ---------------------------------------------------------------------
+
+    def public_action(
+        self, before: Observation, actor: Player, notation: str, viewer: int | None
+    ) -> str | None:
+        """What ``viewer`` may read of another seat's (or chance's) action.
+
+        ``before`` is the viewer's observation just before the action. None
+        means the viewer learns only that an action happened. The generic
+        answer: everything when the game hides nothing, else nothing.
+        """
+        if not self.info.has_hidden_information:
+            return notation
+        return None
+
+    # -- shared helpers --------------------------------------------------------------
+
+    @staticmethod
+    def actor_name(actor: Player, viewer: int | None) -> str:
+        """``chance``, ``you`` or ``seat N``."""
+        if actor == CHANCE:
+            return "chance"
+        return "you" if actor == viewer else f"seat {actor}"

@@ -1,0 +1,103 @@
+"""In Vino Morte: one line per seat with its glass, cheese and fate."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from apothecary.core.game import Player
+from apothecary.tui.views.base import YOU, GameView, Observation, seat_name
+
+# The letter carries the meaning; the colour only helps.
+GLASSES: dict[str | None, tuple[str, str, str]] = {
+    "wine": ("W", "bold green", "wine"),
+    "poison": ("P", "bold red", "POISON"),
+    "covered": ("?", "bold", "covered"),
+    None: ("-", "dim", ""),
+}
+
+
+def event_text(event: dict[str, Any], viewer: int | None) -> str:
+    """One public event of the round in words."""
+    who = seat_name(event["seat"], viewer)
+    if event["act"] == "drink":
+        fate = "and dies" if event["died"] else "and lives"
+        return f"{who} drinks {event['glass']} {fate}"
+    if event["act"] == "swap":
+        return f"{who} swaps glasses with seat {event['with']}"
+    return f"{who} steals the cheese of seat {event['from']}"
+
+
+class InVinoMorteView(GameView):
+    """The table round by round: glasses face down unless you dealt them."""
+
+    def board(self, obs: Observation, viewer: int | None) -> Text:
+        """Each seat's glass as a letter ([W] wine, [P] poison, [?] covered)."""
+        out = Text()
+        deck = obs["deck"]
+        out.append(
+            f"Round {obs['round']}, dealer seat {obs['dealer']}; deck {deck['wine']} wine + "
+            f"{deck['poison']} poison"
+            + (", Caseus Vitae (cheese) in play" if obs["cheese_rule"] else "")
+            + "\n\n"
+        )
+        for seat in range(obs["players"]):
+            alive = obs["alive"][seat]
+            pointer = "▶ " if obs["to_move"] == seat else "  "
+            out.append(pointer, style="bold")
+            out.append(f"{seat_name(seat, viewer):<15}", style=YOU if seat == viewer else "")
+            out.append(
+                " D " if seat == obs["dealer"] and obs["phase"] != "over" else "   ",
+                style="bold cyan",
+            )
+            out.append("alive " if alive else "✝ dead", style="" if alive else "dim strike")
+            mark, style, word = GLASSES[obs["glasses"][seat]]
+            out.append("  glass [")
+            out.append(mark, style=style)
+            out.append(f"] {word:<8}")
+            if obs["cheese"][seat]:
+                out.append(" +C cheese", style="bold yellow")
+            if obs["turn_taken"][seat]:
+                out.append("  (has played)", style="dim")
+            out.append("\n")
+        out.append("\nD dealer  W wine  P poison  ? face down  C cheese  ✝ dead\n")
+        if obs["events"]:
+            out.append("\nThis round:\n", style="bold")
+            for event in obs["events"]:
+                out.append(f"  {event_text(event, viewer)}\n")
+        last = obs.get("last_round")
+        if last:
+            shown = ", ".join(f"seat {s} {last['glasses'][s]}" for s in last["revealed"])
+            died = ", ".join(str(s) for s in last["died"]) or "nobody"
+            out.append(f"\nRound {last['round']} reveal: {shown or 'nothing'}; died: {died}\n")
+        return out
+
+    def status(self, obs: Observation, viewer: int | None) -> str:
+        """Who deals or acts."""
+        outcome = obs.get("outcome")
+        if outcome is not None:
+            return f"Game over: {outcome['reason']}"
+        mover = obs["to_move"]
+        if obs["phase"] == "deal":
+            return f"{seat_name(mover, viewer)} deals the glasses, e.g. deal wine / deal poison"
+        return f"{seat_name(mover, viewer)} to drink, or swap N (or steal N for cheese)"
+
+    def scores(self, obs: Observation) -> list[str]:
+        """Alive or dead per seat (the win is the last one standing)."""
+        outcome = obs.get("outcome")
+        if outcome is not None:
+            return ["won" if score else "lost" for score in outcome["scores"]]
+        return ["alive" if alive else "dead" for alive in obs["alive"]]
+
+    def public_action(
+        self, before: Observation, actor: Player, notation: str, viewer: int | None
+    ) -> str | None:
+        """Only the dealer knows what it poured; drinks, swaps and steals are public."""
+        if before["phase"] == "deal":
+            # "deal 2 wine+cheese": the seat and the face-up cheese are public.
+            words = notation.split()
+            target = words[1] if len(words) == 3 else "?"
+            cheese = " with cheese" if notation.endswith("+cheese") else ""
+            return f"deals a covered glass to seat {target}{cheese}"
+        return notation
