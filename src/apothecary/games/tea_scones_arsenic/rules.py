@@ -1,0 +1,764 @@
+"""Tea, Scones and Arsenic: eat the most scones without reaching the lethal dose.
+
+The box holds 6 kinds of scone, 6 of each, with doses 0, 0, 1, 1, 2, 3 on the
+back. A turn is a choice of kind (or of a scone someone put back and that is
+still marked), a chance event for its dose (seen only by the drawer), then
+"eat" or "put back for a sugar cube". Stopping starts honour rounds for the
+others; the game ends when nobody alive is still playing or the box is empty.
+See ``rules.md`` beside this module for the rules in full and the notation.
+
+Action ids (dense, fixed per configuration):
+
+====================  =========================================
+``0..3``              chance: the drawn scone's dose
+``4``                 stop
+``5``                 shuffle the box before drawing
+``6..11``             draw an unmarked scone of kind 1..6
+``12``                eat
+``13`` / ``14``       put back / put back and shuffle
+``15`` / ``16``       use the little spoon / let the scone be eaten
+``17..``              draw the i-th marked (put-back) scone
+====================  =========================================
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import replace
+
+from apothecary.core.game import (
+    CHANCE,
+    JSON,
+    TERMINAL,
+    Action,
+    Game,
+    GameInfo,
+    OptionSpec,
+    Outcome,
+    Player,
+    State,
+)
+from apothecary.core.registry import register
+
+KINDS = 6
+"""Kinds of scone in the box."""
+DOSE_COUNTS = (2, 2, 1, 1)
+"""How many scones of each kind carry dose 0, 1, 2 and 3."""
+MAX_DOSE = 3
+SCONES = KINDS * sum(DOSE_COUNTS)
+"""36 scones in all."""
+SUGAR_CUBES = 3
+"""Sugar cubes each player starts with."""
+LETHAL_DOSE = {1: 30, 2: 15, 3: 10, 4: 8, 5: 7, 6: 6}
+"""The lethal dose by number of players at the start."""
+
+DOSE_BASE = 0
+STOP = 4
+SHUFFLE = 5
+DRAW_BASE = 6
+EAT = 12
+BACK = 13
+BACK_SHUFFLE = 14
+SPOON = 15
+PASS = 16
+MARKED_BASE = 17
+
+# Phases of play.
+TURN = 0  # start of a turn: stop, shuffle or draw
+DOSE = 1  # chance: the dose of the scone just drawn by kind
+DECIDE = 2  # the drawer saw the dose: eat or put back
+SPOON_WINDOW = 3  # a spoon holder may send the scone back
+OVER = 4
+
+PHASE_NAMES = ("turn", "dose", "decide", "spoon", "over")
+
+# One marked scone in the box: (kind, dose, put back by, seats that know its dose).
+MarkedScone = tuple[int, int, int, int]
+# One eaten scone: (eater, kind, dose, seats that know its dose).
+EatenScone = tuple[int, int, int, int]
+
+
+@register
+class TeaSconesArsenic(Game):
+    """Tea, Scones and Arsenic for 1 to 6 players, with the optional Little Spoon."""
+
+    info = GameInfo(
+        name="tea-scones-arsenic",
+        title="Tea, Scones and Arsenic",
+        min_players=1,
+        max_players=6,
+        default_players=4,
+        has_chance=True,
+        has_hidden_information=True,
+        summary="Eat the most scones without reaching the lethal dose of arsenic.",
+    )
+    option_specs = (
+        OptionSpec(
+            "little_spoon",
+            bool,
+            False,
+            "once per game each player may send back a scone another player chose to eat",
+        ),
+    )
+
+    def _configure(self) -> None:
+        n = self.num_players
+        if n == 1:
+            # Alone at the table the player has seen every dose that was drawn;
+            # only the future is unknown, so no resample can differ from the truth.
+            self.info = replace(self.info, has_hidden_information=False)  # type: ignore[misc]
+        self.lethal_dose: int = LETHAL_DOSE[n]
+        self.little_spoon: bool = bool(self.options["little_spoon"])
+        # Honour turns each other player owes after a stop.
+        self.honour_turns: int = 1 if n == 6 else 2
+        # Marks come from put-backs (a cube each) and spoons (one each): this
+        # many marked scones can be in the box at once, at most.
+        self.max_marked: int = min(SCONES, SUGAR_CUBES * n + (n if self.little_spoon else 0))
+
+    def num_distinct_actions(self) -> int:
+        """Chance doses, the fixed player actions and one id per marked-scone slot."""
+        return MARKED_BASE + self.max_marked
+
+    def max_game_length(self) -> int:
+        """Turns are bounded by eats, cube-paid put-backs, spoons and stops."""
+        n = self.num_players
+        turns = SCONES + SUGAR_CUBES * n + (n if self.little_spoon else 0)
+        # shuffle, draw, dose, decide, and up to n-1 spoon answers per turn
+        return turns * (4 + n - 1) + n
+
+    def observation_tensor_size(self) -> int:
+        """See :meth:`TeaSconesArsenicState.observation_tensor` for the layout."""
+        n = self.num_players
+        hand, phase, flags = KINDS + 5, 5, 7
+        return (
+            n * (9 + KINDS) + KINDS + self.max_marked * (1 + KINDS + n + 5) + hand + phase + flags
+        )
+
+    def new_initial_state(self) -> TeaSconesArsenicState:
+        """The box full and shuffled, seat 0 to play."""
+        return TeaSconesArsenicState(self)
+
+
+class TeaSconesArsenicState(State):
+    """A position: the box (unmarked counts by kind and dose, marked scones), the
+    scone in hand, every cup, cubes, spoons, stops, deaths and honour turns owed."""
+
+    __slots__ = (
+        "_lethal",
+        "_max_marked",
+        "_n",
+        "_owed",
+        "_spoon_rule",
+        "_trail",
+        "alive",
+        "box_count",
+        "cubes",
+        "eat_off",
+        "eat_off_seats",
+        "eaten",
+        "fresh_turn",
+        "hand_dose",
+        "hand_kind",
+        "hand_known",
+        "honour",
+        "last_mover",
+        "main_game_over",
+        "marked",
+        "notices",
+        "phase",
+        "pool",
+        "public_totals",
+        "result",
+        "scones",
+        "spoons",
+        "stopped",
+        "to_move",
+        "totals",
+        "turn_player",
+        "unmarked",
+    )
+
+    def __init__(self, game: TeaSconesArsenic) -> None:
+        super().__init__(game)
+        n = game.num_players
+        self._n = n
+        self._lethal = game.lethal_dose
+        self._spoon_rule = game.little_spoon
+        self._owed = game.honour_turns
+        self._max_marked = game.max_marked
+        self.phase = TURN
+        self.turn_player = 0
+        self.to_move = 0
+        self.fresh_turn = True
+        self.eat_off = False
+        self.eat_off_seats: tuple[int, ...] = ()
+        # pool[kind * 4 + dose]: unmarked scones still in the box
+        self.pool: list[int] = list(DOSE_COUNTS) * KINDS
+        self.unmarked: list[int] = [sum(DOSE_COUNTS)] * KINDS
+        self.marked: tuple[MarkedScone, ...] = ()
+        self.box_count = SCONES
+        self.hand_kind = -1
+        self.hand_dose = -1
+        self.hand_known = 0
+        self.eaten: tuple[EatenScone, ...] = ()
+        self.scones: list[int] = [0] * n
+        self.totals: list[int] = [0] * n
+        self.cubes: list[int] = [SUGAR_CUBES] * n
+        self.spoons: list[int] = [1 if game.little_spoon else 0] * n
+        self.stopped: list[int] = [0] * n
+        self.alive: list[int] = [1] * n
+        self.honour: list[int] = [0] * n
+        # -1 while hidden; a total becomes public at death and at the end.
+        self.public_totals: list[int] = [-1] * n
+        self.last_mover = 0
+        self.main_game_over = False
+        # (move index, text): public events that hidden doses caused.
+        self.notices: tuple[tuple[int, str], ...] = ()
+        self.result: Outcome | None = None
+        # Per history entry: the acting seat (the drawer, for a dose), plus for a
+        # marked draw the dose the drawer saw, as actor | (dose + 1) << 3.
+        self._trail: list[int] = []
+
+    # -- rules -----------------------------------------------------------------
+
+    @property
+    def lethal_dose(self) -> int:
+        """The dose at which a player dies in this game."""
+        return self._lethal
+
+    def current_player(self) -> Player:
+        """The seat to act, CHANCE while a dose is being drawn, TERMINAL at the end."""
+        return self.to_move
+
+    def stopping_allowed(self) -> bool:
+        """Whether no honour turn is owed by anyone still playing."""
+        if self.eat_off or self.main_game_over:
+            return False
+        alive, stopped, honour = self.alive, self.stopped, self.honour
+        return all(not (alive[q] and not stopped[q] and honour[q]) for q in range(self._n))
+
+    def _legal_actions(self) -> Sequence[Action]:
+        phase = self.phase
+        if phase == TURN:
+            actions = []
+            if self.fresh_turn:
+                if not self.eat_off and self.stopping_allowed():
+                    actions.append(STOP)
+                if self.marked:
+                    actions.append(SHUFFLE)
+            unmarked = self.unmarked
+            actions.extend(DRAW_BASE + k for k in range(KINDS) if unmarked[k])
+            actions.extend(range(MARKED_BASE, MARKED_BASE + len(self.marked)))
+            return actions
+        if phase == DOSE:
+            base = self.hand_kind * 4
+            pool = self.pool
+            return [d for d in range(4) if pool[base + d]]
+        if phase == DECIDE:
+            if self.eat_off or not self.cubes[self.turn_player]:
+                return [EAT]
+            return [EAT, BACK, BACK_SHUFFLE]
+        if phase == SPOON_WINDOW:
+            return [SPOON, PASS]
+        return []
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """The dose of a scone drawn by kind, weighted by the unmarked doses left."""
+        if self.phase != DOSE:
+            return []
+        k = self.hand_kind
+        base = k * 4
+        pool = self.pool
+        count = self.unmarked[k]
+        return [(d, pool[base + d] / count) for d in range(4) if pool[base + d]]
+
+    def _apply(self, action: Action) -> None:
+        phase = self.phase
+        p = self.turn_player
+        if phase == DOSE:
+            self._trail.append(p)
+            k = self.hand_kind
+            self.pool[k * 4 + action] -= 1
+            self.unmarked[k] -= 1
+            self.hand_dose = action
+            self.hand_known = 1 << p
+            self.phase = DECIDE
+            self.to_move = p
+        elif phase == TURN:
+            if action >= MARKED_BASE:
+                i = action - MARKED_BASE
+                marked = self.marked
+                kind, dose, _by, known = marked[i]
+                self.marked = marked[:i] + marked[i + 1 :]
+                self.hand_kind = kind
+                self.hand_dose = dose
+                self.hand_known = known | (1 << p)
+                self.box_count -= 1
+                self.fresh_turn = False
+                self.phase = DECIDE
+                self._trail.append(p | (dose + 1) << 3)
+                return
+            self._trail.append(p)
+            if action >= DRAW_BASE:
+                self.hand_kind = action - DRAW_BASE
+                self.box_count -= 1
+                self.fresh_turn = False
+                self.phase = DOSE
+                self.to_move = CHANCE
+            elif action == SHUFFLE:
+                self._shuffle()
+                self.fresh_turn = False
+            else:  # STOP
+                self.stopped[p] = 1
+                owed = self._owed
+                alive, stopped, honour = self.alive, self.stopped, self.honour
+                for q in range(self._n):
+                    if alive[q] and not stopped[q]:
+                        honour[q] = owed
+                self._end_turn()
+        elif phase == DECIDE:
+            self._trail.append(p)
+            if action == EAT:
+                if self._spoon_rule and not self.eat_off:
+                    asker = self._next_spoon_holder(p)
+                    if asker >= 0:
+                        self.phase = SPOON_WINDOW
+                        self.to_move = asker
+                        return
+                self._eat()
+            else:
+                self.cubes[p] -= 1
+                self._put_back()
+                if action == BACK_SHUFFLE:
+                    self._shuffle()
+                self._end_turn()
+        else:  # SPOON_WINDOW
+            asker = self.to_move
+            self._trail.append(asker)
+            if action == SPOON:
+                self.spoons[asker] = 0
+                self._put_back()
+                self._end_turn()
+            else:
+                following = self._next_spoon_holder(asker)
+                if following >= 0:
+                    self.to_move = following
+                else:
+                    self._eat()
+
+    def _next_spoon_holder(self, after: int) -> int:
+        """The next seat clockwise after ``after`` (stopping before the eater) that
+        is alive and still holds a spoon, or -1."""
+        eater = self.turn_player
+        n = self._n
+        q = (after + 1) % n
+        while q != eater:
+            if self.alive[q] and self.spoons[q]:
+                return q
+            q = (q + 1) % n
+        return -1
+
+    def _put_back(self) -> None:
+        # A spooned scone is marked as put back by the eater, like a paid one.
+        self.marked += ((self.hand_kind, self.hand_dose, self.turn_player, self.hand_known),)
+        self.box_count += 1
+        self.hand_kind = -1
+
+    def _shuffle(self) -> None:
+        pool, unmarked = self.pool, self.unmarked
+        for kind, dose, _by, _known in self.marked:
+            pool[kind * 4 + dose] += 1
+            unmarked[kind] += 1
+        self.marked = ()
+
+    def _eat(self) -> None:
+        p = self.turn_player
+        dose = self.hand_dose
+        self.eaten += ((p, self.hand_kind, dose, self.hand_known),)
+        self.hand_kind = -1
+        self.scones[p] += 1
+        total = self.totals[p] + dose
+        self.totals[p] = total
+        if total >= self._lethal:
+            self.alive[p] = 0
+            self.honour[p] = 0
+            self.public_totals[p] = total
+            self._notice(f"seat {p} dies at dose {total}")
+        self._end_turn()
+
+    def _notice(self, text: str) -> None:
+        self.notices += ((len(self._history), text),)
+
+    def _end_turn(self) -> None:
+        p = self.turn_player
+        n = self._n
+        alive = self.alive
+        self.hand_kind = -1
+        if self.eat_off:
+            left = [q for q in self.eat_off_seats if alive[q]]
+            if len(left) == 1:
+                self._finish(tuple(left), f"seat {left[0]} is the last one standing in the eat-off")
+                return
+            if not self.box_count:
+                self._finish(tuple(left), "the box is empty during the eat-off: a shared win")
+                return
+            q = (p + 1) % n
+            while not (alive[q] and q in self.eat_off_seats):
+                q = (q + 1) % n
+            self._start_turn(q)
+            return
+        if self.honour[p]:
+            self.honour[p] -= 1
+        self.last_mover = p
+        stopped = self.stopped
+        if not self.box_count or not any(alive[q] and not stopped[q] for q in range(n)):
+            self._end_main_game()
+            return
+        q = (p + 1) % n
+        while not alive[q] or stopped[q]:
+            q = (q + 1) % n
+        self._start_turn(q)
+
+    def _start_turn(self, seat: int) -> None:
+        self.turn_player = seat
+        self.to_move = seat
+        self.phase = TURN
+        self.fresh_turn = True
+
+    def _end_main_game(self) -> None:
+        """Everyone turns their cup over; most scones, then most arsenic, then the eat-off."""
+        self.main_game_over = True
+        n = self._n
+        alive, scones, totals = self.alive, self.scones, self.totals
+        survivors = [q for q in range(n) if alive[q]]
+        for q in survivors:
+            self.public_totals[q] = totals[q]
+        ending = "the box is empty" if not self.box_count else "nobody alive is still eating"
+        self._notice(f"main game over; totals {self.public_totals}")
+        if not survivors:
+            self._finish((), f"{ending}, and nobody survived")
+            return
+        most = max(scones[q] for q in survivors)
+        leaders = [q for q in survivors if scones[q] == most]
+        heaviest = max(totals[q] for q in leaders)
+        tied = tuple(q for q in leaders if totals[q] == heaviest)
+        if len(tied) == 1:
+            how = "most scones" if len(leaders) == 1 else "most scones, then most arsenic"
+            self._finish(tied, f"{ending}; seat {tied[0]} wins with {how}")
+            return
+        if not self.box_count:
+            self._finish(tied, f"{ending}; tied on scones and arsenic: a shared win")
+            return
+        self.eat_off = True
+        self.eat_off_seats = tied
+        q = (self.last_mover + 1) % n
+        while q not in tied:
+            q = (q + 1) % n
+        self._start_turn(q)
+
+    def _finish(self, winners: tuple[int, ...], reason: str) -> None:
+        self.phase = OVER
+        self.to_move = TERMINAL
+        self.hand_kind = -1
+        for q in range(self._n):
+            self.public_totals[q] = self.totals[q]
+        scores = tuple(float(self.scones[q]) if self.alive[q] else 0.0 for q in range(self._n))
+        self.result = Outcome(winners, scores, reason)
+
+    def _clone_into(self, other: State) -> None:
+        assert isinstance(other, TeaSconesArsenicState)
+        other._n = self._n
+        other._lethal = self._lethal
+        other._spoon_rule = self._spoon_rule
+        other._owed = self._owed
+        other._max_marked = self._max_marked
+        other.phase = self.phase
+        other.turn_player = self.turn_player
+        other.to_move = self.to_move
+        other.fresh_turn = self.fresh_turn
+        other.eat_off = self.eat_off
+        other.eat_off_seats = self.eat_off_seats
+        other.pool = self.pool.copy()
+        other.unmarked = self.unmarked.copy()
+        other.marked = self.marked
+        other.box_count = self.box_count
+        other.hand_kind = self.hand_kind
+        other.hand_dose = self.hand_dose
+        other.hand_known = self.hand_known
+        other.eaten = self.eaten
+        other.scones = self.scones.copy()
+        other.totals = self.totals.copy()
+        other.cubes = self.cubes.copy()
+        other.spoons = self.spoons.copy()
+        other.stopped = self.stopped.copy()
+        other.alive = self.alive.copy()
+        other.honour = self.honour.copy()
+        other.public_totals = self.public_totals.copy()
+        other.last_mover = self.last_mover
+        other.main_game_over = self.main_game_over
+        other.notices = self.notices
+        other.result = self.result
+        other._trail = self._trail.copy()
+
+    def is_terminal(self) -> bool:
+        """Whether the game (eat-off included) is over."""
+        return self.phase == OVER
+
+    def outcome(self) -> Outcome | None:
+        """Winners, scores (scones eaten by survivors, 0 for the dead) and how it ended."""
+        return self.result
+
+    # -- notation ----------------------------------------------------------------
+
+    def action_to_string(self, action: Action) -> str:
+        """``dose2``, ``stop``, ``shuffle``, ``d3``, ``d3@1``, ``eat``, ``back``,
+        ``back+shuffle``, ``spoon``, ``pass``."""
+        if DOSE_BASE <= action < STOP:
+            return f"dose{action}"
+        if action >= MARKED_BASE:
+            return self._marked_name(action - MARKED_BASE)
+        if DRAW_BASE <= action < EAT:
+            return f"d{action - DRAW_BASE + 1}"
+        return _FIXED_NAMES[action]
+
+    def _marked_name(self, slot: int) -> str:
+        if slot >= len(self.marked):
+            return f"m{slot + 1}"
+        kind, _dose, by, _known = self.marked[slot]
+        same = sum(1 for m in self.marked[:slot] if m[0] == kind and m[2] == by)
+        name = f"d{kind + 1}@{by}"
+        return name if same == 0 else f"{name}.{same + 1}"
+
+    def _parse_action(self, text: str) -> Action | None:
+        word = "".join(text.lower().split())
+        if word in _ALIASES:
+            return _ALIASES[word]
+        if word.startswith("dose") and word[4:].isdigit() and int(word[4:]) <= MAX_DOSE:
+            return DOSE_BASE + int(word[4:])
+        if word.startswith("=") and word[1:].isdigit() and int(word[1:]) <= MAX_DOSE:
+            return DOSE_BASE + int(word[1:])
+        if word.startswith("m") and word[1:].isdigit():
+            slot = int(word[1:]) - 1
+            if 0 <= slot < self.game.num_distinct_actions() - MARKED_BASE:
+                return MARKED_BASE + slot
+            return None
+        if len(word) == 2 and word[0] == "d" and word[1] in "123456":
+            return DRAW_BASE + int(word[1]) - 1
+        if word.startswith("d") and "@" in word:
+            for slot in range(len(self.marked)):
+                if self._marked_name(slot) == word or (
+                    word.endswith(".1") and self._marked_name(slot) == word[:-2]
+                ):
+                    return MARKED_BASE + slot
+        return None
+
+    # -- what each seat knows ------------------------------------------------------
+
+    def _dose_for(self, dose: int, known: int, player: Player | None) -> int | None:
+        if player is not None and player >= 0 and known >> player & 1:
+            return dose
+        return None
+
+    def observation(self, player: Player | None) -> dict[str, JSON]:
+        """The table as ``player`` sees it: every public fact, plus the doses that
+        seat has seen (its own cup, its hand, scones it put back or drew)."""
+        n = self._n
+        seats: list[dict[str, JSON]] = []
+        cups: list[list[JSON]] = [[] for _ in range(n)]
+        for eater, kind, dose, known in self.eaten:
+            cups[eater].append({"kind": kind + 1, "dose": self._dose_for(dose, known, player)})
+        for q in range(n):
+            cup = cups[q]
+            total: int | None = self.public_totals[q]
+            if total == -1:
+                total = self.totals[q] if q == player else None
+            seats.append(
+                {
+                    "alive": bool(self.alive[q]),
+                    "stopped": bool(self.stopped[q]),
+                    "cubes": self.cubes[q],
+                    "spoon": bool(self.spoons[q]),
+                    "honour_turns_left": self.honour[q],
+                    "scones": self.scones[q],
+                    "cup": cup,
+                    "total": total,
+                }
+            )
+        hand: JSON = None
+        if self.hand_kind >= 0:
+            hand = {
+                "kind": self.hand_kind + 1,
+                "dose": None
+                if self.phase == DOSE
+                else self._dose_for(self.hand_dose, self.hand_known, player),
+            }
+        result = self.result
+        return {
+            "players": n,
+            "seat": player,
+            "lethal_dose": self._lethal,
+            "little_spoon": self._spoon_rule,
+            "phase": PHASE_NAMES[self.phase],
+            "turn": None if self.phase == OVER else self.turn_player,
+            "to_move": self.to_move if self.to_move >= 0 else None,
+            "stopping_allowed": self.phase == TURN and self.fresh_turn and self.stopping_allowed(),
+            "eat_off": list(self.eat_off_seats) if self.eat_off else None,
+            "main_game_over": self.main_game_over,
+            "box": {
+                "unmarked": list(self.unmarked),
+                "marked": [
+                    {"kind": kind + 1, "by": by, "dose": self._dose_for(dose, known, player)}
+                    for kind, dose, by, known in self.marked
+                ],
+                "scones": self.box_count,
+            },
+            "hand": hand,
+            "seats": seats,
+            "outcome": None if result is None else result.to_json(),
+        }
+
+    def information_state_string(self, player: Player) -> str:
+        """Every action in order as ``player`` saw it: others' doses as ``?``, plus
+        the public events (deaths, the end of the main game) where they happened."""
+        parts = [
+            (f"{mark & 7}:dose{action}" if mark & 7 == player else _HIDDEN_DOSE[mark & 7])
+            if action < STOP
+            else (
+                f"{mark & 7}:{action}={(mark >> 3) - 1}"
+                if mark & 7 == player and action >= MARKED_BASE
+                else _PUBLIC_ACTION[mark & 7][action]
+            )
+            for action, mark in zip(self._history, self._trail, strict=True)
+        ]
+        for index, text in reversed(self.notices):
+            parts.insert(index + 1, f"[{text}]")
+        head = f"tsa n={self._n} spoon={int(self._spoon_rule)} seat={player} "
+        return head + " ".join(parts)
+
+    def observation_tensor(self, player: Player) -> list[float]:
+        """Per seat: alive, stopped, cubes, spoon, honour, scones, known total,
+        to move, is me, eaten kinds; then the unmarked counts, the marked slots
+        (present, kind, putter, dose or unknown), the hand, the phase and flags."""
+        n = self._n
+        lethal = self._lethal
+        out: list[float] = []
+        for q in range(n):
+            total = self.public_totals[q]
+            if total == -1 and q == player:
+                total = self.totals[q]
+            out += [
+                float(self.alive[q]),
+                float(self.stopped[q]),
+                self.cubes[q] / SUGAR_CUBES,
+                float(self.spoons[q]),
+                self.honour[q] / 2,
+                self.scones[q] / SCONES,
+                -1.0 if total == -1 else total / lethal,
+                float(self.to_move == q),
+                float(player == q),
+            ]
+            kinds = [0.0] * KINDS
+            for eater, kind, _dose, _known in self.eaten:
+                if eater == q:
+                    kinds[kind] += 1 / 6
+            out += kinds
+        out += [c / 6 for c in self.unmarked]
+        max_marked = self._max_marked
+        for slot in range(max_marked):
+            row = [0.0] * (1 + KINDS + n + 5)
+            if slot < len(self.marked):
+                kind, dose, by, known = self.marked[slot]
+                row[0] = 1.0
+                row[1 + kind] = 1.0
+                row[1 + KINDS + by] = 1.0
+                seen = self._dose_for(dose, known, player)
+                row[1 + KINDS + n + (4 if seen is None else seen)] = 1.0
+            out += row
+        hand = [0.0] * (KINDS + 5)
+        if self.hand_kind >= 0:
+            hand[self.hand_kind] = 1.0
+            seen = None
+            if self.phase != DOSE:
+                seen = self._dose_for(self.hand_dose, self.hand_known, player)
+            hand[KINDS + (4 if seen is None else seen)] = 1.0
+        out += hand
+        phase = [0.0] * 5
+        phase[self.phase] = 1.0
+        out += phase
+        out += [
+            float(self.eat_off),
+            float(self.main_game_over),
+            float(self.fresh_turn),
+            float(self.phase == TURN and self.fresh_turn and self.stopping_allowed()),
+            self.box_count / SCONES,
+            float(self.turn_player == player and self.phase != OVER),
+            len(self.eaten) / SCONES,
+        ]
+        return out
+
+    def resample_from_infostate(self, player: Player, rng: random.Random) -> State:
+        """Doses the seat has not seen, redrawn consistently with everything it knows,
+        written back into the history's chance outcomes and replayed."""
+        from apothecary.games.tea_scones_arsenic.resample import resample_history
+
+        history = resample_history(self, player, rng)
+        state = self.game.new_initial_state()
+        for action in history:
+            state.apply_action(action)
+        return state
+
+    # -- text ----------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        lines = [
+            f"phase={PHASE_NAMES[self.phase]} turn={self.turn_player} to_move={self.to_move}"
+            f" fresh={int(self.fresh_turn)} eat_off={list(self.eat_off_seats)}"
+            f" main_over={int(self.main_game_over)} last={self.last_mover}",
+            f"pool={self.pool} box={self.box_count}",
+            f"marked={list(self.marked)}",
+            f"hand={self.hand_kind},{self.hand_dose},{self.hand_known}",
+            f"eaten={list(self.eaten)}",
+            f"scones={self.scones} totals={self.totals} cubes={self.cubes}"
+            f" spoons={self.spoons} stopped={self.stopped} alive={self.alive}"
+            f" honour={self.honour} public={self.public_totals}",
+            f"notices={list(self.notices)}",
+            f"result={self.result}",
+        ]
+        return "\n".join(lines)
+
+    def render(self, player: Player | None) -> str:
+        """The table as text, built from ``observation(player)`` only."""
+        from apothecary.games.tea_scones_arsenic.view import render_observation
+
+        return render_observation(self.observation(player))
+
+
+_FIXED_NAMES = {
+    STOP: "stop",
+    SHUFFLE: "shuffle",
+    EAT: "eat",
+    BACK: "back",
+    BACK_SHUFFLE: "back+shuffle",
+    SPOON: "spoon",
+    PASS: "pass",
+}
+
+_HIDDEN_DOSE = tuple(f"{seat}:dose?" for seat in range(8))
+_PUBLIC_ACTION = tuple(tuple(f"{seat}:{action}" for action in range(64)) for seat in range(8))
+
+_ALIASES: dict[str, int] = {
+    "stop": STOP,
+    "shuffle": SHUFFLE,
+    "sh": SHUFFLE,
+    "eat": EAT,
+    "e": EAT,
+    "back": BACK,
+    "b": BACK,
+    "back+shuffle": BACK_SHUFFLE,
+    "backshuffle": BACK_SHUFFLE,
+    "back+sh": BACK_SHUFFLE,
+    "bs": BACK_SHUFFLE,
+    "spoon": SPOON,
+    "pass": PASS,
+}
