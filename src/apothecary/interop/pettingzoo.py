@@ -83,7 +83,6 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
         }
         self._no_actions = np.zeros(self._num_actions, dtype=np.int8)
         self._no_actions.flags.writeable = False
-        self._masks: dict[tuple[int, ...], np.ndarray[Any, Any]] = {}
         self._mask = self._no_actions
         self._rng = random.Random()
         self.state: State = game.new_initial_state()
@@ -191,25 +190,17 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
             return False
 
     def _mask_for(self, legal: list[int]) -> np.ndarray[Any, Any]:
-        """The mask of a set of legal actions, shared and read-only.
+        """The read-only mask of a set of legal actions.
 
-        Most positions repeat a handful of legal sets, and building a mask
-        costs more than a step of most games, so masks are kept; the cache is
-        emptied when it grows large (games with many distinct sets).
+        Built in a bytearray: for a few dozen legal ids that is about twice as
+        fast as NumPy's fancy indexing, and a mask is built every step.
         """
-        key = tuple(legal)
-        mask = self._masks.get(key)
-        if mask is None:
-            if len(self._masks) >= _MASK_CACHE_SIZE:
-                self._masks.clear()
-            mask = np.zeros(self._num_actions, dtype=np.int8)
-            mask[legal] = 1
-            mask.flags.writeable = False
-            self._masks[key] = mask
+        flags = bytearray(self._num_actions)
+        for action in legal:
+            flags[action] = 1
+        mask = np.frombuffer(flags, dtype=np.int8)
+        mask.flags.writeable = False
         return mask
-
-
-_MASK_CACHE_SIZE = 4096
 
 
 def env(
