@@ -503,7 +503,7 @@ class PoisonPotState(State):
             mover = view["to_move"]
             colour = view["colours"][mover]
             if view["phase"] == "slide":
-                lines.append(f"seat {mover} ({colour}) to slide a piece, e.g. d4-d1")
+                lines.append(f"seat {mover} ({colour}) to slide a piece (from-to, e.g. d4-d1)")
             elif view["phase"] == "draw":
                 lines.append(f"seat {mover} ({colour}) draws a cauldron")
             else:
