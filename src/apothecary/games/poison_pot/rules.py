@@ -46,7 +46,7 @@ from apothecary.core.game import (
     State,
 )
 from apothecary.core.registry import register
-from apothecary.games.poison_pot.board import DIRECTIONS, Board, Circle, board
+from apothecary.games.poison_pot.board import Board, Circle, board
 
 COLOURS: tuple[str, ...] = ("red", "blue", "yellow")
 """The cauldron colours; seat ``i`` plays ``COLOURS[i]``."""
@@ -511,4 +511,4 @@ class PoisonPotState(State):
         return "\n".join(lines)
 
 
-__all__ = ["COLOURS", "DIRECTIONS", "PoisonPotGame", "PoisonPotState", "circle_group_sizes"]
+__all__ = ["COLOURS", "PoisonPotGame", "PoisonPotState", "circle_group_sizes"]
