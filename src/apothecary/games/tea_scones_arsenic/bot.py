@@ -125,7 +125,7 @@ class RuleBot(Bot):
         if me["cubes"] > 0 and risk < 1.0:
             # A deadly dose can still be put back: drawing costs at most a cube.
             return False
-        mine = me["scones"]
+        mine: int = me["scones"]
         rivals = [s["scones"] for q, s in enumerate(obs["seats"]) if q != self.seat and s["alive"]]
         if not rivals:
             # Alone (or the last alive): draw while the expected gain beats the risk.
