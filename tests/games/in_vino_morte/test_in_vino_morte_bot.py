@@ -62,16 +62,28 @@ def test_dealer_uses_cheese_at_a_small_table(on_reveal: bool, deal: list[str]) -
     assert state.history_notation() == deal
 
 
-def test_drinker_takes_the_glass_a_drink_has_shown_safe() -> None:
-    # Three players; seat 1 drank Wine, so the two left covered hold at least
-    # one Poison; the dealer's own glass is likelier Wine: seat 2 swaps with it.
+def test_first_drinker_takes_the_dealers_glass() -> None:
+    # Nothing is known yet; a dealer who pours to kill keeps Wine for itself.
+    game = apothecary.load("in-vino-morte", players=3)
+    state = game.new_initial_state()
+    for action in ["deal 1 wine", "deal 2 poison", "deal 0 wine"]:
+        state.apply_action(action)
+    chances = poison_chances(state.observation(1))
+    assert chances[0] < chances[1] == chances[2]
+    assert state.action_to_string(RuleBot(game, 1, seed=1).step(state)) == "swap 0"
+
+
+def test_drinker_reads_a_drunk_wine() -> None:
+    # Seat 1 drank Wine, so seat 2 and the dealer hold at least one Poison; the
+    # dealer's glass, poured last, is the one a dealer tossing coins must make
+    # Poison after two Wines, so it is the likelier Poison: seat 2 drinks.
     game = apothecary.load("in-vino-morte", players=3)
     state = game.new_initial_state()
     for action in ["deal 1 wine", "deal 2 poison", "deal 0 wine", "drink"]:
         state.apply_action(action)
     chances = poison_chances(state.observation(2))
-    assert chances[1] == 0.0 and chances[2] > chances[0]
-    assert state.action_to_string(RuleBot(game, 2, seed=1).step(state)) == "swap 0"
+    assert chances[1] == 0.0 and chances[0] > chances[2] > 0.5
+    assert state.action_to_string(RuleBot(game, 2, seed=1).step(state)) == "drink"
 
 
 def test_bot_choice_depends_only_on_its_seats_knowledge() -> None:

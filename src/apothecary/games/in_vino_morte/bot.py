@@ -120,8 +120,15 @@ class RuleBot(Bot):
 
 
 def poison_chances(view: dict[str, Any]) -> list[float]:
-    """For every seat, the chance that the glass in front of it is Poison, from
-    public events and a prior on the dealer's intent (0 for seats with no glass)."""
+    """For every seat, the chance that the glass in front of it is Poison (0 for
+    seats with no covered glass), given the public events.
+
+    The prior over deals mixes two dealers: a hostile one (Poison for the others
+    and Wine for itself, nine times in ten, reversed where it gave Cheese that
+    reverses the reveal) and one that picks each glass by a coin toss but must
+    give its own glass the other kind when all the others came out alike. Each
+    deal that agrees with the glasses drunk is weighed by both, exactly.
+    """
     n: int = view["players"]
     order: list[int] = view["deal_order"]
     dealer: int = view["dealer"]
@@ -133,38 +140,51 @@ def poison_chances(view: dict[str, Any]) -> list[float]:
         if event["act"] == "steal":
             cheese_at_deal[event["seat"]] = False
             cheese_at_deal[event["from"]] = True
-    prior = []
+    hostile = []
     for seat in order:
-        hostile = 0.1 if seat == dealer else 0.9
-        if on_reveal and cheese_at_deal[seat]:
-            hostile = 1.0 - hostile
-        prior.append(hostility * hostile + (1.0 - hostility) * 0.5)
+        chance = 0.1 if seat == dealer else 0.9
+        hostile.append(1.0 - chance if on_reveal and cheese_at_deal[seat] else chance)
+    all_wine = all_poison = 1.0
+    for chance in hostile:
+        all_wine *= 1.0 - chance
+        all_poison *= chance
+    hostile_valid = 1.0 - all_wine - all_poison
+    # Each deal slot's glass, followed through the public swaps to its seat now.
     slot_at = {seat: i for i, seat in enumerate(order)}
-    known: dict[int, float] = {}
+    known: dict[int, int] = {}
     for event in view["events"]:
         if event["act"] == "drink":
-            known[slot_at[event["seat"]]] = 1.0 if event["glass"] == "poison" else 0.0
+            known[slot_at[event["seat"]]] = 1 if event["glass"] == "poison" else 0
         elif event["act"] == "swap":
             a, b = event["seat"], event["with"]
             slot_at[a], slot_at[b] = slot_at[b], slot_at[a]
-    # The deal held at least one of each: condition the independent prior on it.
-    free = [i for i in range(len(order)) if i not in known]
-    all_wine = all_poison = 1.0
-    for i in free:
-        all_wine *= 1.0 - prior[i]
-        all_poison *= prior[i]
-    if any(v == 1.0 for v in known.values()):
-        all_wine_bad = 0.0
-    else:
-        all_wine_bad = all_wine
-    all_poison_bad = 0.0 if any(v == 0.0 for v in known.values()) else all_poison
-    valid = 1.0 - all_wine_bad - all_poison_bad
+    size = len(order)
+    free = [i for i in range(size) if i not in known]
+    total = 0.0
+    poison_weight = [0.0] * size
+    glasses = [known.get(i, 0) for i in range(size)]
+    for mask in range(1 << len(free)):
+        for bit, slot in enumerate(free):
+            glasses[slot] = (mask >> bit) & 1
+        poisons = sum(glasses)
+        if poisons in (0, size):
+            continue
+        weight_hostile = 1.0
+        for slot, glass in enumerate(glasses):
+            weight_hostile *= hostile[slot] if glass else 1.0 - hostile[slot]
+        # The coin-toss dealer: the others' glasses by coin, its own forced or not.
+        before = poisons - glasses[-1]
+        forced = before in (0, size - 1)
+        weight_coin = 0.5 ** (size - 1) * (1.0 if forced else 0.5)
+        weight = hostility * weight_hostile / hostile_valid + (1.0 - hostility) * weight_coin
+        total += weight
+        for slot, glass in enumerate(glasses):
+            if glass:
+                poison_weight[slot] += weight
     chances = [0.0] * n
     for seat, slot in slot_at.items():
-        if slot in known:
-            chances[seat] = known[slot]
-        else:
-            chances[seat] = (prior[slot] - all_poison_bad) / valid
+        if view["glasses"][seat] == "covered":
+            chances[seat] = poison_weight[slot] / total
     return chances
 
 
