@@ -261,3 +261,38 @@ def test_clones_are_independent() -> None:
     before = str(state)
     copy.apply_action(copy.legal_actions()[0])
     assert str(state) == before and len(copy.history()) == len(state.history()) + 1
+
+
+def test_an_information_state_tensor_is_passed_through_where_a_game_has_one() -> None:
+    from toy_game import ToyGame, ToyState
+
+    from apothecary.core import registry
+
+    class TensorToyState(ToyState):
+        def information_state_tensor(self, player: int) -> list[float]:
+            return [*self.observation_tensor(player), float(self.move_number())]
+
+    class TensorToyGame(ToyGame):
+        info = apothecary.GameInfo(**{**ToyGame.info.__dict__, "name": "toy-infostate-tensor"})
+
+        def information_state_tensor_size(self) -> int:
+            return self.observation_tensor_size() + 1
+
+        def new_initial_state(self) -> TensorToyState:
+            return TensorToyState(self)
+
+    registry.register(TensorToyGame)
+    try:
+        game = openspiel.load("toy-infostate-tensor")
+        assert game.get_type().provides_information_state_tensor
+        pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+        for state in random_states(game, seed=1):
+            ours = state.apothecary_state
+            for seat in range(2):
+                assert state.information_state_tensor(seat) == ours.information_state_tensor(seat)
+    finally:
+        registry._GAMES.pop("toy-infostate-tensor", None)
+    for name in apothecary.games():
+        size = getattr(apothecary.load(name), "information_state_tensor_size", lambda: None)()
+        kind = pyspiel.load_game(openspiel_name(name)).get_type()
+        assert kind.provides_information_state_tensor == (size is not None)

@@ -20,10 +20,12 @@ the game's own resampler, which is what OpenSpiel's ISMCTS needs.
 
 Observers: the default observer gives ``observation_string`` (the seat's
 observation as canonical JSON) and ``observation_tensor``; the perfect-recall
-observer gives ``information_state_string``. There is no information-state
-tensor: the game protocol defines none (see ``docs/interop.md``), so the game
-type says ``provides_information_state_tensor=False`` and algorithms that need
-one (Deep CFR, for example) should use the observation tensor.
+observer gives ``information_state_string``, and an information-state tensor
+only for a game that defines one: the game protocol has no such tensor (see
+``docs/interop.md``), so by default the game type says
+``provides_information_state_tensor=False``. A game whose ``Game`` has
+``information_state_tensor_size()`` returning a length and whose ``State`` has
+``information_state_tensor(player)`` gets it passed through.
 
 Serialisation works through OpenSpiel's own (``serialize_game_and_state`` and
 pickle): the state pickles as its game settings and action history and is
@@ -116,11 +118,18 @@ def _game_type(cls: type[Game]) -> Any:
         max_num_players=info.max_players,
         min_num_players=info.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=_information_state_tensor_size(cls()) is not None,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=specification,
     )
+
+
+def _information_state_tensor_size(game: Game) -> int | None:
+    """The game's information-state tensor length, if it defines one (not yet
+    part of the protocol, so looked up by name)."""
+    size = getattr(game, "information_state_tensor_size", None)
+    return None if size is None else int(size())
 
 
 def _default(spec: OptionSpec) -> Any:
@@ -345,7 +354,8 @@ class ApothecaryObserver:
 
     - default / imperfect recall, private information: the seat's observation
       (``observation_string`` and ``observation_tensor``);
-    - perfect recall: the seat's information state (string only);
+    - perfect recall: the seat's information state (string; tensor only for a
+      game that defines ``information_state_tensor``);
     - public information only: a spectator's observation (string only).
     """
 
@@ -367,9 +377,13 @@ class ApothecaryObserver:
         if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise BadOptionError("an observer of every seat's private information is not available")
         if perfect_recall:
-            self._kind = "infostate" if private == pyspiel.PrivateInfoType.SINGLE_PLAYER else None
-            if self._kind is None:
+            if private != pyspiel.PrivateInfoType.SINGLE_PLAYER:
                 raise BadOptionError("a public perfect-recall observer is not available")
+            self._kind = "infostate"
+            size = _information_state_tensor_size(game)
+            if size is not None:
+                self.tensor = np.zeros(size, np.float32)
+                self.dict = {"info_state": self.tensor}
         elif private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
             self._kind = "observation"
             self.tensor = np.zeros(game.observation_tensor_size(), np.float32)
@@ -378,9 +392,14 @@ class ApothecaryObserver:
             self._kind = "public"
 
     def set_from(self, state: ApothecarySpielState, player: int) -> None:
-        """Write ``player``'s observation tensor of ``state`` into :attr:`tensor`."""
-        if self.tensor is not None:
-            self.tensor[:] = state.position.state.observation_tensor(player)
+        """Write ``player``'s tensor of ``state`` (by the observer's kind) into :attr:`tensor`."""
+        if self.tensor is None:
+            return
+        inner = state.position.state
+        if self._kind == "infostate":
+            self.tensor[:] = inner.information_state_tensor(player)  # type: ignore[attr-defined]
+        else:
+            self.tensor[:] = inner.observation_tensor(player)
 
     def string_from(self, state: ApothecarySpielState, player: int) -> str:
         """``player``'s view of ``state`` as text, by the observer's kind."""

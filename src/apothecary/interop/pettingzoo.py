@@ -83,6 +83,8 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
         }
         self._no_actions = np.zeros(self._num_actions, dtype=np.int8)
         self._no_actions.flags.writeable = False
+        self._masks: dict[tuple[int, ...], np.ndarray[Any, Any]] = {}
+        self._cache_masks = self._num_actions <= _CACHED_MASKS_UP_TO
         self._mask = self._no_actions
         self._rng = random.Random()
         self.state: State = game.new_initial_state()
@@ -192,15 +194,30 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
     def _mask_for(self, legal: list[int]) -> np.ndarray[Any, Any]:
         """The read-only mask of a set of legal actions.
 
-        Built in a bytearray: for a few dozen legal ids that is about twice as
-        fast as NumPy's fancy indexing, and a mask is built every step.
+        A mask is needed every step and costs about as much as a step of the
+        faster games, so it is made the cheapest way for the game's size: with
+        few action ids the same legal sets keep coming back and their masks
+        are kept (the cache is emptied if it ever grows large); with many, sets
+        rarely repeat, and a bytearray fill beats NumPy's fancy indexing.
         """
-        flags = bytearray(self._num_actions)
-        for action in legal:
-            flags[action] = 1
-        mask = np.frombuffer(flags, dtype=np.int8)
-        mask.flags.writeable = False
+        key = tuple(legal) if self._cache_masks else ()
+        mask = self._masks.get(key) if self._cache_masks else None
+        if mask is None:
+            flags = bytearray(self._num_actions)
+            for action in legal:
+                flags[action] = 1
+            mask = np.frombuffer(flags, dtype=np.int8)
+            mask.flags.writeable = False
+            if self._cache_masks:
+                if len(self._masks) >= _MASK_CACHE_SIZE:
+                    self._masks.clear()
+                self._masks[key] = mask
         return mask
+
+
+_MASK_CACHE_SIZE = 4096
+_CACHED_MASKS_UP_TO = 256
+"""Action-space size up to which masks are cached (Poison Pot's 1,409 is not)."""
 
 
 def env(
