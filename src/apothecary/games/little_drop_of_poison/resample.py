@@ -75,13 +75,14 @@ def resample(state: LittleDropOfPoisonState, player: int, rng: random.Random) ->
             current.compositions.append(list(value))
             current.mine.append([0] * t)
         elif code == rules.E_REVEAL:
-            for q, _character, cards in value.plays:
+            reveal = value[0]
+            for q, _character, cards in reveal.plays:
                 if q != player:
                     current.revealed[(q, poison_round)] = cards
                     current.required.extend(
                         (q, poison_round, i) for i in range(t) for _ in range(cards[i])
                     )
-            for q, cards in value.hands:
+            for q, cards in reveal.hands:
                 if q != player:
                     current.required.extend(
                         (q, poison_round, i) for i in range(t) for _ in range(cards[i])
@@ -93,9 +94,13 @@ def resample(state: LittleDropOfPoisonState, player: int, rng: random.Random) ->
     actions = list(history)
     for facts in rounds:
         _redeal(facts, t, game.DEAL, game.ADD, actions, rng)
+    # The rewritten history is legal by construction, so it is replayed without
+    # the per-action legality check (which would cost most of the time).
     replay = game.new_initial_state()
     for action in actions:
-        replay.apply_action(action)
+        replay._apply(action)
+        replay._history.append(action)
+    assert min(replay.deck) >= 0 and min(replay.hands) >= 0
     return replay
 
 

@@ -30,6 +30,7 @@ A turn is a sequence of small actions by the same seat, all in one id space
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Sequence
@@ -195,6 +196,7 @@ class LittleDropOfPoisonGame(Game):
         self.PEASANT = n + 3 + 2 * t
         self.CROWN = n + 5 + 2 * t
         self._num_actions = n + 7 + 2 * t
+        self.character_names: tuple[str, ...] = (*map(str, range(n)), "king")
 
     def num_distinct_actions(self) -> int:
         """Targets, cards, done, pass, and the chance outcomes."""
@@ -219,7 +221,7 @@ class LittleDropOfPoisonGame(Game):
 
     def character_name(self, character: int) -> str:
         """``king`` or the seat number of a peasant."""
-        return "king" if character == self.num_players else str(character)
+        return self.character_names[character]
 
     def cards_text(self, counts: Sequence[int]) -> str:
         """Cards per type as notation: ``b1 b1 g+p1`` (``-`` for none)."""
@@ -230,7 +232,10 @@ class LittleDropOfPoisonGame(Game):
 
     def cards_json(self, counts: Sequence[int]) -> dict[str, int]:
         """Cards per type as a JSON dict of code to count, nonzero only."""
-        return {code: c for code, c in zip(self.codes, counts, strict=True) if c}
+        if not any(counts):
+            return {}
+        codes = self.codes
+        return {codes[i]: c for i, c in enumerate(counts) if c}
 
 
 _TARGET_TEXT = re.compile(r"^(?:on\s*|@\s*)?(king|k|\d+)$")
@@ -282,7 +287,7 @@ class LittleDropOfPoisonState(State):
         self.assassination_round = 0
         self.start_seat = 0
         self.log: tuple[Any, ...] = ()
-        self.last_reveal: Reveal | None = None
+        self.last_reveal: tuple[Reveal, str, dict[int, str], str] | None = None
         # Everything below is reset by _new_assassination_round.
         self.alive: list[bool] = [True] * n
         self.kinds: list[int] = [-1] * n
@@ -431,7 +436,13 @@ class LittleDropOfPoisonState(State):
     def _reveal(self) -> None:
         game = self.game
         n, t = game.num_players, game.num_types
-        plays, targets, table, discard = self.plays, self.play_target, self.table, self.discard
+        # Copy on write: clones share these lists, which change only here.
+        self.table = table = self.table.copy()
+        self.discard = discard = self.discard.copy()
+        self.alive = self.alive.copy()
+        self.scores = self.scores.copy()
+        self.round_points = self.round_points.copy()
+        plays, targets = self.plays, self.play_target
         poison_mask, antidote_mask, drops = game.poison_mask, game.antidote_mask, game.drops
         revealed = tuple(
             (q, targets[q], tuple(plays[q * t : q * t + t]))
@@ -530,8 +541,16 @@ class LittleDropOfPoisonState(State):
             tuple(gained),
             tuple(hands),
         )
-        self.last_reveal = reveal
-        self.log = (self.log, (E_REVEAL, -1, reveal))
+        # The reveal's texts are made once here: every observation and information
+        # state repeats them. The dict caches information states up to this reveal.
+        facts: tuple[Reveal, str, dict[int, str], str] = (
+            reveal,
+            self._reveal_text(reveal),
+            {},
+            json.dumps(self._reveal_json(reveal)),
+        )
+        self.last_reveal = facts
+        self.log = (self.log, (E_REVEAL, -1, facts))
 
     # -- the protocol -----------------------------------------------------------
 
@@ -615,7 +634,9 @@ class LittleDropOfPoisonState(State):
         elif phase == PEASANT_PHASE:
             kind = action - game.PEASANT
             seat = self.kinds.index(-1)
+            self.kinds = self.kinds.copy()
             self.kinds[seat] = kind
+            self.peasants_left = self.peasants_left.copy()
             self.peasants_left[kind] -= 1
             self.log = (self.log, (E_PEASANT, seat, kind))
             if seat == game.num_players - 1:
@@ -627,35 +648,52 @@ class LittleDropOfPoisonState(State):
 
     def _clone_into(self, other: State) -> None:
         assert isinstance(other, LittleDropOfPoisonState)
-        other.alive = self.alive.copy()
+        # alive, discard, kinds, peasants_left, round_points, scores and table are
+        # shared: every change replaces them with a new list (copy on write).
+        other.alive = self.alive
         other.assassination_round = self.assassination_round
         other.deal_index = self.deal_index
         other.deal_order = self.deal_order
         other.deck = self.deck.copy()
         other.deck_size = self.deck_size
-        other.discard = self.discard.copy()
+        other.discard = self.discard
         other.discard_size = self.discard_size
         other.hand_size = self.hand_size.copy()
         other.hands = self.hands.copy()
         other.king = self.king
         other.king_alive = self.king_alive
-        other.kinds = self.kinds.copy()
+        other.kinds = self.kinds
         other.last_reveal = self.last_reveal
         other.log = self.log
-        other.peasants_left = self.peasants_left.copy()
+        other.peasants_left = self.peasants_left
         other.phase = self.phase
         other.play_count = self.play_count.copy()
         other.play_target = self.play_target.copy()
         other.player = self.player
         other.plays = self.plays.copy()
         other.poison_round = self.poison_round
-        other.round_points = self.round_points.copy()
-        other.scores = self.scores.copy()
+        other.round_points = self.round_points
+        other.scores = self.scores
         other.start_seat = self.start_seat
-        other.table = self.table.copy()
+        other.table = self.table
         other.turn_index = self.turn_index
         other.turn_order = self.turn_order
         other.turn_target = self.turn_target
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The log is a linked list of nested pairs, too deep for pickle's recursion:
+        # it travels as a flat list and is relinked on arrival.
+        fields = {name: getattr(self, name) for name in State.__slots__ + self.__slots__}
+        fields["log"] = self._entries()
+        return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        log: tuple[Any, ...] = ()
+        for entry in fields.pop("log"):
+            log = (log, entry)
+        for name, value in fields.items():
+            setattr(self, name, value)
+        self.log = log
 
     # -- notation ---------------------------------------------------------------
 
@@ -739,37 +777,37 @@ class LittleDropOfPoisonState(State):
         """The table, the characters, the scores; the seat's own hand and face-down play."""
         game = self.game
         n, t = game.num_players, game.num_types
-        seats: list[JSON] = []
-        for s in range(n):
-            seats.append(
-                {
-                    "seat": s,
-                    "kind": KINDS[self.kinds[s]] if self.kinds[s] >= 0 else None,
-                    "alive": self.alive[s],
-                    "score": self.scores[s],
-                    "round_points": self.round_points[s],
-                    "hand": self.hand_size[s],
-                    "played_on": (
-                        game.character_name(self.play_target[s])
-                        if self.play_target[s] >= 0
-                        else None
-                    ),
-                    "played": self.play_count[s],
-                }
-            )
+        names = game.character_names
+        kinds, alive, scores, points = self.kinds, self.alive, self.scores, self.round_points
+        hand_size, play_target, play_count = self.hand_size, self.play_target, self.play_count
+        seats: list[JSON] = [
+            {
+                "seat": s,
+                "kind": KINDS[kinds[s]] if kinds[s] >= 0 else None,
+                "alive": alive[s],
+                "score": scores[s],
+                "round_points": points[s],
+                "hand": hand_size[s],
+                "played_on": names[play_target[s]] if play_target[s] >= 0 else None,
+                "played": play_count[s],
+            }
+            for s in range(n)
+        ]
         table: dict[str, JSON] = {}
+        all_cards = self.table
+        antidote_mask = game.antidote_mask
         for character in range(n + 1):
             base = character * t
-            cards = self.table[base : base + t]
-            blocked = [
-                game.deck.colours[k]
-                for k in range(game.num_colours)
-                if any(cards[i] and game.antidote_mask[i] == 1 << k for i in range(t))
-            ]
-            table[game.character_name(character)] = {
-                "cards": game.cards_json(cards),
-                "blocked": blocked,
-            }
+            cards = all_cards[base : base + t]
+            if not any(cards):
+                table[names[character]] = {"cards": {}, "blocked": []}
+                continue
+            mask = 0
+            for i in range(t):
+                if cards[i]:
+                    mask |= antidote_mask[i]
+            blocked = [name for k, name in enumerate(game.deck.colours) if mask >> k & 1]
+            table[names[character]] = {"cards": game.cards_json(cards), "blocked": blocked}
         obs: dict[str, JSON] = {
             "game": game.name,
             "players": n,
@@ -791,7 +829,7 @@ class LittleDropOfPoisonState(State):
             "discard_count": self.discard_size,
             "cards": list(game.codes),
             "colours": list(game.deck.colours),
-            "last_reveal": self._reveal_json(self.last_reveal),
+            "last_reveal": None if self.last_reveal is None else json.loads(self.last_reveal[3]),
         }
         if player is not None and 0 <= player < n:
             base = player * t
@@ -801,9 +839,7 @@ class LittleDropOfPoisonState(State):
         obs["outcome"] = None if outcome is None else outcome.to_json()
         return obs
 
-    def _reveal_json(self, reveal: Reveal | None) -> JSON:
-        if reveal is None:
-            return None
+    def _reveal_json(self, reveal: Reveal) -> JSON:
         game = self.game
         return {
             "assassination_round": reveal.assassination_round,
@@ -839,25 +875,39 @@ class LittleDropOfPoisonState(State):
     def information_state_string(self, player: Player) -> str:
         """Every event in order, with other seats' deals and face-down cards as ``?``."""
         game = self.game
-        lines = [f"seat {player} of {game.num_players}"]
-        for code, seat, value in self._entries():
+        # Each reveal's log entry caches, per seat, the text up to it: log nodes are
+        # shared by clones and never change, so the text before a node is fixed.
+        recent: list[tuple[int, int, Any]] = []
+        prefix = f"seat {player} of {game.num_players}"
+        node = self.log
+        while node:
+            node, entry = node
+            if entry[0] == E_REVEAL and player in entry[2][2]:
+                prefix = entry[2][2][player]
+                break
+            recent.append(entry)
+        lines = [prefix]
+        codes = game.codes
+        for code, seat, value in reversed(recent):
             if code == E_KING:
                 lines.append(f"{KINDS[value]} king")
             elif code == E_PEASANT:
                 lines.append(f"{KINDS[value]} to {seat}")
             elif code == E_DEAL:
-                card = game.codes[value] if seat == player else "?"
-                lines.append(f"{card} to {seat}")
+                lines.append(f"{codes[value] if seat == player else '?'} to {seat}")
             elif code == E_TARGET:
                 lines.append(f"{seat}: on {game.character_name(value)}")
             elif code == E_CARD:
-                lines.append(f"{seat}: {game.codes[value] if seat == player else '?'}")
+                lines.append(f"{seat}: {codes[value] if seat == player else '?'}")
             elif code == E_DONE:
                 lines.append(f"{seat}: done")
             elif code == E_PASS:
                 lines.append(f"{seat}: pass")
             elif code == E_REVEAL:
-                lines.append(self._reveal_text(value))
+                lines.append(value[1])
+                text = "\n".join(lines)
+                value[2][player] = text
+                lines = [text]
             elif code == E_REFILL:
                 lines.append(f"refill {game.cards_text(value)}")
             else:
