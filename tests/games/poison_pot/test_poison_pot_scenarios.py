@@ -22,6 +22,7 @@ from apothecary import (
     Record,
     State,
 )
+from apothecary.bots import load as load_bot
 from apothecary.games.poison_pot import rules as poison_pot_rules
 from apothecary.games.poison_pot.board import board
 
@@ -192,6 +193,71 @@ def test_moving_the_pot_into_a_group_voids_it_until_it_moves_away() -> None:
     state.apply_action("g1")
     state.apply_action("b3-d5")  # red slides it back down
     assert state.observation(0)["groups"] == [3, 1]
+
+
+# One turn (slide, draw, placement) per line.
+LAST_TURNS = [
+    "d4-e3 yellow c5",
+    "c5-d6 blue c6",
+    "d6-d7 red a2",
+    "e3-e1 yellow g4",
+    "c6-b5 blue e3",
+    "d7-d1 blue a4",
+    "b5-b2 yellow e6",
+    "b2-b4 blue c4",
+    "b4-b2 red b3",
+    "b2-d4 blue b4",
+    "c4-c2 yellow a3",
+    "c2-c4 yellow e2",
+    "c4-c2 blue a1",
+    "c2-c4 blue f3",
+    "d4-b2 yellow f5",
+    "b2-d4 red g3",
+    "a1-c1 blue g2",
+    "f3-b5 red f1",
+    "c4-c2 red a1",
+    "b5-d7 red c5",
+    "e2-c3 red c4",
+    "g3-c6 blue d3",
+    "g2-d2 blue g2",
+    "c4-d5 red f2",
+    "g4-e4 yellow e2",
+    "g2-g3 yellow c4",
+    "c5-b5 red c5",
+    "d5-e5 yellow g4",
+    "b3-b1 blue g2",
+    "d4-d6 yellow d5",
+    "e3-d4 red b2",
+    "d3-f3 yellow b3",
+    "g2-g1 yellow d3",
+    "g1-g2 red f4",
+    "e2-e3 red e2",
+]
+LAST_TURN_TO_TIE = [action for turn in LAST_TURNS for action in turn.split()]
+
+
+@pytest.mark.parametrize(("slide", "winners"), [("f1-g1", (0,)), ("f2-g1", (1,)), ("g2-g1", (1,))])
+def test_reaching_a_tie_on_the_last_turn_wins_it(slide: str, winners: tuple[int, ...]) -> None:
+    """Rulebook, Resolving Ties: "The player who ended the game scores an extra 1/2
+    pot." Red leads 4 to 3 before blue's last turn, with one blue cauldron left
+    and g1 empty. Sliding f2 or g2 into g1 lets the last blue join g3 f3 into a
+    four: the tie goes to blue. Sliding f1 leaves blue on 3."""
+    state = Record(game="poison-pot", players=2, actions=LAST_TURN_TO_TIE).replay()
+    assert state.observation(1)["groups"] == [4, 3]
+    state.apply_action(slide)
+    state.apply_action("blue")
+    state.apply_action(state.legal_actions()[0])
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == winners
+
+
+def test_the_rules_bot_searches_the_last_turns_exactly() -> None:
+    """In the position above the one-ply heuristic can pick the losing f1-g1; the
+    bot's exact search of the last turns always finds a winning slide."""
+    state = Record(game="poison-pot", players=2, actions=LAST_TURN_TO_TIE).replay()
+    for seed in range(10):
+        choice = load_bot("rules", state.game, 1, seed=seed).step(state)
+        assert state.action_to_string(choice) in {"f2-g1", "g2-g1"}
 
 
 # -- slides ----------------------------------------------------------------------

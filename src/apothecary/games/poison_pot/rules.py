@@ -116,6 +116,24 @@ def circle_group_sizes(
     return best_safe, best_poisoned
 
 
+def placers_of_last_two(players: int, cauldrons: int) -> tuple[Player, Player]:
+    """The seats that make the last placement and the one before it: placements
+    go round the table from seat 0, one per turn."""
+    return (cauldrons - 1) % players, (cauldrons - 2) % players
+
+
+def tie_broken_scores(groups: Sequence[int], cauldrons: int) -> list[float]:
+    """Final scores from each seat's best unpoisoned group: only when two or more
+    share the highest, the last placer adds 1/2 and the one before takes 1/2 away."""
+    scores = [float(group) for group in groups]
+    best = max(groups)
+    if sum(1 for group in groups if group == best) > 1:
+        last, before = placers_of_last_two(len(groups), cauldrons)
+        scores[last] += 0.5
+        scores[before] -= 0.5
+    return scores
+
+
 @register
 class PoisonPotGame(Game):
     """Poison Pot for 2 or 3 players."""
@@ -323,28 +341,25 @@ class PoisonPotState(State):
 
     def _final_outcome(self) -> Outcome:
         players = self.game.num_players
+        cauldrons = self.game.cauldrons
         groups = self.group_scores()
-        scores = [float(g) for g in groups]
+        scores = tie_broken_scores(groups, cauldrons)
         best = max(groups)
         leaders = [seat for seat in range(players) if groups[seat] == best]
-        # Placements go round the table from seat 0, one per turn.
-        last = (self.game.cauldrons - 1) % players
-        before = (self.game.cauldrons - 2) % players
         names = [COLOURS[seat] for seat in range(players)]
         if len(leaders) == 1:
             winner = leaders[0]
             reason = (
-                f"all {self.game.cauldrons} cauldrons placed; {names[winner]} wins with "
+                f"all {cauldrons} cauldrons placed; {names[winner]} wins with "
                 f"an unpoisoned group of {best}"
             )
             return Outcome((winner,), tuple(scores), reason)
-        scores[last] += 0.5
-        scores[before] -= 0.5
         top = max(scores)
         winners = tuple(seat for seat in range(players) if scores[seat] == top)
         tied = " and ".join(names[seat] for seat in leaders)
+        last, before = placers_of_last_two(players, cauldrons)
         reason = (
-            f"all {self.game.cauldrons} cauldrons placed; {tied} tie with {best}; "
+            f"all {cauldrons} cauldrons placed; {tied} tie with {best}; "
             f"{names[last]} placed last (+1/2) and {names[before]} placed before (-1/2), "
             + ("so " + names[winners[0]] + " wins" if len(winners) == 1 else "a shared win")
         )
@@ -511,4 +526,11 @@ class PoisonPotState(State):
         return "\n".join(lines)
 
 
-__all__ = ["COLOURS", "PoisonPotGame", "PoisonPotState", "circle_group_sizes"]
+__all__ = [
+    "COLOURS",
+    "PoisonPotGame",
+    "PoisonPotState",
+    "circle_group_sizes",
+    "placers_of_last_two",
+    "tie_broken_scores",
+]
