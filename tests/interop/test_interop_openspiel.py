@@ -127,6 +127,10 @@ def test_observers_give_the_protocols_views(name: str) -> None:
             assert state.information_state_string(seat) == ours.information_state_string(seat)
             assert state.observation_tensor(seat) == pytest.approx(ours.observation_tensor(seat))
             assert public.string_from(state, seat) == ours.observation_string(None)
+    untyped = game.make_py_observer({})  # how OpenSpiel asks when it names no type
+    assert untyped.string_from(state, 0) == state.observation_string(0)
+    with pytest.raises(apothecary.BadOptionError, match="not supported"):
+        game.make_py_observer({"colour": 1})
     with pytest.raises(apothecary.BadOptionError, match="without public information"):
         make_observation(
             game,

@@ -227,6 +227,9 @@ class ApothecarySpielGame(pyspiel.Game):  # type: ignore[misc]
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> ApothecaryObserver:
         """An observer for ``iig_obs_type`` (OpenSpiel's default: the observation)."""
+        if isinstance(iig_obs_type, dict):
+            # OpenSpiel calls make_py_observer(params) when no type is given.
+            iig_obs_type, params = None, iig_obs_type
         if params:
             raise BadOptionError(f"observer parameters are not supported; got {params}")
         return ApothecaryObserver(self.apothecary_game, iig_obs_type)
