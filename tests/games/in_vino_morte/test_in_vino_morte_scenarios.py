@@ -268,3 +268,30 @@ def test_notation_aliases() -> None:
     assert state.string_to_action("D") == state.string_to_action("drink")
     with pytest.raises(MalformedActionError):
         state.apply_action("swap 9")
+
+
+def test_resampling_uses_only_what_the_seat_knows() -> None:
+    """Two deals that seat 2 cannot tell apart (the same public events) give the
+    same resample for the same seed; the dealer's resample is the state itself."""
+    first = play(5, ["w", "p", "p", "p", "w", "swap 0"])
+    second = play(5, ["p", "w", "w", "p", "w", "swap 0"])
+    assert first.observation(2) == second.observation(2)
+    assert first.information_state_string(2) == second.information_state_string(2)
+    for seed in range(5):
+        one = first.resample_from_infostate(2, random.Random(seed))
+        two = second.resample_from_infostate(2, random.Random(seed))
+        assert str(one) == str(two)
+    assert str(first.resample_from_infostate(0, random.Random(1))) == str(first)
+
+
+def test_a_deal_in_progress_is_resampled_as_a_completable_prefix() -> None:
+    """The deal must still be able to end with one Wine and one Poison: after
+    three glasses at a table of four, any three are possible, and the dealer's
+    own glass then follows the rule."""
+    state = play(4, ["w", "w", "w"])
+    prefixes = set()
+    for seed in range(60):
+        sample = state.resample_from_infostate(1, random.Random(seed))
+        prefixes.add(tuple(sample.history()))
+        assert sample.legal_actions()  # the dealer can always finish
+    assert len(prefixes) == 8
