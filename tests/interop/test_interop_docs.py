@@ -29,3 +29,12 @@ def test_example_runs(index: int) -> None:
     with contextlib.redirect_stdout(out):
         exec(compile(BLOCKS[index], f"docs/interop.md block {index + 1}", "exec"), {})
     assert out.getvalue().strip(), "every example prints what it found"
+
+
+@pytest.mark.parametrize("module", ["pettingzoo", "openspiel"])
+def test_module_docstring_examples_run(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"apothecary.interop.{module}"))
+    assert result.attempted > 0 and result.failed == 0

@@ -2,7 +2,7 @@
 
 >>> import pyspiel
 >>> from apothecary.interop import openspiel
->>> openspiel.register()
+>>> names = openspiel.register()
 >>> game = pyspiel.load_game("apothecary_in_vino_morte", {"players": 3})
 
 :func:`register` registers each game of :func:`apothecary.games` with
