@@ -95,6 +95,8 @@ class TournamentSpec:
 
     def balanced_multiple(self) -> int:
         """``games`` per variant should be a multiple of this for exact seat balance."""
+        if len(set(self.bots)) == 1:
+            return 1  # a mirror match: every seat has the same bot anyway
         return self.players * len(self.tables())
 
     def to_json(self) -> dict[str, JSON]:
