@@ -363,6 +363,13 @@ class InVinoMorteState(State):
         if self.step == len(self.order) - 1:
             self._end_round()
 
+    def _advance(self, action: Action) -> None:
+        """Apply an action from this game's own history, known to be legal: replays
+        skip the legality check, which would cost more than the move itself."""
+        self._apply(action)
+        self._history.append(action)
+        self._legal = None
+
     def _clone_into(self, other: State) -> None:
         assert isinstance(other, InVinoMorteState)
         other.alive = self.alive.copy()
@@ -537,12 +544,12 @@ class InVinoMorteState(State):
                 if player != replay.dealer:
                     seat = replay.order[replay.step]
                     text = f"deal {seat}" + (" +cheese" if action >= DEAL_WINE_CHEESE else "")
-                replay.apply_action(action)
+                replay._advance(action)
                 lines.append(text)
                 continue
             me = replay.current_player()
             round_number = replay.round
-            replay.apply_action(action)
+            replay._advance(action)
             ended = replay.round != round_number or replay.phase == OVER_PHASE
             last = replay.last_round
             text = f"{me} {replay.action_to_string(action)}"
