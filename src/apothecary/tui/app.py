@@ -49,6 +49,15 @@ def default_save_path(session: Session) -> Path:
     return Path(f"{session.game.name}-{time.strftime('%Y%m%d-%H%M%S')}.json")
 
 
+class NotationInput(Input):
+    """The notation field: it takes every printable key except ``?``, which no
+    game's notation uses, so that ``?`` opens the rules even while typing."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        """Leave ``?`` to the screen's binding."""
+        return character != "?" and super().check_consume_key(key, character)
+
+
 class RulesScreen(ModalScreen[None]):
     """The game's rules page, over the game; any of escape, q or ? closes it."""
 
@@ -230,7 +239,7 @@ class GameScreen(Screen[None]):
                 with VerticalScroll(id="board-scroll"):
                     yield Static("", id="board")
                 yield Static("", id="error", classes="error")
-                yield Input(
+                yield NotationInput(
                     placeholder="type an action (→ completes, Enter plays)",
                     id="entry",
                 )
