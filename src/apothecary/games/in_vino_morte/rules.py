@@ -70,12 +70,10 @@ def cheese_limit(players_in_round: int) -> int:
 def deal_can_finish(wine: int, poison: int, left: int, deck_wine: int, deck_poison: int) -> bool:
     """Whether ``left`` more glasses can be dealt after ``wine`` and ``poison`` so
     that the round has at least one of each and stays within the deck."""
-    for more_wine in range(left + 1):
-        total_wine = wine + more_wine
-        total_poison = poison + left - more_wine
-        if 1 <= total_wine <= deck_wine and 1 <= total_poison <= deck_poison:
-            return True
-    return False
+    # The Wines still to come, m, must satisfy every bound at once.
+    low = max(0, 1 - wine, poison + left - deck_poison)
+    high = min(left, deck_wine - wine, poison + left - 1)
+    return low <= high
 
 
 # -- the game -------------------------------------------------------------------
@@ -134,6 +132,10 @@ class InVinoMorteGame(Game):
     round_limit: int
     steal_base: int
     """``steal_base + seat``: steal that seat's cheese."""
+    clockwise_from_left: tuple[tuple[int, ...], ...]
+    """Per seat: every seat clockwise from its left, ending with itself."""
+    counter_clockwise: tuple[tuple[int, ...], ...]
+    """Per seat: every seat counter-clockwise from its right, ending with itself."""
 
     def _configure(self) -> None:
         self.deck_wine, self.deck_poison = DECKS[str(self.options["deck"])]
@@ -146,6 +148,13 @@ class InVinoMorteGame(Game):
                 f"{self.deck_wine + self.deck_poison} cards of the deck"
             )
         self.steal_base = SWAP_BASE + self.num_players
+        n = self.num_players
+        self.clockwise_from_left = tuple(
+            tuple((seat + k) % n for k in range(1, n + 1)) for seat in range(n)
+        )
+        self.counter_clockwise = tuple(
+            tuple((seat - k) % n for k in range(1, n + 1)) for seat in range(n)
+        )
 
     def num_distinct_actions(self) -> int:
         """4 kinds of deal, drink, a swap per seat and (with cheese) a steal per seat."""
@@ -183,7 +192,6 @@ class InVinoMorteState(State):
         "card",
         "cheese",
         "dealer",
-        "died_in_round",
         "drunk",
         "events",
         "last_round",
@@ -193,7 +201,6 @@ class InVinoMorteState(State):
         "round",
         "round_start",
         "step",
-        "turn_taken",
         "wine_dealt",
         "winners",
     )
@@ -204,7 +211,6 @@ class InVinoMorteState(State):
         super().__init__(game)
         n = game.num_players
         self.alive = [True] * n
-        self.died_in_round = [0] * n
         self.round = 0
         self.dealer = 0
         self.winners: tuple[int, ...] = ()
@@ -216,7 +222,6 @@ class InVinoMorteState(State):
         self.card = [NO_CARD] * n
         self.cheese = [False] * n
         self.drunk = [False] * n
-        self.turn_taken = [False] * n
         self.wine_dealt = 0
         self.poison_dealt = 0
         self.events: list[tuple[int, int, int]] = []
@@ -234,12 +239,12 @@ class InVinoMorteState(State):
         self.phase = DEAL_PHASE
         # Clockwise from the dealer's left, the dealer last: the deal order, and
         # without its last seat the turn order.
-        self.order = tuple(s for s in ((dealer + k) % n for k in range(1, n + 1)) if self.alive[s])
+        alive = self.alive
+        self.order = tuple(s for s in self.game.clockwise_from_left[dealer] if alive[s])
         self.step = 0
         self.card = [NO_CARD] * n
         self.cheese = [False] * n
         self.drunk = [False] * n
-        self.turn_taken = [False] * n
         self.wine_dealt = 0
         self.poison_dealt = 0
         self.events = []
@@ -251,10 +256,6 @@ class InVinoMorteState(State):
             return not poisoned
         return poisoned
 
-    def _kill(self, seat: int) -> None:
-        self.alive[seat] = False
-        self.died_in_round[seat] = self.round
-
     def _end_round(self) -> None:
         """Everyone who has not drunk reveals; then the game ends or a new dealer deals."""
         revealed = []
@@ -262,7 +263,7 @@ class InVinoMorteState(State):
             if not self.drunk[seat]:
                 revealed.append(seat)
                 if self._dies(seat, on_reveal=True):
-                    self._kill(seat)
+                    self.alive[seat] = False
         self.last_round = (
             self.round,
             self.dealer,
@@ -279,10 +280,8 @@ class InVinoMorteState(State):
         elif self.round >= self.game.round_limit:
             self.winners = tuple(sorted(survivors))
         else:
-            n = self.game.num_players
-            dealer = next(
-                s for s in ((self.dealer - k) % n for k in range(1, n + 1)) if self.alive[s]
-            )
+            alive = self.alive
+            dealer = next(s for s in self.game.counter_clockwise[self.dealer] if alive[s])
             self._start_round(dealer, pending=1)
             return
         self.phase = OVER_PHASE
@@ -347,7 +346,7 @@ class InVinoMorteState(State):
             self.drunk[me] = True
             died = self._dies(me, on_reveal=False)
             if died:
-                self._kill(me)
+                self.alive[me] = False
             self.events.append((me, DRINK, self.card[me] * 2 + died))
         elif action < self.game.steal_base:
             other = action - SWAP_BASE
@@ -358,7 +357,6 @@ class InVinoMorteState(State):
             self.cheese[other] = False
             self.cheese[me] = True
             self.events.append((me, action, 0))
-        self.turn_taken[me] = True
         self.step += 1
         if self.step == len(self.order) - 1:
             self._end_round()
@@ -370,10 +368,16 @@ class InVinoMorteState(State):
         self._history.append(action)
         self._legal = None
 
+    def _turns_taken(self) -> list[bool]:
+        # Every turn leaves exactly one public event.
+        taken = [False] * self.game.num_players
+        for seat, _, _ in self.events:
+            taken[seat] = True
+        return taken
+
     def _clone_into(self, other: State) -> None:
         assert isinstance(other, InVinoMorteState)
         other.alive = self.alive.copy()
-        other.died_in_round = self.died_in_round.copy()
         other.round = self.round
         other.dealer = self.dealer
         other.winners = self.winners
@@ -384,7 +388,6 @@ class InVinoMorteState(State):
         other.card = self.card.copy()
         other.cheese = self.cheese.copy()
         other.drunk = self.drunk.copy()
-        other.turn_taken = self.turn_taken.copy()
         other.wine_dealt = self.wine_dealt
         other.poison_dealt = self.poison_dealt
         other.events = self.events.copy()
@@ -525,7 +528,7 @@ class InVinoMorteState(State):
             "deal_order": list(self.order),
             "glasses": glasses,
             "cheese": self.cheese.copy() if self.phase != OVER_PHASE else [False] * n,
-            "turn_taken": self.turn_taken.copy(),
+            "turn_taken": self._turns_taken(),
             "events": events,
             "last_round": last,
             "outcome": None if outcome is None else outcome.to_json(),
@@ -571,6 +574,7 @@ class InVinoMorteState(State):
         sees = self._sees_cards(player)
         to_move = self.current_player()
         over = self.phase == OVER_PHASE
+        taken = self._turns_taken()
         tensor: list[float] = []
         for s in range(n):
             card = self.card[s]
@@ -584,7 +588,7 @@ class InVinoMorteState(State):
                 float(visible and card == WINE),
                 float(visible and card == POISON),
                 float(not over and self.cheese[s]),
-                float(self.turn_taken[s]),
+                float(taken[s]),
                 float(s == player),
                 float(s == to_move),
             ]
@@ -693,8 +697,7 @@ class InVinoMorteState(State):
         )
         return (
             f"round {self.round} dealer {self.dealer} {PHASE_NAMES[self.phase]} step {self.step} "
-            f"order {list(self.order)} glasses [{glasses}] winners {list(self.winners)} "
-            f"died {self.died_in_round}"
+            f"order {list(self.order)} glasses [{glasses}] winners {list(self.winners)}"
         )
 
 
