@@ -221,7 +221,7 @@ def test_dead_players_scones_do_not_count() -> None:
     state = play(2, actions)
     outcome = state.outcome()
     assert outcome is not None
-    assert state.scones == [5, 4]
+    assert state.scones == (5, 4)
     assert outcome.winners == (1,)
     assert outcome.scores == (0.0, 4.0)
 
@@ -359,7 +359,7 @@ def test_the_spoon_sends_the_scone_back() -> None:
     state.apply_action("eat")
     assert state.current_player() == 0
     state.apply_action("pass")
-    assert state.scones == [0, 1, 0] and state.current_player() == 2
+    assert state.scones == (0, 1, 0) and state.current_player() == 2
 
 
 def test_a_stopped_player_may_still_spoon_and_a_spooned_turn_is_an_honour_turn() -> None:
@@ -367,8 +367,8 @@ def test_a_stopped_player_may_still_spoon_and_a_spooned_turn_is_an_honour_turn()
     spoon (stopped players included)"; "A spooned turn counts as a turn for
     honour rounds"."""
     state = play(3, ["stop", *eat(1, 0), "pass", "spoon"], little_spoon=True)
-    assert state.spoons == [0, 1, 1]
-    assert state.honour == [0, 1, 2] and state.current_player() == 2
+    assert state.spoons == (0, 1, 1)
+    assert state.honour == (0, 1, 2) and state.current_player() == 2
 
 
 def test_death_waits_for_the_spoon_window() -> None:
@@ -413,7 +413,7 @@ def test_solo_death_scores_zero() -> None:
     state = play(1, actions)
     outcome = state.outcome()
     assert outcome is not None and outcome.scores == (0.0,) and outcome.winners == ()
-    assert state.public_totals == [30] and state.current_player() == TERMINAL
+    assert state.public_totals == (30,) and state.current_player() == TERMINAL
 
 
 # -- notation and hidden information -------------------------------------------------

@@ -145,11 +145,7 @@ class TeaSconesArsenicState(State):
     scone in hand, every cup, cubes, spoons, stops, deaths and honour turns owed."""
 
     __slots__ = (
-        "_lethal",
-        "_max_marked",
-        "_n",
-        "_owed",
-        "_spoon_rule",
+        "_rules",
         "_trail",
         "alive",
         "box_count",
@@ -182,11 +178,8 @@ class TeaSconesArsenicState(State):
     def __init__(self, game: TeaSconesArsenic) -> None:
         super().__init__(game)
         n = game.num_players
-        self._n = n
-        self._lethal = game.lethal_dose
-        self._spoon_rule = game.little_spoon
-        self._owed = game.honour_turns
-        self._max_marked = game.max_marked
+        # The configuration, read through one field so a clone copies one reference.
+        self._rules = game
         self.phase = TURN
         self.turn_player = 0
         self.to_move = 0
@@ -202,15 +195,17 @@ class TeaSconesArsenicState(State):
         self.hand_dose = -1
         self.hand_known = 0
         self.eaten: tuple[EatenScone, ...] = ()
-        self.scones: list[int] = [0] * n
-        self.totals: list[int] = [0] * n
-        self.cubes: list[int] = [SUGAR_CUBES] * n
-        self.spoons: list[int] = [1 if game.little_spoon else 0] * n
-        self.stopped: list[int] = [0] * n
-        self.alive: list[int] = [1] * n
-        self.honour: list[int] = [0] * n
+        # Per-seat values are tuples, replaced when they change: they change
+        # rarely next to how often a search clones the state.
+        self.scones: tuple[int, ...] = (0,) * n
+        self.totals: tuple[int, ...] = (0,) * n
+        self.cubes: tuple[int, ...] = (SUGAR_CUBES,) * n
+        self.spoons: tuple[int, ...] = (1 if game.little_spoon else 0,) * n
+        self.stopped: tuple[int, ...] = (0,) * n
+        self.alive: tuple[int, ...] = (1,) * n
+        self.honour: tuple[int, ...] = (0,) * n
         # -1 while hidden; a total becomes public at death and at the end.
-        self.public_totals: list[int] = [-1] * n
+        self.public_totals: tuple[int, ...] = (-1,) * n
         self.last_mover = 0
         self.main_game_over = False
         # (move index, text): public events that hidden doses caused.
@@ -225,7 +220,7 @@ class TeaSconesArsenicState(State):
     @property
     def lethal_dose(self) -> int:
         """The dose at which a player dies in this game."""
-        return self._lethal
+        return self._rules.lethal_dose
 
     def current_player(self) -> Player:
         """The seat to act, CHANCE while a dose is being drawn, TERMINAL at the end."""
@@ -236,7 +231,9 @@ class TeaSconesArsenicState(State):
         if self.eat_off or self.main_game_over:
             return False
         alive, stopped, honour = self.alive, self.stopped, self.honour
-        return all(not (alive[q] and not stopped[q] and honour[q]) for q in range(self._n))
+        return all(
+            not (alive[q] and not stopped[q] and honour[q]) for q in range(self._rules.num_players)
+        )
 
     def _legal_actions(self) -> Sequence[Action]:
         phase = self.phase
@@ -310,17 +307,18 @@ class TeaSconesArsenicState(State):
                 self._shuffle()
                 self.fresh_turn = False
             else:  # STOP
-                self.stopped[p] = 1
-                owed = self._owed
-                alive, stopped, honour = self.alive, self.stopped, self.honour
-                for q in range(self._n):
-                    if alive[q] and not stopped[q]:
-                        honour[q] = owed
+                self.stopped = stopped = _with(self.stopped, p, 1)
+                owed = self._rules.honour_turns
+                alive, honour = self.alive, self.honour
+                self.honour = tuple(
+                    owed if alive[q] and not stopped[q] else honour[q]
+                    for q in range(self._rules.num_players)
+                )
                 self._end_turn()
         elif phase == DECIDE:
             self._trail.append(p)
             if action == EAT:
-                if self._spoon_rule and not self.eat_off:
+                if self._rules.little_spoon and not self.eat_off:
                     asker = self._next_spoon_holder(p)
                     if asker >= 0:
                         self.phase = SPOON_WINDOW
@@ -328,7 +326,7 @@ class TeaSconesArsenicState(State):
                         return
                 self._eat()
             else:
-                self.cubes[p] -= 1
+                self.cubes = _with(self.cubes, p, self.cubes[p] - 1)
                 self._put_back()
                 if action == BACK_SHUFFLE:
                     self._shuffle()
@@ -337,7 +335,7 @@ class TeaSconesArsenicState(State):
             asker = self.to_move
             self._trail.append(asker)
             if action == SPOON:
-                self.spoons[asker] = 0
+                self.spoons = _with(self.spoons, asker, 0)
                 self._put_back()
                 self._end_turn()
             else:
@@ -351,7 +349,7 @@ class TeaSconesArsenicState(State):
         """The next seat clockwise after ``after`` (stopping before the eater) that
         is alive and still holds a spoon, or -1."""
         eater = self.turn_player
-        n = self._n
+        n = self._rules.num_players
         q = (after + 1) % n
         while q != eater:
             if self.alive[q] and self.spoons[q]:
@@ -377,13 +375,13 @@ class TeaSconesArsenicState(State):
         dose = self.hand_dose
         self.eaten += ((p, self.hand_kind, dose, self.hand_known),)
         self.hand_kind = -1
-        self.scones[p] += 1
+        self.scones = _with(self.scones, p, self.scones[p] + 1)
         total = self.totals[p] + dose
-        self.totals[p] = total
-        if total >= self._lethal:
-            self.alive[p] = 0
-            self.honour[p] = 0
-            self.public_totals[p] = total
+        self.totals = _with(self.totals, p, total)
+        if total >= self._rules.lethal_dose:
+            self.alive = _with(self.alive, p, 0)
+            self.honour = _with(self.honour, p, 0)
+            self.public_totals = _with(self.public_totals, p, total)
             self._notice(f"seat {p} dies at dose {total}")
         self._end_turn()
 
@@ -392,7 +390,7 @@ class TeaSconesArsenicState(State):
 
     def _end_turn(self) -> None:
         p = self.turn_player
-        n = self._n
+        n = self._rules.num_players
         alive = self.alive
         self.hand_kind = -1
         if self.eat_off:
@@ -409,7 +407,7 @@ class TeaSconesArsenicState(State):
             self._start_turn(q)
             return
         if self.honour[p]:
-            self.honour[p] -= 1
+            self.honour = _with(self.honour, p, self.honour[p] - 1)
         self.last_mover = p
         stopped = self.stopped
         if not self.box_count or not any(alive[q] and not stopped[q] for q in range(n)):
@@ -429,13 +427,14 @@ class TeaSconesArsenicState(State):
     def _end_main_game(self) -> None:
         """Everyone turns their cup over; most scones, then most arsenic, then the eat-off."""
         self.main_game_over = True
-        n = self._n
+        n = self._rules.num_players
         alive, scones, totals = self.alive, self.scones, self.totals
         survivors = [q for q in range(n) if alive[q]]
-        for q in survivors:
-            self.public_totals[q] = totals[q]
+        self.public_totals = tuple(
+            totals[q] if alive[q] else self.public_totals[q] for q in range(n)
+        )
         ending = "the box is empty" if not self.box_count else "nobody alive is still eating"
-        self._notice(f"main game over; totals {self.public_totals}")
+        self._notice(f"main game over; totals {list(self.public_totals)}")
         if not survivors:
             self._finish((), f"{ending}, and nobody survived")
             return
@@ -461,18 +460,15 @@ class TeaSconesArsenicState(State):
         self.phase = OVER
         self.to_move = TERMINAL
         self.hand_kind = -1
-        for q in range(self._n):
-            self.public_totals[q] = self.totals[q]
-        scores = tuple(float(self.scones[q]) if self.alive[q] else 0.0 for q in range(self._n))
+        self.public_totals = self.totals
+        scores = tuple(
+            float(self.scones[q]) if self.alive[q] else 0.0 for q in range(self._rules.num_players)
+        )
         self.result = Outcome(winners, scores, reason)
 
     def _clone_into(self, other: State) -> None:
         assert isinstance(other, TeaSconesArsenicState)
-        other._n = self._n
-        other._lethal = self._lethal
-        other._spoon_rule = self._spoon_rule
-        other._owed = self._owed
-        other._max_marked = self._max_marked
+        other._rules = self._rules
         other.phase = self.phase
         other.turn_player = self.turn_player
         other.to_move = self.to_move
@@ -487,14 +483,14 @@ class TeaSconesArsenicState(State):
         other.hand_dose = self.hand_dose
         other.hand_known = self.hand_known
         other.eaten = self.eaten
-        other.scones = self.scones.copy()
-        other.totals = self.totals.copy()
-        other.cubes = self.cubes.copy()
-        other.spoons = self.spoons.copy()
-        other.stopped = self.stopped.copy()
-        other.alive = self.alive.copy()
-        other.honour = self.honour.copy()
-        other.public_totals = self.public_totals.copy()
+        other.scones = self.scones
+        other.totals = self.totals
+        other.cubes = self.cubes
+        other.spoons = self.spoons
+        other.stopped = self.stopped
+        other.alive = self.alive
+        other.honour = self.honour
+        other.public_totals = self.public_totals
         other.last_mover = self.last_mover
         other.main_game_over = self.main_game_over
         other.notices = self.notices
@@ -563,7 +559,7 @@ class TeaSconesArsenicState(State):
     def observation(self, player: Player | None) -> dict[str, JSON]:
         """The table as ``player`` sees it: every public fact, plus the doses that
         seat has seen (its own cup, its hand, scones it put back or drew)."""
-        n = self._n
+        n = self._rules.num_players
         seats: list[dict[str, JSON]] = []
         cups: list[list[JSON]] = [[] for _ in range(n)]
         for eater, kind, dose, known in self.eaten:
@@ -597,8 +593,8 @@ class TeaSconesArsenicState(State):
         return {
             "players": n,
             "seat": player,
-            "lethal_dose": self._lethal,
-            "little_spoon": self._spoon_rule,
+            "lethal_dose": self._rules.lethal_dose,
+            "little_spoon": self._rules.little_spoon,
             "phase": PHASE_NAMES[self.phase],
             "turn": None if self.phase == OVER else self.turn_player,
             "to_move": self.to_move if self.to_move >= 0 else None,
@@ -633,15 +629,17 @@ class TeaSconesArsenicState(State):
         ]
         for index, text in reversed(self.notices):
             parts.insert(index + 1, f"[{text}]")
-        head = f"tsa n={self._n} spoon={int(self._spoon_rule)} seat={player} "
+        head = (
+            f"tsa n={self._rules.num_players} spoon={int(self._rules.little_spoon)} seat={player} "
+        )
         return head + " ".join(parts)
 
     def observation_tensor(self, player: Player) -> list[float]:
         """Per seat: alive, stopped, cubes, spoon, honour, scones, known total,
         to move, is me, eaten kinds; then the unmarked counts, the marked slots
         (present, kind, putter, dose or unknown), the hand, the phase and flags."""
-        n = self._n
-        lethal = self._lethal
+        n = self._rules.num_players
+        lethal = self._rules.lethal_dose
         out: list[float] = []
         for q in range(n):
             total = self.public_totals[q]
@@ -664,7 +662,7 @@ class TeaSconesArsenicState(State):
                     kinds[kind] += 1 / 6
             out += kinds
         out += [c / 6 for c in self.unmarked]
-        max_marked = self._max_marked
+        max_marked = self._rules.max_marked
         for slot in range(max_marked):
             row = [0.0] * (1 + KINDS + n + 5)
             if slot < len(self.marked):
@@ -719,9 +717,9 @@ class TeaSconesArsenicState(State):
             f"marked={list(self.marked)}",
             f"hand={self.hand_kind},{self.hand_dose},{self.hand_known}",
             f"eaten={list(self.eaten)}",
-            f"scones={self.scones} totals={self.totals} cubes={self.cubes}"
-            f" spoons={self.spoons} stopped={self.stopped} alive={self.alive}"
-            f" honour={self.honour} public={self.public_totals}",
+            f"scones={list(self.scones)} totals={list(self.totals)} cubes={list(self.cubes)}"
+            f" spoons={list(self.spoons)} stopped={list(self.stopped)} alive={list(self.alive)}"
+            f" honour={list(self.honour)} public={list(self.public_totals)}",
             f"notices={list(self.notices)}",
             f"result={self.result}",
         ]
@@ -732,6 +730,11 @@ class TeaSconesArsenicState(State):
         from apothecary.games.tea_scones_arsenic.view import render_observation
 
         return render_observation(self.observation(player))
+
+
+def _with(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
+    """``values`` with one entry replaced."""
+    return (*values[:index], value, *values[index + 1 :])
 
 
 _FIXED_NAMES = {
