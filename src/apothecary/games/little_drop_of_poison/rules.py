@@ -246,6 +246,7 @@ class LittleDropOfPoisonState(State):
     """A position: the characters, the cards on them, hands, deck and scores."""
 
     __slots__ = (
+        "_public_text",
         "alive",
         "assassination_round",
         "deal_index",
@@ -288,6 +289,7 @@ class LittleDropOfPoisonState(State):
         self.start_seat = 0
         self.log: tuple[Any, ...] = ()
         self.last_reveal: tuple[Reveal, str, dict[int, str], str] | None = None
+        self._public_text: str | None = None
         # Everything below is reset by _new_assassination_round.
         self.alive: list[bool] = [True] * n
         self.kinds: list[int] = [-1] * n
@@ -599,6 +601,7 @@ class LittleDropOfPoisonState(State):
         return []
 
     def _apply(self, action: Action) -> None:
+        self._public_text = None
         game = self.game
         phase = self.phase
         t = game.num_types
@@ -650,6 +653,7 @@ class LittleDropOfPoisonState(State):
         assert isinstance(other, LittleDropOfPoisonState)
         # alive, discard, kinds, peasants_left, round_points, scores and table are
         # shared: every change replaces them with a new list (copy on write).
+        other._public_text = self._public_text
         other.alive = self.alive
         other.assassination_round = self.assassination_round
         other.deal_index = self.deal_index
@@ -775,6 +779,22 @@ class LittleDropOfPoisonState(State):
 
     def observation(self, player: Player | None) -> dict[str, JSON]:
         """The table, the characters, the scores; the seat's own hand and face-down play."""
+        # The public part is made once per position (the conformance suite and the
+        # front ends ask every seat in turn) and copied out through JSON text.
+        text = self._public_text
+        if text is None:
+            text = self._public_text = json.dumps(self._public_observation())
+        obs: dict[str, JSON] = json.loads(text)
+        obs["seat"] = player
+        game = self.game
+        if player is not None and 0 <= player < game.num_players:
+            t = game.num_types
+            base = player * t
+            obs["hand"] = game.cards_json(self.hands[base : base + t])
+            obs["my_play"] = game.cards_json(self.plays[base : base + t])
+        return obs
+
+    def _public_observation(self) -> dict[str, JSON]:
         game = self.game
         n, t = game.num_players, game.num_types
         names = game.character_names
@@ -811,7 +831,6 @@ class LittleDropOfPoisonState(State):
         obs: dict[str, JSON] = {
             "game": game.name,
             "players": n,
-            "seat": player,
             "target": game.target,
             "phase": PHASE_NAMES[self.phase],
             "to_move": self.player if self.player >= 0 else None,
@@ -831,10 +850,6 @@ class LittleDropOfPoisonState(State):
             "colours": list(game.deck.colours),
             "last_reveal": None if self.last_reveal is None else json.loads(self.last_reveal[3]),
         }
-        if player is not None and 0 <= player < n:
-            base = player * t
-            obs["hand"] = game.cards_json(self.hands[base : base + t])
-            obs["my_play"] = game.cards_json(self.plays[base : base + t])
         outcome = self.outcome()
         obs["outcome"] = None if outcome is None else outcome.to_json()
         return obs
