@@ -527,6 +527,7 @@ class InVinoMorteState(State):
             "in_round": in_round,
             "deal_order": list(self.order),
             "glasses": glasses,
+            "drunk": self.drunk.copy() if self.phase != OVER_PHASE else [False] * n,
             "cheese": self.cheese.copy() if self.phase != OVER_PHASE else [False] * n,
             "turn_taken": self._turns_taken(),
             "events": events,
@@ -677,7 +678,9 @@ class InVinoMorteState(State):
             if s == view["seat"]:
                 marks.append("you")
             glass_text = "-" if glass is None else glass
-            lines.append(f"  seat {s}: {status:<5} glass {glass_text:<8} {', '.join(marks)}")
+            if view["drunk"][s]:
+                glass_text += " (drunk)"
+            lines.append(f"  seat {s}: {status:<5} glass {glass_text:<16} {', '.join(marks)}")
         for event in view["events"]:
             lines.append("  " + _event_text(event))
         last = view["last_round"]
