@@ -140,6 +140,43 @@ def test_hot_seat_hand_over_hides_the_dealers_glasses() -> None:
     run_app(PlayApp(session, bot_delay=0), test)
 
 
+def test_hot_seat_with_a_bot_between_people_shows_only_public_views() -> None:
+    game = apothecary.load("in-vino-morte", players=3)
+    session = Session(game, [HUMAN, "random", HUMAN], seed=2)
+
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        hand_overs = bot_turns = 0
+        while not isinstance(app.screen, ResultScreen):
+            await until(
+                pilot,
+                lambda: (
+                    isinstance(app.screen, HandOverScreen | ResultScreen)
+                    or my_turn(app, session, session.to_move())
+                ),
+            )
+            screen = app.screen
+            if isinstance(screen, HandOverScreen):
+                hand_overs += 1
+                await pilot.press("enter")
+                continue
+            if isinstance(screen, GameScreen):
+                before = len(session.state.history())
+                assert screen.viewer == session.to_move()
+                screen.query_one("#actions", OptionList).focus()
+                await pilot.press("enter")
+                await until(pilot, lambda before=before: len(session.state.history()) > before)
+                if session.bot_to_move() is not None:
+                    # While the bot moves, the table as a spectator sees it.
+                    assert screen.viewer is None
+                    spectator = session.view.board(session.state.observation(None), None)
+                    assert text_of(app, "#board") == spectator.plain
+                    bot_turns += 1
+        assert hand_overs >= 2 and bot_turns >= 1
+        assert app.screen.viewer is None  # the result as anyone may see it
+
+    run_app(PlayApp(session, bot_delay=0.5), test)
+
+
 def test_a_bad_entry_is_explained_in_place_and_changes_nothing() -> None:
     session = Session(apothecary.load("poison-pot", players=2), [HUMAN, "random"], seed=2)
 

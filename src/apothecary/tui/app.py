@@ -370,6 +370,11 @@ class GameScreen(Screen[None]):
             self.viewer = mover
             self.show()
             return
+        if len(session.humans) > 1:
+            # Hot-seat: while bots move, show what anyone at the table may see,
+            # so the last person's secrets do not stay on screen for the next.
+            self.viewer = None
+            self.hidden = False
         self.show()
         bot = session.bot_to_move()
         assert bot is not None

@@ -71,7 +71,7 @@ class LittleDropOfPoisonView(GameView):
             out.append("Your hand: ", style="bold")
             cards(out, obs["hand"])
             if obs.get("my_play"):
-                out.append("   your face-down play: ")
+                out.append("\nYour face-down play: ", style="bold")
                 cards(out, obs["my_play"])
             out.append("\n")
         reveal = obs.get("last_reveal")
