@@ -288,7 +288,7 @@ class LittleDropOfPoisonState(State):
         self.assassination_round = 0
         self.start_seat = 0
         self.log: tuple[Any, ...] = ()
-        self.last_reveal: tuple[Reveal, str, dict[int, str], str] | None = None
+        self.last_reveal: tuple[Reveal, dict[int | str, str]] | None = None
         self._public_text: str | None = None
         # Everything below is reset by _new_assassination_round.
         self.alive: list[bool] = [True] * n
@@ -453,15 +453,16 @@ class LittleDropOfPoisonState(State):
         )
         deaths: list[tuple[int, tuple[int, ...]]] = []
         discarded = 0
-        for character in range(n + 1):
-            players = [q for q in self.turn_order if targets[q] == character]
-            if not players:
-                continue
+        players_on: dict[int, list[int]] = {}
+        for q in self.turn_order:
+            if targets[q] >= 0:
+                players_on.setdefault(targets[q], []).append(q)
+        for character in sorted(players_on):
+            players = players_on[character]
             base = character * t
-            new = [0] * t
-            for q in players:
-                for i in range(t):
-                    new[i] += plays[q * t + i]
+            new = plays[players[0] * t : players[0] * t + t]
+            for q in players[1:]:
+                new = [a + b for a, b in zip(new, plays[q * t : q * t + t], strict=True)]
             if any(new[u] for u in game.universal_types):
                 # Everything on the character goes, the universal antidote included.
                 for i in range(t):
@@ -543,14 +544,9 @@ class LittleDropOfPoisonState(State):
             tuple(gained),
             tuple(hands),
         )
-        # The reveal's texts are made once here: every observation and information
-        # state repeats them. The dict caches information states up to this reveal.
-        facts: tuple[Reveal, str, dict[int, str], str] = (
-            reveal,
-            self._reveal_text(reveal),
-            {},
-            json.dumps(self._reveal_json(reveal)),
-        )
+        # The dict caches texts made from the reveal when first asked for: its
+        # JSON, its line, and every seat's information state up to it.
+        facts: tuple[Reveal, dict[int | str, str]] = (reveal, {})
         self.last_reveal = facts
         self.log = (self.log, (E_REVEAL, -1, facts))
 
@@ -577,6 +573,9 @@ class LittleDropOfPoisonState(State):
             if self.play_count[seat]:
                 legal.append(game.DONE)
             return legal
+        if phase == DEAL_PHASE:
+            deal = game.DEAL
+            return [deal + i for i, c in enumerate(self.deck) if c]
         return [a for a, _ in self.chance_outcomes()]
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
@@ -848,7 +847,9 @@ class LittleDropOfPoisonState(State):
             "discard_count": self.discard_size,
             "cards": list(game.codes),
             "colours": list(game.deck.colours),
-            "last_reveal": None if self.last_reveal is None else json.loads(self.last_reveal[3]),
+            "last_reveal": None
+            if self.last_reveal is None
+            else self._reveal_json(self.last_reveal[0]),
         }
         outcome = self.outcome()
         obs["outcome"] = None if outcome is None else outcome.to_json()
@@ -897,8 +898,8 @@ class LittleDropOfPoisonState(State):
         node = self.log
         while node:
             node, entry = node
-            if entry[0] == E_REVEAL and player in entry[2][2]:
-                prefix = entry[2][2][player]
+            if entry[0] == E_REVEAL and player in entry[2][1]:
+                prefix = entry[2][1][player]
                 break
             recent.append(entry)
         lines = [prefix]
@@ -919,9 +920,13 @@ class LittleDropOfPoisonState(State):
             elif code == E_PASS:
                 lines.append(f"{seat}: pass")
             elif code == E_REVEAL:
-                lines.append(value[1])
+                cache = value[1]
+                line = cache.get("text")
+                if line is None:
+                    line = cache["text"] = self._reveal_text(value[0])
+                lines.append(line)
                 text = "\n".join(lines)
-                value[2][player] = text
+                cache[player] = text
                 lines = [text]
             elif code == E_REFILL:
                 lines.append(f"refill {game.cards_text(value)}")
