@@ -142,8 +142,13 @@ def poison_chances(view: dict[str, Any]) -> list[float]:
             cheese_at_deal[event["from"]] = True
     hostile = []
     for seat in order:
-        chance = 0.1 if seat == dealer else 0.9
-        hostile.append(1.0 - chance if on_reveal and cheese_at_deal[seat] else chance)
+        if seat == dealer:
+            # Its own Cheese only matters to the dealer if it reverses the reveal.
+            chance = 0.9 if on_reveal and cheese_at_deal[seat] else 0.1
+        else:
+            # Cheese given to a drinker comes with Wine, to kill it when it drinks.
+            chance = 0.1 if cheese_at_deal[seat] else 0.9
+        hostile.append(chance)
     all_wine = all_poison = 1.0
     for chance in hostile:
         all_wine *= 1.0 - chance
