@@ -146,7 +146,7 @@ def tournament_command(
     seed: Annotated[int, typer.Option(help="Seed: the same seed plays the same games.")] = 0,
     workers: Annotated[
         int | None,
-        typer.Option("--workers", "-w", help="Worker processes or Ray tasks [default: all cores]."),
+        typer.Option("--workers", "-w", help="Worker processes or Ray tasks (default: all cores)."),
     ] = None,
     backend: Annotated[str, typer.Option(help="Where games run: local or ray.")] = "local",
     ray_address: Annotated[
@@ -157,7 +157,7 @@ def tournament_command(
         Path | None,
         typer.Option(
             help="Folder for the records; an existing tournament there is resumed "
-            "[default: tournaments/GAME-Np-HASH of the settings]."
+            "(default: tournaments/GAME-Np-HASH, named from the settings)."
         ),
     ] = None,
 ) -> None:
@@ -219,7 +219,7 @@ def tournament_command(
 def report_command(
     folder: Annotated[Path, typer.Argument(help="A tournament folder (its --out).")],
     html: Annotated[
-        Path | None, typer.Option(help="Where to write the HTML page [default: DIR/report.html].")
+        Path | None, typer.Option(help="Where to write the HTML page (default: DIR/report.html).")
     ] = None,
 ) -> None:
     """Write a tournament's balance report: report.html (self-contained),
@@ -234,7 +234,7 @@ def extract_command(
     folder: Annotated[Path, typer.Argument(help="A tournament folder (its --out).")],
     index: Annotated[int, typer.Argument(help="The game's number, from 0.")],
     to: Annotated[
-        Path | None, typer.Option(help="Write the record here [default: print it].")
+        Path | None, typer.Option(help="Write the record here (default: print it).")
     ] = None,
 ) -> None:
     """Take one game's record out of a tournament, for 'apothecary replay'."""

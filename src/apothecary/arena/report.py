@@ -260,10 +260,7 @@ def _plots(report: Report) -> dict[str, bytes]:
         rates = [t.win_rate() for t in summary.by_seat]
         xs = [seat + (k - (len(summaries) - 1) / 2) * width for seat in range(players)]
         heights = [0.0 if math.isnan(r[0]) else r[0] for r in rates]
-        errors = [
-            [0.0 if math.isnan(r[0]) else r[0] - r[1] for r in rates],
-            [0.0 if math.isnan(r[0]) else r[2] - r[0] for r in rates],
-        ]
+        errors = _error_bars(rates)
         axes.bar(xs, heights, width, yerr=errors, capsize=3, label=names[k])
     fair = _fair_share(summaries[0])
     axes.axhline(fair, color="grey", linestyle="--", linewidth=1, label="no seat advantage")
@@ -315,7 +312,7 @@ def _plots(report: Report) -> dict[str, bytes]:
             left.errorbar(
                 xs,
                 [r[0] for r in rates],
-                yerr=[[r[0] - r[1] for r in rates], [r[2] - r[0] for r in rates]],
+                yerr=_error_bars(rates),
                 marker="o",
                 capsize=3,
                 label=f"seat {seat}",
@@ -334,6 +331,14 @@ def _plots(report: Report) -> dict[str, bytes]:
         right.set_title("Game length by option set")
         keep("options.png", figure)
     return plots
+
+
+def _error_bars(rates: Sequence[tuple[float, float, float]]) -> list[list[float]]:
+    # Distances from each value to its interval's ends; rounding can put a
+    # value a hair outside its interval, and matplotlib refuses negative bars.
+    low = [0.0 if math.isnan(p) else max(0.0, p - lo) for p, lo, _ in rates]
+    high = [0.0 if math.isnan(p) else max(0.0, hi - p) for p, _, hi in rates]
+    return [low, high]
 
 
 def _small_png(png: bytes) -> bytes:
