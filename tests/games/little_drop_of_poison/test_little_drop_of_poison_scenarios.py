@@ -422,3 +422,19 @@ def test_notation_errors_and_the_deck_option() -> None:
         load(GAME, players=3, deck="blue:6x1;black:2x1")
     game = load(GAME, players=3, deck="Red:5x1, 3x2; Yellow:5x1; red+yellow:2x2; universal:1")
     assert [card.code for card in game.deck.types] == ["r1", "r2", "y1", "r+y2", "u!"]  # type: ignore[attr-defined]
+
+
+def test_round_limits_end_a_stuck_assassination_round_and_game() -> None:
+    """Options max_poison_rounds and max_assassination_rounds (our addition: without
+    them a game could last for ever): an assassination round ends without more
+    points after the limit, and the game after the last allowed one."""
+    hands = {0: ["b2", "p1"], 1: ["p1", "g1"], 2: ["p1", "g1"]}
+    actions = opening("rat", ["rat", "rat", "weasel"], hands)
+    actions += turn(2, "b2") + turn("king", "p1") + turn("king", "p1")
+    state = replay(3, actions, max_poison_rounds=1)
+    assert state.assassination_round == 2 and state.start_seat == 1
+    state = replay(3, actions, max_poison_rounds=1, max_assassination_rounds=1)
+    assert state.is_terminal()
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (0, 1, 2)
+    assert "nobody reached 10" in outcome.reason

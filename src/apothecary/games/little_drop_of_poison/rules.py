@@ -138,7 +138,7 @@ class LittleDropOfPoisonGame(Game):
         OptionSpec(
             "max_poison_rounds",
             int,
-            30,
+            50,
             "an assassination round ends without more points after this many poison rounds",
             minimum=1,
             maximum=1000,
@@ -146,7 +146,7 @@ class LittleDropOfPoisonGame(Game):
         OptionSpec(
             "max_assassination_rounds",
             int,
-            40,
+            100,
             "the game ends after this many assassination rounds even if nobody reached the target",
             minimum=1,
             maximum=1000,
