@@ -28,12 +28,12 @@ from apothecary.tui.app import (
 from apothecary.tui.session import HUMAN, Session
 
 # Options that keep a whole game short; a game not named plays with its defaults.
-SHORT = {"little-drop-of-poison": {"target": 1}, "poison-pot": {"radius": 2}}
+SHORT = {"little-drop-of-poison": {"target": 1}, "poison-pot": {"radius": 1}}
 
 Test = Callable[[PlayApp, Pilot[None]], Coroutine[Any, Any, None]]
 
 
-def run_app(app: PlayApp, test: Test, size: tuple[int, int] = (100, 40)) -> None:
+def run_app(app: PlayApp, test: Test, size: tuple[int, int] = (90, 30)) -> None:
     async def main() -> None:
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
@@ -93,6 +93,7 @@ def test_a_whole_game_against_bots_reaches_the_result_screen(name: str) -> None:
             await until(pilot, lambda before=before: len(session.state.history()) > before)
             moves += 1
         assert session.is_over()
+        await until(pilot, lambda: bool(app.screen.query("#result")))  # composed
         outcome = session.state.outcome()
         assert outcome is not None
         assert outcome.reason in text_of(app, "#result")
@@ -296,6 +297,8 @@ def test_the_menu_lists_the_games_and_sets_one_up_from_its_options() -> None:
         listing = app.screen.query_one("#games", OptionList)
         ids = [listing.get_option_at_index(i).id for i in range(listing.option_count)]
         assert ids == apothecary.games()
+        pot = str(listing.get_option("poison-pot").prompt)
+        assert "Poison Pot" in pot and "2-3 players" in pot and "options: radius" in pot
         listing.focus()
         listing.highlighted = ids.index("poison-pot")
         await pilot.press("enter")

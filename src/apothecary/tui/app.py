@@ -563,6 +563,9 @@ class MenuScreen(Screen[None]):
             label.append(f"{info.title}", style="bold")
             label.append(f"  ({name}, {info.min_players}-{info.max_players} players)\n")
             label.append(f"   {info.summary}", style="dim")
+            specs = game_class(name).option_specs
+            if specs:
+                label.append("\n   options: " + ", ".join(spec.name for spec in specs))
             options.append(Option(label, id=name))
         yield OptionList(*options, id="games")
         yield Footer()

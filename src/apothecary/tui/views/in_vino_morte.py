@@ -56,6 +56,9 @@ class InVinoMorteView(GameView):
             out.append("  glass [")
             out.append(mark, style=style)
             out.append(f"] {word:<8}")
+            drunk = obs.get("drunk")
+            if drunk and drunk[seat]:
+                out.append(" (drunk)", style="dim")
             if obs["cheese"][seat]:
                 out.append(" +C cheese", style="bold yellow")
             if obs["turn_taken"][seat]:
