@@ -11,6 +11,12 @@ cached. Parallel efficiency is the two-worker rate over twice the one-worker
 rate; Ray's overhead is how much slower Ray is than two local workers.
 
 Targets: two workers at least 1.8x one worker; Ray's overhead under 20%.
+
+On a shared machine the wall-clock figures say as much about the other work
+as about the tournament, so the CPU efficiency is reported too: the CPU time
+one game costs in a single process over what it costs in the parent and the
+two local workers together (read from /proc). It is the efficiency two idle
+cores would reach, and it does not depend on the load.
 """
 
 from __future__ import annotations
@@ -43,16 +49,38 @@ def lineup(game: str) -> list[str]:
     return ["rules", "random"] if "rules" in names else ["random"]
 
 
-def rate(backend: Backend, game: str, players: int, games: int, seed: int) -> float:
-    """Games per second of one tournament on ``backend`` (after a short warm-up)."""
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of these processes so far (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def local_pids(backend: Backend) -> list[int]:
+    """This process and, for the local backend, its workers (a private attribute:
+    only this benchmark looks)."""
+    pool = getattr(backend, "_pool", None)
+    workers = [process.pid for process in pool._pool] if pool is not None else []
+    return [os.getpid(), *workers]
+
+
+def rate(backend: Backend, game: str, players: int, games: int, seed: int) -> tuple[float, float]:
+    """Games per second of one tournament on ``backend`` (after a short warm-up),
+    and the CPU seconds per game this process and its local workers spent."""
     bots = lineup(game)
     run_tournament(plan(game, players, bots, 2 * backend.workers, seed=seed + 1), backend=backend)
     spec = plan(game, players, bots, games, seed=seed)
+    pids = local_pids(backend)
+    cpu = cpu_seconds(pids)
     start = time.perf_counter()
     run = run_tournament(spec, backend=backend)
     elapsed = time.perf_counter() - start
+    cpu = cpu_seconds(pids) - cpu
     assert len(run.results) == games
-    return games / elapsed
+    return games / elapsed, cpu / games
 
 
 def calibrate(game: str, players: int, seconds: float) -> int:
@@ -77,9 +105,9 @@ def measure(games: list[str], seconds: float) -> list[dict[str, Any]]:
         for game in games:
             players = TABLES.get(game, apothecary.game_class(game).info.default_players)
             count = calibrate(game, players, seconds)
-            one = rate(SerialBackend(), game, players, count, seed=1)
-            two = rate(local, game, players, count, seed=1)
-            on_ray = rate(distributed, game, players, count, seed=1)
+            one, one_cpu = rate(SerialBackend(), game, players, count, seed=1)
+            two, two_cpu = rate(local, game, players, count, seed=1)
+            on_ray, _ = rate(distributed, game, players, count, seed=1)
             row = {
                 "game": game,
                 "players": players,
@@ -90,12 +118,18 @@ def measure(games: list[str], seconds: float) -> list[dict[str, Any]]:
                 "ray": on_ray,
                 "efficiency": two / (2 * one),
                 "ray_overhead": 1 - on_ray / two,
+                # Busy cores make wall-clock efficiency meaningless, so also:
+                # the CPU a game costs in one process over what it costs
+                # across the parent and two workers -- the efficiency two
+                # idle cores would give, whatever else the machine is doing.
+                "cpu_efficiency": one_cpu / two_cpu,
             }
             rows.append(row)
             print(
                 f"{game:<24}{players}p {count:>6} games  1 worker {one:8.1f}/s  "
                 f"2 workers {two:8.1f}/s  Ray(2) {on_ray:8.1f}/s  "
-                f"efficiency {row['efficiency']:.0%}  Ray overhead {row['ray_overhead']:+.0%}",
+                f"efficiency {row['efficiency']:.0%} (CPU {row['cpu_efficiency']:.0%})  "
+                f"Ray overhead {row['ray_overhead']:+.0%}",
                 flush=True,
             )
     finally:
@@ -105,21 +139,24 @@ def measure(games: list[str], seconds: float) -> list[dict[str, Any]]:
     return rows
 
 
-def table(rows: list[dict[str, Any]], seconds: float) -> str:
+def table(rows: list[dict[str, Any]], seconds: float, load: tuple[float, float]) -> str:
     lines = [
         f"Measured {date.today().isoformat()} with `python benchmarks/tournament.py "
         f"--seconds {seconds:g}` on {platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}.",
+        f"Python {platform.python_version()}; load average {load[0]:.1f} before and "
+        f"{load[1]:.1f} after (on {os.cpu_count()} cores: anything above it means the "
+        "workers shared their cores with other work, and efficiency reads low).",
         "",
         "| game | players | bots | games | 1 worker (games/s) | 2 workers | Ray, 2 workers "
-        "| parallel efficiency | Ray overhead |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| parallel efficiency (wall) | CPU efficiency | Ray overhead |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         lines.append(
             f"| {row['game']} | {row['players']} | {row['bots']} | {row['games']} "
             f"| {row['one']:.1f} | {row['two']:.1f} | {row['ray']:.1f} "
-            f"| {row['efficiency']:.0%} | {row['ray_overhead']:+.0%} |"
+            f"| {row['efficiency']:.0%} | {row['cpu_efficiency']:.0%} "
+            f"| {row['ray_overhead']:+.0%} |"
         )
     return "\n".join(lines)
 
@@ -141,8 +178,9 @@ def main() -> None:
     parser.add_argument("--write", type=Path, help="put the table into this Markdown file")
     args = parser.parse_args()
     games = args.games or apothecary.games()
+    before = os.getloadavg()[0]
     rows = measure(games, args.seconds)
-    text = table(rows, args.seconds)
+    text = table(rows, args.seconds, (before, os.getloadavg()[0]))
     print(text)
     if args.write:
         write(args.write, text)
