@@ -17,7 +17,7 @@ from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.suggester import SuggestFromList
 from textual.widgets import (
@@ -185,7 +185,7 @@ class ResultScreen(Screen[None]):
             lines.append("\n")
         lines.append(f"\nSeed {session.seed}; q quits, ctrl+s saves the record.\n")
         with Horizontal():
-            with VerticalScroll(id="result-main"):
+            with ScrollableContainer(id="result-main"):
                 yield Static(lines, id="result")
                 yield Static(session.view.board(obs, self.viewer), id="result-board")
             with VerticalScroll(id="result-log"):
@@ -236,7 +236,7 @@ class GameScreen(Screen[None]):
         with Horizontal():
             with Vertical(id="main"):
                 yield Static("", id="status")
-                with VerticalScroll(id="board-scroll"):
+                with ScrollableContainer(id="board-scroll"):
                     yield Static("", id="board")
                 yield Static("", id="error", classes="error")
                 yield NotationInput(
@@ -582,11 +582,12 @@ class PlayApp(App[None]):
     TITLE = "apothecary"
     CSS = """
     #main { width: 1fr; }
-    #side { width: 42; border-left: solid $primary; padding: 0 1; }
+    #side { width: 34%; min-width: 26; max-width: 46; border-left: solid $primary; padding: 0 1; }
     #status { height: auto; padding: 0 1; }
     #board-scroll { height: 1fr; padding: 0 1; }
+    #board { width: auto; }
     #error { height: auto; padding: 0 1; }
-    #actions { height: 8; }
+    #actions { height: auto; max-height: 30%; }
     #seats { height: auto; }
     #log { height: 1fr; }
     .error { color: $error; }
@@ -594,8 +595,9 @@ class PlayApp(App[None]):
     #save-box { width: 80%; height: auto; background: $panel; border: thick $primary; }
     SaveScreen { align: center middle; }
     #rules-box { background: $panel; padding: 1 2; }
-    #result-log { width: 42; border-left: solid $primary; padding: 0 1; }
+    #result-log { width: 34%; min-width: 26; max-width: 46; border-left: solid $primary; }
     #result-main { padding: 0 1; }
+    #result-board { width: auto; }
     #setup { padding: 1 2; }
     """
 

@@ -175,7 +175,9 @@ class Session:
         if isinstance(action, str):
             action = self.state.string_to_action(action)
         if action not in self.state.legal_actions():
-            self.state.apply_action(action)  # raises the state's own precise error
+            # A copy raises the state's own precise error; the real state is untouched.
+            self.state.clone().apply_action(action)
+            raise IllegalActionError(f"{action!r} is not legal now")
         self._apply(action)
         return action
 

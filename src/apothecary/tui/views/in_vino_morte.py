@@ -46,7 +46,7 @@ class InVinoMorteView(GameView):
             alive = obs["alive"][seat]
             pointer = "▶ " if obs["to_move"] == seat else "  "
             out.append(pointer, style="bold")
-            out.append(f"{seat_name(seat, viewer):<15}", style=YOU if seat == viewer else "")
+            out.append(f"{seat_name(seat, viewer):<13}", style=YOU if seat == viewer else "")
             out.append(
                 " D " if seat == obs["dealer"] and obs["phase"] != "over" else "   ",
                 style="bold cyan",

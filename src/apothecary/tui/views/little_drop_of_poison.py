@@ -54,14 +54,15 @@ class LittleDropOfPoisonView(GameView):
             seat = info["seat"]
             pointer = "▶ " if obs["to_move"] == seat else "  "
             out.append(pointer, style="bold")
-            out.append(f"{seat_name(seat, viewer):<15}", style=YOU if seat == viewer else "")
+            out.append(f"{seat_name(seat, viewer):<13}", style=YOU if seat == viewer else "")
             out.append(f" {KIND_MARKS.get(info['kind'], '?'):<9}")
             out.append("" if info["alive"] else " ✝ dead", style="dim")
-            out.append(f"  {info['score']} pts (+{info['round_points']})  {info['hand']} in hand")
+            out.append(f"  {info['score']} pts (+{info['round_points']} this round)")
+            out.append(f"\n     {info['hand']} in hand")
             if info["played_on"] is not None:
-                out.append(f"  played {info['played']} on {info['played_on']}")
+                out.append(f", played {info['played']} on {info['played_on']}")
             here = table[str(seat)]
-            out.append("\n     on it: ")
+            out.append("; on it: ")
             cards(out, here["cards"])
             if here["blocked"]:
                 out.append(f"  [antidote: {', '.join(here['blocked'])}]")

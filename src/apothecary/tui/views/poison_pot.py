@@ -1,4 +1,4 @@
-"""Poison Pot: the hex board twice, circle names beside the pieces on them."""
+"""Poison Pot: the hex board, each circle named, with the piece on it."""
 
 from __future__ import annotations
 
@@ -19,10 +19,11 @@ PIECES: dict[str, tuple[str, str]] = {
 
 
 class PoisonPotView(GameView):
-    """The board as two hexagons: names on the left, pieces on the right."""
+    """The board as one hexagon of named circles."""
 
     def board(self, obs: Observation, viewer: int | None) -> Text:
-        """Names and pieces side by side, the last slide and placement marked."""
+        """One hexagon, each circle as its name and what stands on it (``d4R``),
+        the last placement in ``[ ]`` and the end of the last slide in ``( )``."""
         names: list[str] = obs["circles"]
         pieces: list[str] = obs["board"]
         index = {name: i for i, name in enumerate(names)}
@@ -32,11 +33,8 @@ class PoisonPotView(GameView):
         placed = obs.get("last_placement")
         out = Text()
         for row in rows:
-            indent = (widest - len(row)) * 2
-            out.append(" " * indent)
-            for name in row:
-                out.append(f"{name:^3} ", style="dim")
-            out.append(" " * (indent + 6))
+            # Each circle takes 6 columns; a shorter row starts half a circle in.
+            out.append(" " * ((widest - len(row)) * 3))
             for name in row:
                 mark, style = PIECES[pieces[index[name]]]
                 left, right = " ", " "
@@ -44,16 +42,17 @@ class PoisonPotView(GameView):
                     left, right = "[", "]"
                 elif name == moved_to:
                     left, right = "(", ")"
-                out.append(left)
+                out.append(left, style="bold")
+                out.append(name, style="dim")
                 out.append(mark, style=style)
-                out.append(right + " ")
+                out.append(right + " ", style="bold")
             out.append("\n")
         out.append("\n")
         for word, (mark, style) in PIECES.items():
             if word:
                 out.append(mark, style=style)
                 out.append(f" {word}  ")
-        out.append("· empty  [x] last placed  (x) last slid to\n")
+        out.append("· empty\n[d4R] last placed  (d4R) last slid to\n")
         colours: list[str] = obs["colours"]
         for seat, colour in enumerate(colours):
             mark, style = PIECES[colour]

@@ -57,13 +57,13 @@ class TeaSconesArsenicView(GameView):
         for seat, info in enumerate(obs["seats"]):
             pointer = "▶ " if obs["to_move"] == seat else "  "
             out.append(pointer, style="bold")
-            out.append(f"{seat_name(seat, viewer):<15}", style=YOU if seat == viewer else "")
+            out.append(f"{seat_name(seat, viewer):<13}", style=YOU if seat == viewer else "")
             if not info["alive"]:
-                out.append(" ✝ dead    ", style="dim strike")
+                out.append(" ✝ dead   ", style="dim strike")
             elif info["stopped"]:
-                out.append(" ■ stopped ")
+                out.append(" ■ stopped")
             else:
-                out.append(" eating    ")
+                out.append(" eating   ")
             out.append(f" {info['scones']:>2} scones")
             if info["total"] is not None:
                 out.append(f", dose {info['total']}", style="bold")
