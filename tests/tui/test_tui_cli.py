@@ -102,9 +102,9 @@ def test_play_with_options_your_seat_and_save(opened: list[PlayApp], tmp_path: P
 
 
 def test_play_without_a_game_opens_the_menu(opened: list[PlayApp]) -> None:
-    code, _, err = invoke()
+    code, _, err = invoke("--seed", "5")
     assert code == 0, err
-    assert opened[0].session is None
+    assert opened[0].session is None and opened[0].seed == 5
 
 
 def test_resume_replays_the_record_with_its_seats(opened: list[PlayApp], tmp_path: Path) -> None:

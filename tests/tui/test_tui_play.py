@@ -316,7 +316,7 @@ def test_the_menu_lists_the_games_and_sets_one_up_from_its_options() -> None:
         setup.query_one("#players", Input).value = "3"
         radius.value = "2"
         setup.query_one("#seat-bots", Input).value = "random"
-        setup.query_one("#seed", Input).value = "4"
+        assert setup.query_one("#seed", Input).value == "4"  # from --seed
         start = setup.query_one("#start", Button)
         await until(pilot, lambda: not start.has_class("-active"))  # a press ignores presses
         start.focus()
@@ -327,7 +327,7 @@ def test_the_menu_lists_the_games_and_sets_one_up_from_its_options() -> None:
         assert session.game == apothecary.load("poison-pot", players=3, radius=2)
         assert session.seats == [HUMAN, "random", "random"] and session.seed == 4
 
-    run_app(PlayApp(None, bot_delay=0), test, size=(100, 60))
+    run_app(PlayApp(None, bot_delay=0, seed=4), test, size=(100, 60))
 
 
 def test_bots_think_off_the_ui_thread() -> None:
@@ -346,3 +346,20 @@ def test_bots_think_off_the_ui_thread() -> None:
         assert any(entry.actor not in (CHANCE, 1) for entry in session.log)
 
     run_app(PlayApp(session, bot_delay=1.0), test)
+
+
+def test_resuming_a_finished_game_opens_the_result(tmp_path: Path) -> None:
+    game = apothecary.load("in-vino-morte", players=2)
+    session = Session(game, [HUMAN, "random"], seed=3)
+    while not session.is_over():
+        mover = session.to_move()
+        session.play(mover, session.state.legal_actions()[0])
+    path = session.save(tmp_path / "over.json")
+    resumed = Session.resume(apothecary.Record.load(path))
+
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: bool(app.screen.query("#result")))
+        outcome = resumed.state.outcome()
+        assert outcome is not None and outcome.reason in text_of(app, "#result")
+
+    run_app(PlayApp(resumed, bot_delay=0), test)

@@ -501,7 +501,8 @@ class SetupScreen(Screen[None]):
             )
             yield Input(DEFAULT_BOT, id="seat-bots")
             yield Label("Seed (empty: a random one):")
-            yield Input("", id="seed")
+            seed = self.app.seed if isinstance(self.app, PlayApp) else None
+            yield Input("" if seed is None else str(seed), id="seed")
             yield Button("Start", id="start", variant="primary")
             yield Static("", id="setup-error", classes="error")
         yield Footer()
@@ -606,11 +607,14 @@ class PlayApp(App[None]):
         session: Session | None = None,
         save_path: Path | None = None,
         bot_delay: float = 0.5,
+        seed: int | None = None,
     ) -> None:
         super().__init__()
         self.session = session
         self.save_path = save_path
         self.bot_delay = bot_delay
+        self.seed = seed
+        """The seed the menu's setup form starts with (None: a random one)."""
 
     def on_mount(self) -> None:
         """Open the game, or the menu when none was given."""

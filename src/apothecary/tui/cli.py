@@ -29,6 +29,8 @@ class PlaySetup:
     session: Session | None
     save: Path | None
     bot_delay: float
+    seed: int | None = None
+    """For the menu: the seed its setup form starts with."""
 
 
 def register(app: typer.Typer) -> None:
@@ -85,7 +87,7 @@ def plan(
         ]
         if given:
             raise BadOptionError(f"{given[0]} needs a game: apothecary play GAME {given[0]} ...")
-        return PlaySetup(None, save, bot_delay)
+        return PlaySetup(None, save, bot_delay, seed)
     options = parse_options(game, option)
     configured = load(game, players=players, **options)
     seats = plan_seats(game, configured.num_players, bot_list, seat or 0)
@@ -134,4 +136,4 @@ def play_command(
     setup = plan(game, players, seat_bots, seat, option or [], seed, save, resume, bot_delay)
     from apothecary.tui.app import PlayApp
 
-    PlayApp(setup.session, setup.save, setup.bot_delay).run()
+    PlayApp(setup.session, setup.save, setup.bot_delay, setup.seed).run()
