@@ -363,3 +363,17 @@ def test_resuming_a_finished_game_opens_the_result(tmp_path: Path) -> None:
         assert outcome is not None and outcome.reason in text_of(app, "#result")
 
     run_app(PlayApp(resumed, bot_delay=0), test)
+
+
+def test_quitting_an_unsaved_game_asks_twice() -> None:
+    session = Session(apothecary.load("poison-pot", players=2), [HUMAN, "random"], seed=8)
+
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: my_turn(app, session))
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, GameScreen)
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: not app.is_running)
+
+    run_app(PlayApp(session, bot_delay=0), test)

@@ -228,6 +228,7 @@ class GameScreen(Screen[None]):
         self._token = 0
         # The log widget only appends; this says for whom and how far it is written.
         self._log_for: tuple[Viewer, int] | None = None
+        self._quit_asked = False
 
     # -- layout ---------------------------------------------------------------------
 
@@ -450,7 +451,16 @@ class GameScreen(Screen[None]):
 
     def _saved(self, path: Path | None) -> None:
         if path is not None:
+            self._quit_asked = True  # saved: quitting now loses nothing
             self.notify(f"Saved to {path}; resume with: apothecary play --resume {path}")
+
+    def may_quit(self) -> bool:
+        """Whether quitting loses nothing: the game is over or kept in a file,
+        or quitting was already asked for once (the second ctrl+q quits)."""
+        if self.session.is_over() or self.save_path is not None or self._quit_asked:
+            return True
+        self._quit_asked = True
+        return False
 
     def action_focus_actions(self) -> None:
         """Move to the list of legal actions."""
@@ -581,6 +591,9 @@ class PlayApp(App[None]):
     """``apothecary play``: a game given on the command line, or the menu."""
 
     TITLE = "apothecary"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "request_quit", "Quit", priority=True),
+    ]
     CSS = """
     #main { width: 1fr; }
     #side { width: 34%; min-width: 26; max-width: 46; border-left: solid $primary; padding: 0 1; }
@@ -615,6 +628,17 @@ class PlayApp(App[None]):
         self.bot_delay = bot_delay
         self.seed = seed
         """The seed the menu's setup form starts with (None: a random one)."""
+
+    def action_request_quit(self) -> None:
+        """Quit; mid-game with nothing saved, only when asked twice."""
+        for screen in self.screen_stack:
+            if isinstance(screen, GameScreen) and not screen.may_quit():
+                self.notify(
+                    "This game is not saved: ctrl+s saves it, ctrl+q again quits.",
+                    severity="warning",
+                )
+                return
+        self.exit()
 
     def on_mount(self) -> None:
         """Open the game, or the menu when none was given."""
