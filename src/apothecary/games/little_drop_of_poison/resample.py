@@ -57,8 +57,12 @@ def resample(state: LittleDropOfPoisonState, player: int, rng: random.Random) ->
     current: _Round | None = None
     poison_round = 1
     index = 0
-    for code, seat, value in state._entries():
+    entries = state._entries()
+    round_start_entry = 0
+    round_start_action = 0
+    for number, (code, seat, value) in enumerate(entries):
         if code == rules.E_KING:
+            round_start_entry, round_start_action = number, index
             current = _Round(t, game.start_counts)
             rounds.append(current)
             poison_round = 1
@@ -91,13 +95,39 @@ def resample(state: LittleDropOfPoisonState, player: int, rng: random.Random) ->
         if code < rules.ACTION_ENTRIES:
             index += 1
     assert index == len(history)
+    if len(rounds) < state.assassination_round:
+        # A new assassination round has begun but its king is not drawn yet.
+        round_start_entry, round_start_action = len(entries), index
     actions = list(history)
     for facts in rounds:
         _redeal(facts, t, game.DEAL, game.ADD, actions, rng)
-    # The rewritten history is legal by construction, so it is replayed without
-    # the per-action legality check (which would cost most of the time).
-    replay = game.new_initial_state()
-    for action in actions:
+    # Only the current assassination round is replayed, from the snapshot taken at
+    # its start (which holds nothing hidden); the log of the earlier rounds is
+    # rewritten entry by entry. The rewritten history is legal by construction, so
+    # it is replayed without the per-action legality check.
+    start = state.round_start
+    assert start is not None
+    replay = start.clone()
+    assert isinstance(replay, rules.LittleDropOfPoisonState)
+    log: tuple[object, ...] = ()
+    last_reveal: tuple[rules.Reveal, dict[int | str, str]] | None = None
+    index = 0
+    for code, seat, value in entries[:round_start_entry]:
+        if code == rules.E_DEAL:
+            value = actions[index] - game.DEAL
+        elif code == rules.E_CARD:
+            value = actions[index] - game.ADD
+        elif code == rules.E_REVEAL:
+            value = last_reveal = (value[0], {})
+        log = (log, (code, seat, value))
+        if code < rules.ACTION_ENTRIES:
+            index += 1
+    replay.round_start = start
+    replay.log = log
+    replay.last_reveal = last_reveal
+    replay._history = actions[:round_start_action]
+    replay._legal = None
+    for action in actions[round_start_action:]:
         replay._apply(action)
         replay._history.append(action)
     assert min(replay.deck) >= 0 and min(replay.hands) >= 0

@@ -270,6 +270,7 @@ class LittleDropOfPoisonState(State):
         "plays",
         "poison_round",
         "round_points",
+        "round_start",
         "scores",
         "start_seat",
         "table",
@@ -290,6 +291,7 @@ class LittleDropOfPoisonState(State):
         self.log: tuple[Any, ...] = ()
         self.last_reveal: tuple[Reveal, dict[int | str, str]] | None = None
         self._public_text: str | None = None
+        self.round_start: LittleDropOfPoisonState | None = None
         # Everything below is reset by _new_assassination_round.
         self.alive: list[bool] = [True] * n
         self.kinds: list[int] = [-1] * n
@@ -341,6 +343,13 @@ class LittleDropOfPoisonState(State):
         self.poison_round = 0
         self.phase = KING_PHASE
         self.player = CHANCE
+        self._public_text = None
+        # A snapshot of this moment, where nothing is hidden: resampling replays
+        # only the current assassination round from it (see resample.py).
+        self.round_start = None
+        snapshot = self.clone()
+        assert isinstance(snapshot, LittleDropOfPoisonState)
+        self.round_start = snapshot
 
     def _living_from(self, seat: int) -> tuple[int, ...]:
         n = self.game.num_players
@@ -653,6 +662,7 @@ class LittleDropOfPoisonState(State):
         # alive, discard, kinds, peasants_left, round_points, scores and table are
         # shared: every change replaces them with a new list (copy on write).
         other._public_text = self._public_text
+        other.round_start = self.round_start
         other.alive = self.alive
         other.assassination_round = self.assassination_round
         other.deal_index = self.deal_index
