@@ -8,7 +8,12 @@ from pathlib import Path
 import pytest
 
 import apothecary
-from apothecary.core.errors import BadOptionError, IllegalActionError, UnknownBotError
+from apothecary.core.errors import (
+    BadOptionError,
+    GameOverError,
+    IllegalActionError,
+    UnknownBotError,
+)
 from apothecary.core.game import CHANCE
 from apothecary.tui.session import HUMAN, Session, plan_seats, seats_from_record
 
@@ -143,3 +148,10 @@ def test_the_same_seed_draws_the_same_chance() -> None:
         play_out(session, random.Random(0), stop_after=20)
         histories.append(session.state.history())
     assert histories[0] == histories[1]
+
+
+def test_a_move_after_the_end_says_the_game_is_over() -> None:
+    session = Session(apothecary.load("in-vino-morte", players=2), [HUMAN, "random"], seed=3)
+    play_out(session, random.Random(1))
+    with pytest.raises(GameOverError, match="the game is over"):
+        session.play(0, "drink")

@@ -14,7 +14,12 @@ from pathlib import Path
 
 from apothecary import bots as bot_registry
 from apothecary.core.bot import Bot
-from apothecary.core.errors import BadOptionError, IllegalActionError, UnknownBotError
+from apothecary.core.errors import (
+    BadOptionError,
+    GameOverError,
+    IllegalActionError,
+    UnknownBotError,
+)
 from apothecary.core.game import CHANCE, Action, Game, Player, State, sample_chance
 from apothecary.core.records import Record
 from apothecary.tui.views import GameView, view_for
@@ -168,7 +173,7 @@ class Session:
         """
         mover = self.to_move()
         if self.state.is_terminal():
-            self.state.apply_action(action)  # raises GameOverError
+            raise GameOverError(f"{self.game.name}: the game is over")
         if mover != seat:
             whose = "chance's" if mover == CHANCE else f"seat {mover}'s"
             raise IllegalActionError(f"it is {whose} turn, not seat {seat}'s")
