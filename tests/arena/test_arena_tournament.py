@@ -18,6 +18,7 @@ from apothecary.arena.tournament import (
     TournamentSpec,
     TournamentStore,
     load_tournament,
+    play_indexed,
 )
 from apothecary.core.errors import BadOptionError, PlayerCountError, UnknownBotError
 
@@ -178,3 +179,35 @@ def test_an_output_path_that_is_a_file_is_refused(tmp_path: Path) -> None:
         TournamentStore.open(blocker, spec)
     with pytest.raises(TournamentError, match="cannot write there"):
         TournamentStore.open(blocker / "below", spec)
+
+
+def test_a_real_ctrl_c_stops_the_workers_and_keeps_the_finished_games(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "t"
+    command = [
+        sys.executable, "-c", "from apothecary.cli import main; main()",
+        "tournament", "poison-pot", "--bots", "rules", "-n", "5000", "-w", "2", "--out", str(out),
+    ]  # fmt: skip
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        store = TournamentStore(out)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not store.read_results():
+            time.sleep(0.2)  # games are flushed as they finish: readable mid-run
+        child.send_signal(signal.SIGINT)
+        text, err = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    assert child.returncode == 130, err
+    assert "interrupted:" in err and "run the same command again to resume" in err
+    assert "Traceback" not in err
+    spec, kept = load_tournament(out)
+    assert 0 < len(kept) < 5000
+    assert f"{len(kept)} of 5000 games kept" in text
+    games = spec.make_games()
+    for result in kept[:3]:
+        assert play_indexed(spec, games, result.index).record == result.record
