@@ -38,3 +38,15 @@ def test_module_docstring_examples_run(module: str) -> None:
 
     result = doctest.testmod(importlib.import_module(f"apothecary.interop.{module}"))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_ismcts_match_is_repeatable() -> None:
+    # Seeded bots, a seeded chance rng and a seeded resampler: the same games.
+    (block,) = [b for b in BLOCKS if "set_resampler" in b]
+    outputs = []
+    for _ in range(2):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(block, "docs/interop.md ISMCTS example", "exec"), {})
+        outputs.append(out.getvalue())
+    assert outputs[0] == outputs[1]
