@@ -65,3 +65,13 @@ def test_report_shows_the_seat_advantage_and_no_options_table_for_one_set() -> N
     assert "0.333" in seat.note
     assert seat.rows[0][:2] == ["seat 0", "30"]
     assert set(report.plots) == {"seat-win-rate.png", "scores.png", "length.png"}
+
+
+def test_bot_by_seat_cells_split_each_bot_over_the_seats() -> None:
+    summary = summarise(SPEC, strong_always_wins())[0]
+    assert [summary.by_bot_seat[("strong", seat)].games for seat in range(3)] == [10, 10, 10]
+    assert [summary.by_bot_seat[("weak", seat)].games for seat in range(3)] == [20, 20, 20]
+    assert summary.by_bot_seat[("strong", 1)].win_rate()[0] == 1.0
+    table = next(t for t in build(SPEC, strong_always_wins()).tables if "bot and seat" in t.title)
+    assert table.header == ["bot", "seat 0", "seat 1", "seat 2"]
+    assert table.rows[1][0] == "weak" and table.rows[1][1].startswith("0.000 [")

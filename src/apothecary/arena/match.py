@@ -111,6 +111,8 @@ class MatchResult:
     pairwise: dict[tuple[str, str], list[float]] = field(default_factory=dict)
     """``(a, b)`` -> ``[a's points, meetings]``: per meeting of a and b in one game
     (seat against seat), 1 when a's win share was higher, 1/2 when equal."""
+    by_bot_seat: dict[tuple[str, int], Tally] = field(default_factory=dict)
+    """``(bot, seat)`` -> that bot's games in that seat."""
 
     def add_game(
         self, names: Sequence[str], returns: Sequence[float], scores: Sequence[float], length: int
@@ -121,6 +123,7 @@ class MatchResult:
         for seat, name in enumerate(names):
             self.by_bot.setdefault(name, Tally()).add(returns[seat], scores[seat])
             self.by_seat[seat].add(returns[seat], scores[seat])
+            self.by_bot_seat.setdefault((name, seat), Tally()).add(returns[seat], scores[seat])
         for a, b in itertools.permutations(range(len(names)), 2):
             if names[a] == names[b]:
                 continue

@@ -146,6 +146,28 @@ def build(spec: TournamentSpec, results: list[GameResult]) -> Report:
                 "(the mean win share per seat).",
             )
         )
+        if len([t for t in summary.by_bot.values() if t.games]) > 1:
+            report.tables.append(
+                Table(
+                    f"Win rate by bot and seat{suffix}",
+                    ["bot", *[f"seat {i}" for i in range(summary.players)]],
+                    [
+                        [
+                            name,
+                            *[
+                                _interval(summary.by_bot_seat[(name, seat)].win_rate())
+                                if (name, seat) in summary.by_bot_seat
+                                else "-"
+                                for seat in range(summary.players)
+                            ],
+                        ]
+                        for name, tally in summary.by_bot.items()
+                        if tally.games
+                    ],
+                    note="Does a bot's seat matter as much as the bot? Each cell is one "
+                    "bot's games in one seat.",
+                )
+            )
         pairs = _pairwise_rows(summary)
         if pairs:
             report.tables.append(
