@@ -60,8 +60,12 @@ class RuleBot(Bot):
         obs = state.observation(self.seat)
         target, wanted = self._plan(obs)
         names = {state.action_to_string(a): a for a in legal}
-        if obs["seats"][self.seat]["played_on"] is None:
+        played_on = obs["seats"][self.seat]["played_on"]
+        if played_on is None:
             return names.get(f"on {target}", legal[0])
+        if played_on != target:
+            # Not this plan's character (the bot was restarted mid-turn): finish cheaply.
+            return names.get("done", legal[0])
         left = dict(wanted)
         for code, count in obs["my_play"].items():
             left[code] = left.get(code, 0) - count
@@ -71,14 +75,19 @@ class RuleBot(Bot):
         return names.get("done", legal[0])
 
     def _plan(self, obs: dict[str, JSON]) -> tuple[str, dict[str, int]]:
-        """The character to play on and the cards to play there."""
+        """The character to play on and the cards to play there, as at the start of
+        the turn (the cards already played this turn count as still in hand), so
+        every step of a turn follows the same plan."""
         me = self.seat
         letters = {name[0]: i for i, name in enumerate(obs["colours"])}
         info = {code: _Card(code, letters) for code in obs["cards"]}
-        mine = dict(obs["hand"])
-        for code, count in obs["my_play"].items():
-            mine[code] = mine.get(code, 0) + count
-        played_on = obs["seats"][me]["played_on"]
+        held, played = obs["hand"], obs["my_play"]
+        # In the deck's card order, so that every step of a turn sees the same hand.
+        mine = {
+            code: held.get(code, 0) + played.get(code, 0)
+            for code in obs["cards"]
+            if held.get(code, 0) + played.get(code, 0)
+        }
         hand = _expand(mine)
         kinds = [seat["kind"] for seat in obs["seats"]]
         my_kind = kinds[me]
@@ -98,8 +107,6 @@ class RuleBot(Bot):
         characters = [str(s["seat"]) for s in obs["seats"] if s["alive"]]
         if obs["king_alive"]:
             characters.append("king")
-        if played_on is not None:
-            characters = [played_on]
 
         def value(character: str) -> int:
             if character == "king":
@@ -156,9 +163,6 @@ class RuleBot(Bot):
                 if "u!" in hand and danger >= 3:
                     return me_name, {"u!": 1}
         # 3. Wait.
-        if played_on is not None:
-            # Mid-turn on a character this plan would not have chosen: finish with one card.
-            return played_on, dict(obs["my_play"]) or {hand[0]: 1}
         if me_name in characters:
             _totals, blocked = drops_on(me_name)
             for c in hand:
