@@ -109,6 +109,20 @@ def test_an_unwritable_or_different_out_folder_is_refused(tmp_path: Path) -> Non
     assert code == 2 and "holds a different tournament (seed there: 0, here: 1)" in err
 
 
+def test_a_folder_of_other_files_or_a_damaged_description_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    code, _, err = run("tournament", GAME, "-n", "2", "--out", str(tmp_path))
+    assert code == 2 and "holds other files and no tournament" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+    out = tmp_path / "t"
+    out.mkdir()
+    (out / SPEC_FILE).write_text("{not json")
+    code, _, err = run("tournament", GAME, "-n", "2", "--out", str(out))
+    assert code == 2 and "tournament.json is not valid JSON" in err
+    assert len(err.strip().splitlines()) == 1
+    assert not (out / GAMES_FILE).exists()
+
+
 def test_report_and_extract_errors_are_one_line(tmp_path: Path) -> None:
     code, _, err = run("report", str(tmp_path / "missing"))
     assert code == 2 and "no such folder" in err

@@ -514,6 +514,11 @@ class TournamentStore:
         note = None
         if store.folder.exists() and not store.folder.is_dir():
             raise TournamentError(f"--out {store.folder}: exists and is not a folder")
+        if store.folder.is_dir() and not store.spec_path.exists() and any(store.folder.iterdir()):
+            raise TournamentError(
+                f"--out {store.folder}: the folder holds other files and no tournament; "
+                "use a new or empty folder"
+            )
         if store.spec_path.exists():
             old = store.read_spec()
             store._check_same(old, spec)
