@@ -14,12 +14,13 @@ import pytest
 import apothecary
 from apothecary.testing import check_game
 
+# The smallest and largest tables of each game; each game's own tests cover
+# every player count and its options, and play long games to the end.
 CONFIGURATIONS = [
     (name, players)
     for name in apothecary.games()
-    for players in range(
-        apothecary.game_class(name).info.min_players,
-        apothecary.game_class(name).info.max_players + 1,
+    for players in sorted(
+        {apothecary.game_class(name).info.min_players, apothecary.game_class(name).info.max_players}
     )
 ]
 
@@ -30,8 +31,10 @@ def test_the_four_games_are_registered() -> None:
 
 @pytest.mark.parametrize(("name", "players"), CONFIGURATIONS)
 def test_conformance_with_default_options(name: str, players: int) -> None:
-    report = check_game(name, players=players, games=2, seed=11)
-    assert report.games == 2 and report.steps > 0
+    report = check_game(
+        name, players=players, games=1, seed=11, min_steps=60, max_steps_per_game=120
+    )
+    assert report.games >= 1 and report.steps >= 60
 
 
 @pytest.mark.parametrize("name", apothecary.games())

@@ -52,6 +52,8 @@ def check_game(
     games: int = 10,
     seed: int = 0,
     resample_every: int = 1,
+    min_steps: int = 0,
+    max_steps_per_game: int | None = None,
     game_factory: Callable[[], Game] | None = None,
     **options: Any,
 ) -> ConformanceReport:
@@ -79,14 +81,21 @@ def check_game(
       every seat at every step;
     - for a game with hidden information, some resample differs from the truth.
 
+    More games than ``games`` are played until ``min_steps`` actions were
+    checked (short games need many to meet every situation). With
+    ``max_steps_per_game``, a game is checked only up to that many actions
+    (its record still replays), to look at the openings of long games cheaply.
     ``game_factory`` replaces :func:`apothecary.load` (used to test the suite itself).
     """
     game = game_factory() if game_factory is not None else load(name, players, **options)
     report = ConformanceReport(game=game.name, settings=game.settings())
-    for index in range(games):
+    index = 0
+    while index < games or report.steps < min_steps:
         rng = random.Random(f"{seed}:{index}")
-        _check_one_game(game, rng, report, resample_every, f"seed={seed} game={index}")
+        label = f"seed={seed} game={index}"
+        _check_one_game(game, rng, report, resample_every, max_steps_per_game, label)
         report.games += 1
+        index += 1
     if game.info.has_hidden_information and report.resamples and not report.resamples_differing:
         raise ConformanceError(
             f"{game!r}: the game has hidden information but none of "
@@ -96,7 +105,12 @@ def check_game(
 
 
 def _check_one_game(
-    game: Game, rng: random.Random, report: ConformanceReport, resample_every: int, label: str
+    game: Game,
+    rng: random.Random,
+    report: ConformanceReport,
+    resample_every: int,
+    max_steps: int | None,
+    label: str,
 ) -> None:
     state = game.new_initial_state()
     seats: list[Player | None] = [*range(game.num_players), None]
@@ -106,7 +120,7 @@ def _check_one_game(
         where.state = state
         observations.append([state.observation(seat) for seat in seats])
         _check_position(state, where)
-        if state.is_terminal():
+        if state.is_terminal() or (max_steps is not None and state.move_number() >= max_steps):
             break
         if state.move_number() >= game.max_game_length():
             where.fail(f"game not over after max_game_length={game.max_game_length()} actions")
@@ -122,7 +136,8 @@ def _check_one_game(
             action = rng.choice(state.legal_actions())
         state.apply_action(action)
         report.steps += 1
-    _expect_error(state, state.history()[-1], IllegalActionError, where, "action after the end")
+    if state.is_terminal():
+        _expect_error(state, state.history()[-1], IllegalActionError, where, "action after the end")
     _check_resample(state, rng.randrange(game.num_players), rng, report, where)
     report.lengths.append(state.move_number())
     _check_record(state, observations, seats, where)
