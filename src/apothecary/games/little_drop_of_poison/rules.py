@@ -178,6 +178,9 @@ class LittleDropOfPoisonGame(Game):
             t for t, card in enumerate(deck.types) if card.kind == UNIVERSAL
         )
         self.has_universal: bool = bool(self.universal_types)
+        self.antidote_types: tuple[int, ...] = tuple(
+            t for t, card in enumerate(deck.types) if card.kind == ANTIDOTE
+        )
         self.all_colours: int = (1 << self.num_colours) - 1
         self.colour_types: tuple[tuple[int, ...], ...] = tuple(
             tuple(t for t in range(self.num_types) if self.poison_mask[t] & (1 << k))
@@ -455,6 +458,7 @@ class LittleDropOfPoisonState(State):
         self.round_points = self.round_points.copy()
         plays, targets = self.plays, self.play_target
         poison_mask, antidote_mask, drops = game.poison_mask, game.antidote_mask, game.drops
+        antidote_types = game.antidote_types
         revealed = tuple(
             (q, targets[q], tuple(plays[q * t : q * t + t]))
             for q in self.turn_order
@@ -484,31 +488,36 @@ class LittleDropOfPoisonState(State):
                         plays[q * t + i] = 0
                 continue
             cure = 0
-            for i in range(t):
+            for i in antidote_types:
                 if new[i]:
                     cure |= antidote_mask[i]
-            for i in range(t):
-                if poison_mask[i] & cure:
-                    gone = table[base + i]
-                    for q in players:
-                        gone += plays[q * t + i]
-                        plays[q * t + i] = 0
-                    discard[i] += gone
-                    discarded += gone
-                    table[base + i] = 0
-            blocked = 0
-            for q in players:
+            if cure:
                 for i in range(t):
-                    table[base + i] += plays[q * t + i]
-            for i in range(t):
-                if table[base + i]:
+                    if poison_mask[i] & cure:
+                        gone = table[base + i]
+                        for q in players:
+                            gone += plays[q * t + i]
+                            plays[q * t + i] = 0
+                        discard[i] += gone
+                        discarded += gone
+                        table[base + i] = 0
+            pile = table[base : base + t]
+            for q in players:
+                pile = [a + b for a, b in zip(pile, plays[q * t : q * t + t], strict=True)]
+            table[base : base + t] = pile
+            blocked = 0
+            for i in antidote_types:
+                if pile[i]:
                     blocked |= antidote_mask[i]
             lethal = game.king_lethal if character == n else PEASANT_LETHAL
             lethal_colours = 0
             for k, kinds_of_colour in enumerate(game.colour_types):
-                if blocked & (1 << k):
+                if blocked >> k & 1:
                     continue
-                if sum(table[base + i] * drops[i] for i in kinds_of_colour) >= lethal:
+                total = 0
+                for i in kinds_of_colour:
+                    total += pile[i] * drops[i]
+                if total >= lethal:
                     lethal_colours |= 1 << k
             if lethal_colours:
                 killers = tuple(
