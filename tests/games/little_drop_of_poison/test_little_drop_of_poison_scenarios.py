@@ -438,3 +438,27 @@ def test_round_limits_end_a_stuck_assassination_round_and_game() -> None:
     outcome = state.outcome()
     assert outcome is not None and outcome.winners == (0, 1, 2)
     assert "nobody reached 10" in outcome.reason
+
+
+def test_default_deck_is_the_reconstruction() -> None:
+    """DECISIONS: 'per colour: 6 cards of 1 drop, 4 of 2 drops, 2 of 3 drops; 4
+    multi-coloured cards, each 1 green drop + 1 purple drop; one-colour antidotes:
+    2 per colour; universal antidote: 2 cards. 48 cards in all.'"""
+    from apothecary.games.little_drop_of_poison.deck import DEFAULT_DECK, parse_deck
+
+    deck = parse_deck("default")
+    assert deck.size == 48 and deck.colours == ("blue", "green", "purple")
+    counts = dict(zip((card.code for card in deck.types), deck.counts, strict=True))
+    assert counts == {
+        **{f"{c}{d}": n for c in "bgp" for d, n in ((1, 6), (2, 4), (3, 2))},
+        "g+p1": 4,
+        "b!": 2,
+        "g!": 2,
+        "p!": 2,
+        "u!": 2,
+    }
+    assert deck.spec() == DEFAULT_DECK
+    assert (
+        parse_deck(" Blue : 6x1 , 4x2 ; purple+green:1x2 ").spec()
+        == "blue:6x1,4x2;purple+green:1x2"
+    )
