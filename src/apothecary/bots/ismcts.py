@@ -78,6 +78,9 @@ class ISMCTSBot(Bot):
             self.last_iterations = 0
             return legal[0]
         tree: dict[str, _Node] = {}
+        # Every world drawn is one the seat cannot tell from this state, so the
+        # root's key is known without asking each world for its information state.
+        root_key = self._key(state, self.seat)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         count = 0
         while True:
@@ -85,10 +88,10 @@ class ISMCTSBot(Bot):
                 break
             if self.iterations is None and deadline is not None and time.perf_counter() >= deadline:
                 break
-            self._iterate(state.resample_from_infostate(self.seat, self.rng), tree)
+            self._iterate(state.resample_from_infostate(self.seat, self.rng), tree, root_key)
             count += 1
         self.last_iterations = count
-        root = tree.get(self._key(state, self.seat))
+        root = tree.get(root_key)
         if root is None:
             return self.rng.choice(legal)
         # The most visited action is the robust choice; ties go to the lowest id.
@@ -98,10 +101,11 @@ class ISMCTSBot(Bot):
     def _key(state: State, player: Player) -> str:
         return f"{player}|{state.information_state_string(player)}"
 
-    def _iterate(self, world: State, tree: dict[str, _Node]) -> None:
+    def _iterate(self, world: State, tree: dict[str, _Node], root_key: str) -> None:
         rng = self.rng
         path: list[tuple[_Node, Action, Player]] = []
         expanded = False
+        key: str | None = root_key
         while not world.is_terminal():
             player = world.current_player()
             if player == CHANCE:
@@ -111,7 +115,8 @@ class ISMCTSBot(Bot):
             if expanded:
                 world.apply_action(rng.choice(legal))  # the random playout
                 continue
-            key = self._key(world, player)
+            if key is None:
+                key = self._key(world, player)
             node = tree.get(key)
             if node is None:
                 node = tree[key] = _Node()
@@ -119,6 +124,7 @@ class ISMCTSBot(Bot):
             action = self._select(node, legal)
             path.append((node, action, player))
             world.apply_action(action)
+            key = None
         returns = world.returns()
         for node, action, player in path:
             node.visits[action] = node.visits.get(action, 0) + 1

@@ -1,0 +1,195 @@
+"""Our ISMCTS side by side with OpenSpiel's Python ISMCTSBot, through the OpenSpiel adapter.
+
+    python benchmarks/ismcts_vs_openspiel.py [--seconds-per-move 0.2] [--games 24]
+        [--write docs/performance.md]
+
+1. Simulations per second: both bots search the same positions (taken from
+   seeded random play) with the same number of simulations; the ratio of the
+   rates is reported.
+2. Head-to-head at equal wall-clock time per move: our bot gets a time budget
+   of S seconds a move; OpenSpiel's bot, which has no time budget, gets the
+   number of simulations it managed in S seconds in part 1. Every assignment
+   of the two bots to the seats (both present) is played equally often with
+   the same chance seeds, so parity is a 50% share of the wins.
+
+Poison Pot has perfect information, which OpenSpiel's ISMCTSBot refuses; it is
+compared with OpenSpiel's MCTSBot there. Needs ``pip install -e '.[rl]'``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import random
+import time
+from typing import Any
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found]
+from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-not-found]
+
+import apothecary
+from apothecary import bots
+from apothecary.arena.match import wilson
+from apothecary.interop import openspiel
+
+TABLES = {
+    "in-vino-morte": 3,
+    "little-drop-of-poison": 3,
+    "poison-pot": 2,
+    "tea-scones-arsenic": 3,
+}
+# Long games (Little Drop of Poison plays to 10 points) are shortened for the
+# head-to-head so that both bots' random rollouts stay affordable.
+SHORTER: dict[str, dict[str, Any]] = {"little-drop-of-poison": {"target": 4}}
+UCT_C = 0.7
+
+
+def openspiel_bot(game: Any, simulations: int, seed: int) -> Any:
+    """OpenSpiel's Python search bot for ``game`` with a simulation budget."""
+    rng = np.random.RandomState(seed)
+    evaluator = mcts.RandomRolloutEvaluator(1, rng)
+    if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
+        return mcts.MCTSBot(game, UCT_C, simulations, evaluator, random_state=rng)
+    return ismcts.ISMCTSBot(game, evaluator, UCT_C, simulations, random_state=rng)
+
+
+def positions(game: Any, count: int, seed: int) -> list[Any]:
+    """Decision positions with a real choice, from seeded random play."""
+    rng = random.Random(seed)
+    found: list[Any] = []
+    while len(found) < count:
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(found) < count:
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(actions, probs)[0])
+                continue
+            if len(state.legal_actions()) > 1 and rng.random() < 0.3:
+                found.append(state.clone())
+            state.apply_action(rng.choice(state.legal_actions()))
+    return found
+
+
+def simulation_rates(game: Any, spots: list[Any], simulations: int) -> tuple[float, float]:
+    """Simulations per second of (ours, OpenSpiel's) on the same positions."""
+    ours_time = theirs_time = 0.0
+    for index, spot in enumerate(spots):
+        seat = spot.current_player()
+        ours = bots.ISMCTSBot(
+            spot.apothecary_state.game,
+            seat,
+            seed=index,
+            iterations=simulations,
+            exploration=UCT_C,
+        )
+        start = time.perf_counter()
+        ours.step(spot.apothecary_state)
+        ours_time += time.perf_counter() - start
+        theirs = openspiel_bot(game, simulations, index)
+        start = time.perf_counter()
+        theirs.step(spot.clone())
+        theirs_time += time.perf_counter() - start
+    total = simulations * len(spots)
+    return total / ours_time, total / theirs_time
+
+
+def head_to_head(
+    game: Any, seconds: float, their_simulations: int, games: int, seed: int
+) -> tuple[float, float, float, int]:
+    """Our share of the wins over every mixed seating: (share, low, high, games played)."""
+    players = game.num_players()
+    seatings = [
+        s for s in itertools.product((True, False), repeat=players) if any(s) and not all(s)
+    ]
+    ours_wins = theirs_wins = 0.0
+    played = 0
+    for round_index in range(max(1, games // len(seatings))):
+        for seating in seatings:
+            rng = random.Random(f"{seed}:{round_index}")  # the same chance for every seating
+            seats: list[Any] = []
+            for seat, is_ours in enumerate(seating):
+                if is_ours:
+                    bot = bots.load(
+                        "ismcts",
+                        game.apothecary_game,
+                        seat,
+                        seed=rng.getrandbits(32),
+                        seconds=seconds,
+                        exploration=UCT_C,
+                    )
+                    seats.append(openspiel.SpielBot(bot))
+                else:
+                    seats.append(openspiel_bot(game, their_simulations, rng.getrandbits(32)))
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    actions, probs = zip(*state.chance_outcomes(), strict=True)
+                    state.apply_action(rng.choices(actions, probs)[0])
+                else:
+                    state.apply_action(int(seats[state.current_player()].step(state)))
+            returns = state.returns()
+            ours_wins += sum(r for r, mine in zip(returns, seating, strict=True) if mine)
+            theirs_wins += sum(r for r, mine in zip(returns, seating, strict=True) if not mine)
+            played += 1
+    decided = ours_wins + theirs_wins
+    share, low, high = wilson(ours_wins, round(decided)) if decided else (float("nan"),) * 3
+    return share, low, high, played
+
+
+def main() -> None:
+    """Measure every game and print (or write) a markdown table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds-per-move", type=float, default=0.2)
+    parser.add_argument("--games", type=int, default=24, help="head-to-head games per game")
+    parser.add_argument("--simulations", type=int, default=100, help="per position, part 1")
+    parser.add_argument("--positions", type=int, default=6)
+    parser.add_argument("--only", help="one game name")
+    parser.add_argument("--write", help="replace the figures in this markdown file")
+    args = parser.parse_args()
+    openspiel.register()
+    rows = []
+    for name in apothecary.games():
+        if args.only and name != args.only:
+            continue
+        players = TABLES.get(name, apothecary.game_class(name).info.default_players)
+        game = openspiel.load(name, players=players, **SHORTER.get(name, {}))
+        spots = positions(game, args.positions, seed=1)
+        ours_rate, their_rate = simulation_rates(game, spots, args.simulations)
+        budget = max(1, round(their_rate * args.seconds_per_move))
+        share, low, high, played = head_to_head(
+            game, args.seconds_per_move, budget, args.games, seed=2
+        )
+        opponent = "MCTSBot" if name == "poison-pot" else "ISMCTSBot"
+        rows.append(
+            f"| {name} | {players} | {opponent} | {ours_rate:,.0f} | {their_rate:,.0f} | "
+            f"{ours_rate / their_rate:.1f}x | {played} | {share:.2f} [{low:.2f}, {high:.2f}] |"
+        )
+        print(rows[-1], flush=True)
+    table = "\n".join(
+        [
+            f"{time.strftime('%Y-%m-%d')}: {args.simulations} simulations on {args.positions} "
+            f"positions a game; head-to-head at {args.seconds_per_move:g} s a move.",
+            "",
+            "| game | players | OpenSpiel bot | ours sims/s | OpenSpiel sims/s | ratio | games "
+            "| our win share (95% CI) |",
+            "| --- | ---: | --- | ---: | ---: | ---: | ---: | --- |",
+            *rows,
+        ]
+    )
+    print(table)
+    if args.write:
+        from pathlib import Path
+
+        begin, end = "<!-- ismcts:begin -->", "<!-- ismcts:end -->"
+        path = Path(args.write)
+        page = path.read_text(encoding="utf-8")
+        if begin not in page:
+            page += f"\n{begin}\n{end}\n"
+        head, _, rest = page.partition(begin)
+        _, _, tail = rest.partition(end)
+        path.write_text(f"{head}{begin}\n{table}\n{end}{tail}", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
