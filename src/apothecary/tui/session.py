@@ -84,6 +84,8 @@ class LogEntry:
     """The action in full notation (for the record; not every viewer may read it)."""
     texts: dict[Viewer, str | None] = field(default_factory=dict)
     """Per viewer, the words that viewer may read; None: only that it happened."""
+    whole: dict[Viewer, bool] = field(default_factory=dict)
+    """Per viewer, whether it learnt the whole action (its notation)."""
 
     def line(self, viewer: Viewer) -> str:
         """The log line as ``viewer`` reads it."""
@@ -192,12 +194,16 @@ class Session:
         notation = state.action_to_string(action)
         entry = LogEntry(len(state.history()) + 1, actor, notation)
         for viewer in self.viewers():
+            before = state.observation(viewer)
             if viewer is not None and viewer == actor:
-                entry.texts[viewer] = notation
+                text: str | None = notation
             else:
-                entry.texts[viewer] = self.view.public_action(
-                    state.observation(viewer), actor, notation, viewer
-                )
+                text = self.view.public_action(before, actor, notation, viewer)
+            entry.whole[viewer] = text == notation
+            if text == notation:
+                # Seen whole, so it may be told in words (from what the viewer saw).
+                text = self.view.describe(before, actor, notation, viewer)
+            entry.texts[viewer] = text
         for bot in self.bots.values():
             bot.inform_action(state, actor, action)
         state.apply_action(action)

@@ -21,6 +21,11 @@ YOU = "bold reverse"
 """How the viewing seat's own name stands out (reverse video survives monochrome)."""
 
 
+def told(words: str, notation: str) -> str:
+    """``swaps glasses with seat 3 (swap 3)``: words first, notation to learn from."""
+    return f"{words} ({notation})"
+
+
 def seat_name(seat: int, viewer: int | None) -> str:
     """``seat 2``, or ``seat 2 (you)`` for the viewer."""
     return f"seat {seat} (you)" if seat == viewer else f"seat {seat}"
@@ -81,6 +86,13 @@ class GameView:
         if not self.info.has_hidden_information:
             return notation
         return None
+
+    def describe(
+        self, before: Observation, actor: Player, notation: str, viewer: int | None
+    ) -> str:
+        """An action ``viewer`` saw whole, in words, with its notation (so the log
+        teaches the notation). ``before``: the viewer's observation before it."""
+        return notation
 
     # -- shared helpers --------------------------------------------------------------
 
