@@ -1,0 +1,91 @@
+"""The strength ladder: every difficulty level against the weaker ones, with think times.
+
+    python benchmarks/ladder.py GAME [--players N] [-n GAMES] [--seed S] [--workers W]
+
+For each pair (stronger, weaker) of random < easy < medium < hard, the
+stronger bot sits in one seat and the weaker fills the others, seats rotated
+game by game; its win rate is compared with parity (1/N, what it would win if
+it were no better). Think time is the median of ``step`` over positions met in
+seeded random play. Output is a markdown table for docs/bots.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import apothecary
+from apothecary import bots
+from apothecary.arena import run_match
+from apothecary.core.game import sample_chance
+
+LADDER = ("random", "easy", "medium", "hard")
+
+
+def think_times(game_name: str, players: int, level: str, positions: int, seed: int) -> float:
+    """Median seconds per decision of ``level`` over positions from random play."""
+    game = apothecary.load(game_name, players=players)
+    rng = random.Random(seed)
+    times: list[float] = []
+    while len(times) < positions:
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(times) < positions:
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            if len(state.legal_actions()) > 1 and rng.random() < 0.25:
+                bot = bots.load(level, game, state.current_player(), seed=len(times))
+                start = time.perf_counter()
+                bot.step(state)
+                times.append(time.perf_counter() - start)
+            state.apply_action(rng.choice(state.legal_actions()))
+    return statistics.median(times)
+
+
+def main() -> None:
+    """Run the ladder for one game and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("--players", type=int)
+    parser.add_argument("-n", "--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--positions", type=int, default=20, help="for think times")
+    parser.add_argument("--levels", default=",".join(LADDER), help="comma-separated, weakest first")
+    args = parser.parse_args()
+    players = args.players or apothecary.game_class(args.game).info.default_players
+    ladder = args.levels.split(",")
+    described = bots.levels(args.game)
+    print(f"{args.game}, {players} players, {args.games} games a pair, seed {args.seed}\n")
+    print("| level | plays | median think time |")
+    print("| --- | --- | ---: |")
+    for level in ladder:
+        what = "uniformly random" if level == "random" else described[level].help
+        seconds = think_times(args.game, players, level, args.positions, args.seed)
+        print(f"| {level} | {what} | {seconds * 1000:.1f} ms |", flush=True)
+    parity = 1 / players
+    print("\n| stronger | weaker | stronger's win rate (95% CI) | parity | above parity |")
+    print("| --- | --- | --- | ---: | --- |")
+    for i, weak in enumerate(ladder):
+        for strong in ladder[i + 1 :]:
+            result = run_match(
+                args.game,
+                players=players,
+                bots=[strong, weak],
+                games=args.games,
+                seed=args.seed,
+                workers=args.workers,
+            )
+            rate, low, high = result.by_bot[strong].win_rate()
+            verdict = "yes" if low > parity else ("no (below)" if high < parity else "not shown")
+            print(
+                f"| {strong} | {weak} | {rate:.3f} [{low:.3f}, {high:.3f}] | {parity:.3f} | "
+                f"{verdict} |",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
