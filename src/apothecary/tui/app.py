@@ -247,7 +247,7 @@ class GameScreen(Screen[None]):
                 yield OptionList(id="actions")
             with Vertical(id="side"):
                 yield Static("", id="seats")
-                yield RichLog(id="log", wrap=True, max_lines=LOG_LINES_SHOWN)
+                yield RichLog(id="log", wrap=True, min_width=16, max_lines=LOG_LINES_SHOWN)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -601,7 +601,9 @@ class PlayApp(App[None]):
     #board-scroll { height: 1fr; padding: 0 1; }
     #board { width: auto; }
     #error { height: auto; padding: 0 1; }
-    #actions { height: auto; max-height: 30%; }
+    #actions { height: auto; max-height: 25%; }
+    #entry { height: 1; border: none; padding: 0 1; background: $boost; }
+    #entry:focus { background: $primary 25%; }
     #seats { height: auto; }
     #log { height: 1fr; }
     .error { color: $error; }
