@@ -47,9 +47,9 @@ from apothecary.games.tea_scones_arsenic.rules import (
 DRAW, RETURNED = 0, 1
 T = TypeVar("T")
 
-# What a kind adds to each account, and the weight of every way it can.
 Contribution = tuple[int, ...]
-Ways = dict[Contribution, list[tuple[float, tuple[int, ...]]]]
+"""What some draws add to each account (a player's total in the main game or
+the eat-off)."""
 
 
 class _World:
@@ -151,57 +151,13 @@ class _World:
                 self.token_min[last_token[q]] = max(0, public[q] - lethal + 1)
         self.accounts = len(self.bound)
 
-    def kind_ways(self, kind: int) -> Ways:
-        """Every dose sequence this kind's draws can have, grouped by what it adds
-        to each account, with its probability."""
-        events = self.kind_events[kind]
-        token_known = self.token_known
-        token_account = self.token_account
-        token_min = self.token_min
-        bound = self.bound
-        pool = list(DOSE_COUNTS)
-        dose = [-1] * len(self.token_kind)
-        adds = [0] * self.accounts
-        hidden = [t for what, t in events if what == DRAW and token_known[t] < 0]
-        ways: Ways = {}
-        last = len(events)
-
-        def walk(e: int, weight: float) -> None:
-            if e == last:
-                key = tuple(adds)
-                ways.setdefault(key, []).append((weight, tuple(dose[t] for t in hidden)))
-                return
-            what, token = events[e]
-            if what == RETURNED:
-                d = dose[token]
-                pool[d] += 1
-                walk(e + 1, weight)
-                pool[d] -= 1
-                return
-            total = pool[0] + pool[1] + pool[2] + pool[3]
-            known = token_known[token]
-            account = token_account[token]
-            for d in range(token_min[token], 4):
-                if not pool[d] or (known >= 0 and d != known):
-                    continue
-                if account >= 0 and adds[account] + d > bound[account]:
-                    continue
-                share = pool[d] / total
-                pool[d] -= 1
-                dose[token] = d
-                if account >= 0:
-                    adds[account] += d
-                walk(e + 1, weight * share)
-                if account >= 0:
-                    adds[account] -= d
-                pool[d] += 1
-
-        walk(0, 1.0)
-        return ways
+    def kind_table(self, kind: int) -> _KindTable:
+        """The ways this kind's draws can go, merged by dynamic programming."""
+        return _KindTable(self, kind)
 
     def sample(self, rng: random.Random) -> list[int]:
         """A dose for every token, drawn from the posterior."""
-        per_kind = [self.kind_ways(kind) for kind in range(KINDS)]
+        tables = [self.kind_table(kind) for kind in range(KINDS)]
         bound = self.bound
         accounts = range(self.accounts)
         # Account totals are packed into one int, a byte each (totals stay below
@@ -213,8 +169,8 @@ class _World:
         exact_code = sum(bound[a] << (8 * a) for a in accounts if self.exact[a])
         # forward: the weight of every reachable vector of account totals
         layers: list[dict[int, float]] = [{0: 1.0}]
-        for ways in per_kind:
-            totals = [(_pack(key), sum(w for w, _ in options)) for key, options in ways.items()]
+        for table in tables:
+            totals = [(_pack(key), w) for key, w in table.totals.items()]
             layer: dict[int, float] = {}
             get = layer.get
             for so_far, weight in layers[-1].items():
@@ -229,22 +185,93 @@ class _World:
         target = _unpack(_pick(finals, rng), self.accounts)
         doses = list(self.token_known)
         for kind in range(KINDS - 1, -1, -1):
-            ways = per_kind[kind]
+            table = tables[kind]
             before = layers[kind]
             choices = []
-            for share, options in ways.items():
+            for share, w in table.totals.items():
                 if any(target[a] < share[a] for a in accounts):
                     continue
                 previous = _pack(tuple(target[a] - share[a] for a in accounts))
                 if previous in before:
-                    choices.append((share, before[previous] * sum(w for w, _ in options)))
+                    choices.append((share, before[previous] * w))
             share = _pick(choices, rng)
             target = tuple(target[a] - share[a] for a in accounts)
-            sequence = _pick([(seq, w) for w, seq in ways[share]], rng)
-            hidden = [
-                t for what, t in self.kind_events[kind] if what == DRAW and self.token_known[t] < 0
-            ]
-            for token, d in zip(hidden, sequence, strict=True):
+            for token, d in table.draw(share, rng).items():
+                doses[token] = d
+        return doses
+
+
+# One step of a kind's draws: (unmarked doses left, account totals, doses of
+# scones out of the box that a shuffle will return; -1 for the others).
+_KindStep = tuple[tuple[int, ...], Contribution, tuple[int, ...]]
+
+
+class _KindTable:
+    """Every way one kind's draws can go, as layers of merged steps (one per
+    draw or return), so that both the total weight of each account vector and a
+    backward draw of the doses behind one are cheap."""
+
+    def __init__(self, world: _World, kind: int) -> None:
+        self.events = events = world.kind_events[kind]
+        tokens = [t for what, t in events if what == DRAW]
+        self.slot = {t: i for i, t in enumerate(tokens)}
+        will_return = {t for what, t in events if what == RETURNED}
+        self.world = world
+        start: _KindStep = (DOSE_COUNTS, (0,) * world.accounts, (-1,) * len(tokens))
+        self.layers: list[dict[_KindStep, float]] = [{start: 1.0}]
+        for what, token in events:
+            layer: dict[_KindStep, float] = {}
+            for step, weight in self.layers[-1].items():
+                for after, _dose, w in self._moves(step, what, token, token in will_return):
+                    layer[after] = layer.get(after, 0.0) + weight * w
+            self.layers.append(layer)
+        self.totals: dict[Contribution, float] = {}
+        for (_pool, adds, _out), weight in self.layers[-1].items():
+            self.totals[adds] = self.totals.get(adds, 0.0) + weight
+        self.will_return = will_return
+
+    def _moves(
+        self, step: _KindStep, what: int, token: int, returns: bool
+    ) -> list[tuple[_KindStep, int, float]]:
+        pool, adds, out = step
+        i = self.slot[token]
+        if what == RETURNED:
+            d = out[i]
+            back = (*pool[:d], pool[d] + 1, *pool[d + 1 :])
+            return [((back, adds, (*out[:i], -1, *out[i + 1 :])), d, 1.0)]
+        world = self.world
+        known = world.token_known[token]
+        account = world.token_account[token]
+        total = pool[0] + pool[1] + pool[2] + pool[3]
+        moves = []
+        for d in range(world.token_min[token], 4):
+            if not pool[d] or (known >= 0 and d != known):
+                continue
+            new_adds = adds
+            if account >= 0:
+                if adds[account] + d > world.bound[account]:
+                    continue
+                new_adds = (*adds[:account], adds[account] + d, *adds[account + 1 :])
+            left = (*pool[:d], pool[d] - 1, *pool[d + 1 :])
+            new_out = (*out[:i], d, *out[i + 1 :]) if returns else out
+            moves.append(((left, new_adds, new_out), d, pool[d] / total))
+        return moves
+
+    def draw(self, adds: Contribution, rng: random.Random) -> dict[int, int]:
+        """The doses of this kind's draws, drawn given that they add ``adds``."""
+        ends = [(step, w) for step, w in self.layers[-1].items() if step[1] == adds]
+        step = _pick(ends, rng)
+        doses: dict[int, int] = {}
+        for e in range(len(self.events) - 1, -1, -1):
+            what, token = self.events[e]
+            returns = token in self.will_return
+            options = []
+            for before, weight in self.layers[e].items():
+                for after, d, w in self._moves(before, what, token, returns):
+                    if after == step:
+                        options.append(((before, d), weight * w))
+            step, d = _pick(options, rng)
+            if what == DRAW:
                 doses[token] = d
         return doses
 
