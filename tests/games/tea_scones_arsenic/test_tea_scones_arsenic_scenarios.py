@@ -464,3 +464,38 @@ def test_resampling_keeps_deaths_totals_and_own_doses() -> None:
         assert all(c <= limit for c, limit in zip(counts, [2, 2, 1, 1] * 6, strict=True))
         seen.add(tuple(world.totals))
     assert len(seen) > 1
+
+
+def test_resampling_follows_the_chance_odds() -> None:
+    """A scone another player ate is redrawn with the box's odds: a kind holds
+    two 0s, two 1s, a 2 and a 3, and seat 0 saw none of them leave."""
+    state = play(2, [*eat(1, 3), *eat(2, 2)])
+    rng = random.Random(9)
+    counts = [0, 0, 0, 0]
+    draws = 3000
+    for _ in range(draws):
+        world = state.resample_from_infostate(0, rng)
+        assert isinstance(world, TeaSconesArsenicState)
+        counts[world.totals[1]] += 1
+    for dose, expected in enumerate([2 / 6, 2 / 6, 1 / 6, 1 / 6]):
+        assert abs(counts[dose] / draws - expected) < 0.03
+
+
+def test_resampling_sees_what_a_death_forces() -> None:
+    """A dead player's public total is kept exactly. At 6 players (lethal 6), seat
+    1 dies at 6 after three kind-1 scones: only 1, 2 and 3 make 6 from the doses
+    0, 0, 1, 1, 2, 3, so every redraw gives seat 1 those three, in any order."""
+    others = [*back(3, 0), *back(4, 0), *back(5, 0), *back(6, 0)]
+    actions = [*back(2, 0), *eat(1, 1), *others, *back(2, 1), *eat(1, 2)]
+    actions += [*back(3, 1), *back(4, 1), *back(5, 1), *back(6, 1), *back(2, 2), *eat(1, 3)]
+    state = play(6, actions)
+    assert not state.alive[1] and state.observation(0)["seats"][1]["total"] == 6
+    rng = random.Random(3)
+    orders = set()
+    for _ in range(300):
+        world = state.resample_from_infostate(0, rng)
+        assert isinstance(world, TeaSconesArsenicState)
+        doses = tuple(dose for eater, _kind, dose, _known in world.eaten if eater == 1)
+        assert sorted(doses) == [1, 2, 3]
+        orders.add(doses)
+    assert len(orders) == 6
