@@ -67,7 +67,9 @@ class LittleDropOfPoisonView(GameView):
             if here["blocked"]:
                 out.append(f"  [antidote: {', '.join(here['blocked'])}]")
             out.append("\n")
-        out.append(f"\nDeck {obs['deck']} cards, discards {obs['discard_count']}\n")
+        out.append(f"\nDeck {obs['deck']} cards face down; discard pile {obs['discard_count']}: ")
+        cards(out, obs.get("discard") or {})
+        out.append("\n")
         if "hand" in obs:
             out.append("Your hand: ", style="bold")
             cards(out, obs["hand"])
