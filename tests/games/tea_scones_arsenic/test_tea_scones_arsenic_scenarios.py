@@ -499,3 +499,19 @@ def test_resampling_sees_what_a_death_forces() -> None:
         assert sorted(doses) == [1, 2, 3]
         orders.add(doses)
     assert len(orders) == 6
+
+
+def test_resampling_through_an_eat_off() -> None:
+    """The totals shown when the main game ends, and the eat-off's deaths, hold in
+    every redraw, at every step of the eat-off record above."""
+    eat_off = ["d1", "dose3", "eat", *eat(1, 0), *eat(2, 3), *eat(2, 0), *eat(3, 3)]
+    eat_off += [*eat(3, 0), *eat(5, 3), *eat(5, 0), *eat(6, 3)]
+    actions = [*FULL_TIE, *eat_off]
+    rng = random.Random(4)
+    for upto in range(len(FULL_TIE) - 1, len(actions) + 1):
+        state = play(2, actions[:upto])
+        for seat in (0, 1):
+            world = state.resample_from_infostate(seat, rng)
+            assert world.observation(seat) == state.observation(seat)
+            assert world.information_state_string(seat) == state.information_state_string(seat)
+            assert world.outcome() == state.outcome()
