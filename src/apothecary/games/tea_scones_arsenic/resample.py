@@ -149,7 +149,22 @@ class _World:
             if q != player and not alive[q] and last_token[q] >= 0:
                 # Alive until the last scone: the total before it was below lethal.
                 self.token_min[last_token[q]] = max(0, public[q] - lethal + 1)
+        self._drop_loose_accounts()
         self.accounts = len(self.bound)
+
+    def _drop_loose_accounts(self) -> None:
+        """Forget the upper bounds no draw could reach (a living player who ate
+        few scones): fewer accounts make the combination of kinds much cheaper."""
+        most = [0] * len(self.bound)
+        for token, account in enumerate(self.token_account):
+            if account >= 0:
+                known = self.token_known[token]
+                most[account] += 3 if known < 0 else known
+        keep = [a for a in range(len(self.bound)) if self.exact[a] or most[a] > self.bound[a]]
+        renumber = {a: i for i, a in enumerate(keep)}
+        self.token_account = [renumber.get(a, -1) for a in self.token_account]
+        self.bound = [self.bound[a] for a in keep]
+        self.exact = [self.exact[a] for a in keep]
 
     def kind_table(self, kind: int) -> _KindTable:
         """The ways this kind's draws can go, merged by dynamic programming."""
@@ -167,16 +182,31 @@ class _World:
         guard = sum(0xC0 << (8 * a) for a in accounts)
         exact_mask = sum(0xFF << (8 * a) for a in accounts if self.exact[a])
         exact_code = sum(bound[a] << (8 * a) for a in accounts if self.exact[a])
+        # An exact account must still be able to reach its total with the kinds
+        # left: with the most they can add (capped at the bound) and 64 - bound
+        # added, bit 6 is set exactly when it can.
+        reachable = sum(0x40 << (8 * a) for a in accounts if self.exact[a])
+        short = sum((64 - bound[a]) << (8 * a) for a in accounts if self.exact[a])
+        still: list[int] = [0] * (KINDS + 1)
+        most = [0] * self.accounts
+        for kind in range(KINDS - 1, -1, -1):
+            adds_most = [max((key[a] for key in tables[kind].totals), default=0) for a in accounts]
+            most = [min(most[a] + adds_most[a], bound[a]) for a in accounts]
+            still[kind] = sum(most[a] << (8 * a) for a in accounts if self.exact[a]) + short
+        still[KINDS] = short
         # forward: the weight of every reachable vector of account totals
         layers: list[dict[int, float]] = [{0: 1.0}]
-        for table in tables:
+        for kind, table in enumerate(tables):
             totals = [(_pack(key), w) for key, w in table.totals.items()]
             layer: dict[int, float] = {}
             get = layer.get
+            left = still[kind + 1]
             for so_far, weight in layers[-1].items():
                 for packed, w in totals:
                     combined = so_far + packed
-                    if (combined + over_bound) & guard:
+                    if (combined + over_bound) & guard or (
+                        combined + left
+                    ) & reachable != reachable:
                         continue
                     layer[combined] = get(combined, 0.0) + weight * w
             layers.append(layer)
