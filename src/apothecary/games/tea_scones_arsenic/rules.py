@@ -230,10 +230,9 @@ class TeaSconesArsenicState(State):
         """Whether no honour turn is owed by anyone still playing."""
         if self.eat_off or self.main_game_over:
             return False
-        alive, stopped, honour = self.alive, self.stopped, self.honour
-        return all(
-            not (alive[q] and not stopped[q] and honour[q]) for q in range(self._rules.num_players)
-        )
+        # Only players still playing ever owe turns: a stop needs all debts paid,
+        # and a death cancels the dead player's.
+        return not any(self.honour)
 
     def _legal_actions(self) -> Sequence[Action]:
         phase = self.phase
@@ -245,7 +244,7 @@ class TeaSconesArsenicState(State):
                 if self.marked:
                     actions.append(SHUFFLE)
             unmarked = self.unmarked
-            actions.extend(DRAW_BASE + k for k in range(KINDS) if unmarked[k])
+            actions += [DRAW_BASE + k for k in range(KINDS) if unmarked[k]]
             actions.extend(range(MARKED_BASE, MARKED_BASE + len(self.marked)))
             return actions
         if phase == DOSE:
@@ -410,13 +409,13 @@ class TeaSconesArsenicState(State):
             self.honour = _with(self.honour, p, self.honour[p] - 1)
         self.last_mover = p
         stopped = self.stopped
-        if not self.box_count or not any(alive[q] and not stopped[q] for q in range(n)):
-            self._end_main_game()
-            return
-        q = (p + 1) % n
-        while not alive[q] or stopped[q]:
-            q = (q + 1) % n
-        self._start_turn(q)
+        if self.box_count:
+            for step in range(1, n + 1):
+                q = (p + step) % n
+                if alive[q] and not stopped[q]:
+                    self._start_turn(q)
+                    return
+        self._end_main_game()
 
     def _start_turn(self, seat: int) -> None:
         self.turn_player = seat
