@@ -1,0 +1,73 @@
+"""Solve In Vino Morte (default deck, no Cheese) at 2-5 players by CFR+ and
+store the average strategies for the ``cfr`` bot.
+
+Rounds are solved bottom-up (2, 3, 4, then 5 players in the round); each
+round's NashConv is that of the whole game starting with that many players.
+Writes ``src/apothecary/bots/solvers/data/in_vino_morte_cfr.json.gz`` and
+prints the convergence table (iterations, NashConv) used in docs/solvers.md.
+
+    .venv/bin/python benchmarks/solve_in_vino_morte.py [--iterations 3:4000,4:3000,5:1500]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import time
+from pathlib import Path
+
+from apothecary.bots.solvers.ivm_cfr import DATA_FILE, RoundSolver, build_round
+
+OUT = Path(__file__).resolve().parent.parent / "src/apothecary/bots/solvers/data" / DATA_FILE
+
+
+def main() -> None:
+    """Solve, print the convergence, write the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--iterations", default="2:200,3:4000,4:3000,5:1500")
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args()
+    budget = {int(k): int(v) for k, v in (p.split(":") for p in args.iterations.split(","))}
+    below: dict[int, RoundSolver] = {}
+    strategy: dict[str, dict[str, float]] = {}
+    convergence: dict[str, list[list[float]]] = {}
+    summary: dict[str, dict[str, object]] = {}
+    for k in (2, 3, 4, 5):
+        start = time.perf_counter()
+        tree = build_round(k)
+        solver = RoundSolver(tree, below)
+        total = budget.get(k, 200)
+        checkpoints = sorted({c for c in (1, 10, 30, 100, 300, 1000, 3000, total) if c <= total})
+        curve = []
+        for c in checkpoints:
+            solver.iterate(c - solver.iterations)
+            nc = solver.nash_conv()
+            curve.append([c, nc])
+            print(f"k={k} iterations={c} nashconv={nc:.6f}", flush=True)
+        seconds = time.perf_counter() - start
+        below[k] = solver
+        strategy.update(solver.table())
+        convergence[str(k)] = curve
+        summary[str(k)] = {
+            "nodes": len(tree.player),
+            "infosets": len(tree.keys),
+            "iterations": total,
+            "nashconv": curve[-1][1],
+            "values": [round(v, 6) for v in solver.value()],
+            "seconds": round(seconds, 1),
+        }
+        print(json.dumps({k: summary[str(k)]}), flush=True)
+    payload = {
+        "game": "in-vino-morte",
+        "options": {"deck": "8+8", "cheese": False},
+        "summary": summary,
+        "convergence": convergence,
+        "strategy": strategy,
+    }
+    args.out.write_bytes(gzip.compress(json.dumps(payload, sort_keys=True).encode(), mtime=0))
+    print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
+
+
+if __name__ == "__main__":
+    main()

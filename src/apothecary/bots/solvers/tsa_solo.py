@@ -1,0 +1,275 @@
+"""Tea, Scones and Arsenic solo: the optimal policy by expectimax over what the
+player knows, and a bot that plays it.
+
+Alone at the table the player sees every dose it draws, so its observation is
+the whole state except the order of the scones still unmarked in the box: the
+only thing left to chance is which dose the next draw of a kind shows. The
+value of a position is therefore a function of
+
+* for every kind, the doses still unmarked in the box and the doses of the
+  marked scones of that kind (the player put them back, so it knows them),
+* the sugar cubes left.
+
+The scones eaten and their total dose follow from those (the box starts full).
+Kinds are interchangeable, so a position is keyed on the *sorted* tuple of
+per-kind records; the memo then holds each position once whatever the kinds'
+names. The solver is generic over the box (kinds, doses per kind, cubes,
+lethal dose) so that tests can check it on small boxes against brute force.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from functools import lru_cache
+from typing import Any
+
+from apothecary.core.bot import Bot, register_bot
+from apothecary.core.errors import BadOptionError
+from apothecary.core.game import Action, Game, Player, State
+
+# A kind's record: unmarked count of each dose value, then marked count of each.
+KindRecord = tuple[int, ...]
+Key = tuple[tuple[KindRecord, ...], int]
+
+STOP = ("stop",)
+SHUFFLE = ("shuffle",)
+
+
+class SoloSolver:
+    """Exact expectimax for one player over a box of ``kinds`` identical kinds.
+
+    ``doses`` is one kind's doses (``(0, 0, 1, 1, 2, 3)`` in the real game).
+    A turn may stop (score: scones eaten), shuffle when something is marked
+    (then it must draw), draw an unmarked scone of a kind (chance picks its
+    dose among that kind's unmarked doses) or take a marked one (known dose);
+    with the scone in hand the player eats it (dying at ``lethal`` or more
+    scores 0 and ends the game), or puts it back for a cube (marked), or puts
+    it back and shuffles. The game also ends when the box is empty.
+    """
+
+    def __init__(
+        self,
+        kinds: int = 6,
+        doses: tuple[int, ...] = (0, 0, 1, 1, 2, 3),
+        cubes: int = 3,
+        lethal: int = 30,
+        shuffles: bool = True,
+    ) -> None:
+        self.kinds = kinds
+        self.values = tuple(sorted(set(doses)))
+        self.width = len(self.values)
+        counts = Counter(doses)
+        self.full: KindRecord = tuple(counts[v] for v in self.values) + (0,) * self.width
+        self.cubes = cubes
+        self.lethal = lethal
+        self.shuffles = shuffles
+        self.total_scones = kinds * len(doses)
+        self.total_dose = kinds * sum(doses)
+        self.turn_value = lru_cache(maxsize=None)(self._turn_value)
+        self.hand_value = lru_cache(maxsize=None)(self._hand_value)
+
+    # -- positions ------------------------------------------------------------
+
+    def start(self) -> Key:
+        """The key of the opening position."""
+        return (tuple([self.full] * self.kinds), self.cubes)
+
+    def eaten(self, box: tuple[KindRecord, ...]) -> tuple[int, int]:
+        """Scones eaten and their total dose, from what is left in the box."""
+        w = self.width
+        left = 0
+        dose = 0
+        for record in box:
+            for i, v in enumerate(self.values):
+                n = record[i] + record[w + i]
+                left += n
+                dose += n * v
+        return self.total_scones - left, self.total_dose - dose
+
+    def key(self, box: list[KindRecord], cubes: int) -> Key:
+        """The canonical key: kinds sorted, so their names do not matter."""
+        return (tuple(sorted(box)), cubes)
+
+    def _shuffled(self, box: list[KindRecord]) -> list[KindRecord]:
+        w = self.width
+        return [tuple(r[i] + r[w + i] for i in range(w)) + (0,) * w for r in box]
+
+    # -- values ---------------------------------------------------------------
+
+    def _take(self, box: tuple[KindRecord, ...], k: int, slot: int) -> tuple[Key, KindRecord]:
+        taken = list(box)
+        r = list(box[k])
+        r[slot] -= 1
+        taken[k] = tuple(r)
+        return self.key(taken, 0), taken[k]
+
+    def options(self, key: Key, after_shuffle: bool = False) -> list[tuple[Any, float]]:
+        """Every choice at the start of a turn with its expected final score.
+
+        Choices are ``("stop",)``, ``("shuffle",)``, ``("draw", record)`` and
+        ``("marked", record, dose)``, where ``record`` is the kind's record in
+        ``key`` (kinds with equal records are interchangeable).
+        """
+        box, cubes = key
+        result: list[tuple[Any, float]] = []
+        w = self.width
+        if not after_shuffle:
+            result.append((STOP, float(self.eaten(box)[0])))
+            if self.shuffles and any(any(r[w:]) for r in box):
+                shuffled = self.key(self._shuffled(list(box)), cubes)
+                result.append((SHUFFLE, self.draw_value(shuffled)))
+        seen: set[KindRecord] = set()
+        for k, record in enumerate(box):
+            if record in seen:  # an identical kind gives identical values
+                continue
+            seen.add(record)
+            unmarked = sum(record[:w])
+            if unmarked:
+                total = 0.0
+                for i in range(w):
+                    if record[i]:
+                        (rest, _), after = self._take(box, k, i)
+                        total += record[i] * self.hand_value((rest, cubes), after, i)
+                result.append((("draw", record), total / unmarked))
+            for i in range(w):
+                if record[w + i]:
+                    (rest, _), after = self._take(box, k, w + i)
+                    value = self.hand_value((rest, cubes), after, i)
+                    result.append((("marked", record, self.values[i]), value))
+        return result
+
+    def draw_value(self, key: Key) -> float:
+        """Value of a turn that must draw (just after a shuffle)."""
+        return max(v for _, v in self.options(key, after_shuffle=True))
+
+    def _turn_value(self, key: Key) -> float:
+        return max(v for _, v in self.options(key))
+
+    def hand_options(self, key: Key, kind: KindRecord, dose_index: int) -> list[tuple[str, float]]:
+        """With a scone of dose ``values[dose_index]`` in hand, taken from a
+        kind whose record is now ``kind`` in the box ``key``: the values of
+        ``eat``, ``back`` and ``back+shuffle`` (those allowed)."""
+        box, cubes = key
+        w = self.width
+        eaten, dose = self.eaten(box)
+        # eaten() counts the scone in hand as eaten already (it is out of the box)
+        result: list[tuple[str, float]] = []
+        if dose >= self.lethal:
+            result.append(("eat", 0.0))
+        elif eaten == self.total_scones:
+            result.append(("eat", float(eaten)))
+        else:
+            result.append(("eat", self.turn_value(key)))
+        if cubes:
+            k = box.index(kind)
+            back = list(box)
+            r = list(kind)
+            r[w + dose_index] += 1
+            back[k] = tuple(r)
+            result.append(("back", self.turn_value(self.key(back, cubes - 1))))
+            if self.shuffles:
+                shuffled = self.key(self._shuffled(back), cubes - 1)
+                result.append(("back+shuffle", self.turn_value(shuffled)))
+        return result
+
+    def _hand_value(self, key: Key, kind: KindRecord, dose_index: int) -> float:
+        return max(v for _, v in self.hand_options(key, kind, dose_index))
+
+    def solve(self) -> float:
+        """The optimal expected score from the start."""
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 20000))
+        try:
+            return self.turn_value(self.start())
+        finally:
+            sys.setrecursionlimit(limit)
+
+    def positions(self) -> int:
+        """How many distinct positions the memo holds (turns plus scones in hand)."""
+        return int(self.turn_value.cache_info().currsize + self.hand_value.cache_info().currsize)
+
+
+GAME = "tea-scones-arsenic"
+DEFAULT_THRESHOLD = 10
+
+
+def position(obs: dict[str, Any], solver: SoloSolver) -> tuple[list[KindRecord], int]:
+    """The solver's box (per kind, in kind order) and cubes, from the solo
+    observation: a kind's unmarked doses are its six minus those eaten, marked
+    or in hand, all of which the lone player has seen."""
+    w = solver.width
+    slot = {v: i for i, v in enumerate(solver.values)}
+    box = [list(solver.full) for _ in range(solver.kinds)]
+    seen: list[tuple[int, int]] = [(c["kind"], c["dose"]) for c in obs["seats"][0]["cup"]]
+    if obs["hand"] is not None and obs["hand"]["dose"] is not None:
+        seen.append((obs["hand"]["kind"], obs["hand"]["dose"]))
+    for kind, dose in seen:
+        box[kind - 1][slot[dose]] -= 1
+    for m in obs["box"]["marked"]:
+        box[m["kind"] - 1][slot[m["dose"]]] -= 1
+        box[m["kind"] - 1][w + slot[m["dose"]]] += 1
+    return [tuple(r) for r in box], int(obs["seats"][0]["cubes"])
+
+
+class SoloOptimalBot(Bot):
+    """Solo Tea, Scones and Arsenic: the game's ``rules`` bot while more than
+    ``threshold`` unmarked scones are in the box, then exact expectimax
+    (optimal from there on, the memo kept for the whole game)."""
+
+    def __init__(
+        self, game: Game, seat: Player, seed: int | None = None, threshold: int = DEFAULT_THRESHOLD
+    ) -> None:
+        if game.num_players != 1:
+            raise BadOptionError(
+                f"tea-scones-arsenic bot 'solo-optimal' plays only the 1-player game, "
+                f"not {game.num_players} players"
+            )
+        if game.options.get("little_spoon"):
+            raise BadOptionError("tea-scones-arsenic bot 'solo-optimal': the spoon is not solved")
+        if not isinstance(threshold, int) or not 0 <= threshold <= 36:
+            raise BadOptionError(f"solo-optimal: threshold must be 0 to 36, got {threshold!r}")
+        super().__init__(game, seat, seed)
+        self.threshold = threshold
+        # no shuffles: they never help alone (see docs/solvers.md), and leaving
+        # them out keeps the search small
+        self.solver = SoloSolver(shuffles=False)
+        from apothecary.core.bot import game_bots
+
+        self.early = game_bots(GAME)["rules"].factory(game, seat, seed)
+
+    def _choose(self, state: State) -> Action:
+        obs = state.observation(self.seat)
+        if sum(obs["box"]["unmarked"]) > self.threshold:
+            return self.early.step(state)
+        box, cubes = position(obs, self.solver)
+        key = self.solver.key(box, cubes)
+        if obs["phase"] == "decide":
+            hand = obs["hand"]
+            kind_record = box[hand["kind"] - 1]
+            dose_index = self.solver.values.index(hand["dose"])
+            options = self.solver.hand_options(key, kind_record, dose_index)
+            best = max(options, key=lambda o: o[1])[0]
+            return state.string_to_action(best)
+        choices = self.solver.options(key, after_shuffle=not obs["stopping_allowed"])
+        best_choice = max(choices, key=lambda o: o[1])[0]
+        if best_choice[0] == "stop":
+            return state.string_to_action("stop")
+        if best_choice[0] == "shuffle":
+            return state.string_to_action("shuffle")
+        record = best_choice[1]
+        kind = box.index(record)
+        if best_choice[0] == "draw":
+            return state.string_to_action(f"d{kind + 1}")
+        for i, m in enumerate(obs["box"]["marked"]):
+            if m["kind"] == kind + 1 and m["dose"] == best_choice[2]:
+                return state.string_to_action(f"m{i + 1}")
+        raise AssertionError(f"no marked scone for {best_choice}")
+
+
+register_bot(
+    GAME,
+    "solo-optimal",
+    SoloOptimalBot,
+    "solo only: the rules bot early, then exact expectimax (budget: threshold=unmarked scones)",
+)
