@@ -94,7 +94,7 @@ def test_shuffles_never_help_on_small_boxes() -> None:
 def _random_solo_positions(count: int, seed: int) -> list[apothecary.State]:
     game = apothecary.load("tea-scones-arsenic", players=1)
     rng = random.Random(seed)
-    found = []
+    found: list[apothecary.State] = []
     while len(found) < count:
         state = game.new_initial_state()
         stop_after = rng.randrange(5, 80)
