@@ -193,6 +193,8 @@ def _check_position(state: State, where: _Where) -> None:
                 where.fail(f"outcome winners {outcome.winners} are not all seats")
             if len(outcome.scores) != game.num_players:
                 where.fail(f"outcome has {len(outcome.scores)} scores for {game.num_players}")
+        if legal:
+            where.fail(f"legal actions at the end of the game: {legal}")
         returns = state.returns()
         if len(returns) != game.num_players or not all(math.isfinite(r) for r in returns):
             where.fail(f"returns() {returns} is not one finite float per seat")

@@ -84,6 +84,8 @@ class ToyState(State):
         return len(self.cards) == 2 and (self.moves == [CHECK] or len(self.moves) == 2)
 
     def _legal_actions(self) -> list[Action]:
+        if self.is_terminal():
+            return []
         if len(self.cards) < 2:
             actions = [c for c in DEAL if c not in self.cards]
         elif not self.moves:

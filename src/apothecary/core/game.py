@@ -366,14 +366,26 @@ class State(ABC):
 
     def apply_action(self, action: Action | str) -> None:
         """Play ``action`` (an id or notation). Bad input raises and leaves the state as it was."""
+        # The fast path: an id among the (cached) legal actions. A finished
+        # game has none, so it never gets here; every refusal is explained below.
+        if type(action) is int:
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = tuple(self._legal_actions())
+            if action in legal:
+                self._apply(action)
+                self._history.append(action)
+                self._legal = None
+                return
+        self._refuse_or_apply(action)
+
+    def _refuse_or_apply(self, action: Action | str) -> None:
+        if self.is_terminal():
+            raise GameOverError(f"{self.game.name}: the game is over")
         if isinstance(action, str):
-            if self.is_terminal():
-                raise GameOverError(f"{self.game.name}: the game is over")
             action = self.string_to_action(action)
         elif not isinstance(action, int) or isinstance(action, bool):
             raise MalformedActionError(f"an action is an int id or notation text, got {action!r}")
-        if self.is_terminal():
-            raise GameOverError(f"{self.game.name}: the game is over")
         legal = self._legal
         if legal is None:
             legal = self._legal = tuple(self._legal_actions())
