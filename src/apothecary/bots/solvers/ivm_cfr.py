@@ -248,6 +248,14 @@ class RoundSolver:
             tot[a] += weight * reach[p] * strat[a]
         return result
 
+    def keep_average(self, totals: list[list[float]]) -> None:
+        """Replace the accumulated average with ``totals`` (a copy of :attr:`total`
+        taken earlier), e.g. to keep the checkpoint with the lowest NashConv."""
+        self.total = [list(t) for t in totals]
+        self._avg = None
+        self.value.cache_clear()
+        self.best_response.cache_clear()
+
     def average(self) -> list[list[float]]:
         """The average strategy per information set."""
         if self._avg is None:
