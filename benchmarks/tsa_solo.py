@@ -2,7 +2,9 @@
 game's ``rules`` bot, on the same chance streams (game i uses seed i for
 both), with 95% confidence intervals and the slowest move.
 
-    .venv/bin/python benchmarks/tsa_solo.py [-n 200] [--threshold 10]
+    .venv/bin/python benchmarks/tsa_solo.py [-n 200] [--threshold 10] [--bound]
+
+``--bound`` also computes the clairvoyant upper bound exactly (about a minute).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import statistics
 import time
 
 import apothecary
-from apothecary.bots.solvers.tsa_solo import SoloOptimalBot
+from apothecary.bots.solvers.tsa_solo import SoloOptimalBot, clairvoyant_bound
 from apothecary.core.bot import Bot, game_bots
 from apothecary.core.game import sample_chance
 
@@ -42,7 +44,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=200)
     parser.add_argument("--threshold", type=int, default=10)
+    parser.add_argument("--bound", action="store_true")
     args = parser.parse_args()
+    if args.bound:
+        print(f"clairvoyant upper bound: {clairvoyant_bound():.6f}", flush=True)
+    if args.n < 2:
+        return
     game = apothecary.load("tea-scones-arsenic", players=1)
     rules = game_bots("tea-scones-arsenic")["rules"].factory
 

@@ -149,3 +149,42 @@ def test_bot_refuses_other_tables() -> None:
         load_bot("solo-optimal", apothecary.load("tea-scones-arsenic", players=2), 0)
     with pytest.raises(BadOptionError, match="threshold"):
         load_bot("solo-optimal", apothecary.load("tea-scones-arsenic", players=1), 0, threshold=99)
+
+
+def test_clairvoyant_uneaten_matches_brute_force() -> None:
+    # the bound's per-deal step (best undrawn suffixes, then put-backs of 3s)
+    # against every choice of undrawn suffixes and put-backs, on random deals
+    import itertools
+
+    from apothecary.bots.solvers.tsa_solo import (
+        FULL_KIND,
+        MAX_SUFFIX,
+        _merge,
+        _suffix_doses,
+        uneaten_needed,
+    )
+
+    rng = random.Random(11)
+    seen = set()
+    for _ in range(60):
+        deal = [tuple(rng.sample(FULL_KIND, 6)) for _ in range(6)]
+        state: tuple[int, ...] = (0,) + (-99,) * MAX_SUFFIX
+        for order in deal:
+            state = _merge(state, _suffix_doses(order))
+        best = 36
+        for lengths in itertools.product(range(5), repeat=6):
+            s = sum(lengths)
+            if s >= best:
+                continue
+            undrawn = [d for order, n in zip(deal, lengths, strict=True) for d in order[6 - n :]]
+            drawn = sorted(
+                (d for order, n in zip(deal, lengths, strict=True) for d in order[: 6 - n]),
+                reverse=True,
+            )
+            for p in range(4):
+                if sum(undrawn) + sum(drawn[:p]) >= 13:
+                    best = min(best, s + p)
+                    break
+        assert uneaten_needed(state) == best
+        seen.add(best)
+    assert seen >= {5, 6}  # deals where even foresight cannot reach 31 are among them

@@ -273,3 +273,63 @@ register_bot(
     SoloOptimalBot,
     "solo only: the rules bot early, then exact expectimax (budget: threshold=unmarked scones)",
 )
+
+
+# -- an upper bound: the clairvoyant player ------------------------------------
+
+FULL_KIND = (0, 0, 1, 1, 2, 3)
+MAX_SUFFIX = 9
+NEED = 6 * sum(FULL_KIND) - 30 + 1  # uneaten dose that keeps the total below 30
+
+
+def uneaten_needed(best_suffix_dose: tuple[int, ...]) -> int:
+    """Fewest uneaten scones for a player who knows every kind's draw order.
+
+    ``best_suffix_dose[s]`` is the largest dose among ways to leave ``s`` scones
+    at the ends of kinds' orders undrawn. The rest of the uneaten scones are put
+    back (at most 3 cubes); each can be a 3, as at most 5 threes are ever left
+    at the ends when it matters (see docs/solvers.md), so ``p`` put-backs add
+    ``3p`` to the uneaten dose, which must reach ``NEED`` (13).
+    """
+    best = 36
+    for s, dose in enumerate(best_suffix_dose):
+        short = max(0, NEED - dose)
+        p = -(-short // 3)
+        if p <= 3:
+            best = min(best, s + p)
+    return best
+
+
+def _merge(state: tuple[int, ...], suffix: tuple[int, ...]) -> tuple[int, ...]:
+    out = []
+    for s in range(len(state)):
+        out.append(
+            min(NEED, max(state[s - j] + suffix[j] for j in range(min(s, len(suffix) - 1) + 1)))
+        )
+    return tuple(out)
+
+
+def _suffix_doses(order: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(sum(order[len(order) - j :]) for j in range(len(order) + 1))
+
+
+def clairvoyant_bound() -> float:
+    """The exact expected score of a solo player told every kind's draw order in
+    advance (no cubes wasted, no shuffles): an upper bound on the optimal score.
+
+    A dynamic program over kinds on the distribution of the best undrawn
+    suffix dose per suffix size (kinds' orders are independent and uniform).
+    """
+    from itertools import permutations
+
+    orders = sorted(set(permutations(FULL_KIND)))
+    suffixes = Counter(_suffix_doses(o) for o in orders)
+    dist: dict[tuple[int, ...], float] = {(0,) + (-99,) * MAX_SUFFIX: 1.0}
+    for _ in range(6):
+        nxt: dict[tuple[int, ...], float] = {}
+        for state, p in dist.items():
+            for suffix, count in suffixes.items():
+                merged = _merge(state, suffix)
+                nxt[merged] = nxt.get(merged, 0.0) + p * count / len(orders)
+        dist = nxt
+    return sum(p * (36 - uneaten_needed(state)) for state, p in dist.items())
