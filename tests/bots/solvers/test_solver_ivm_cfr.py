@@ -117,3 +117,32 @@ def test_cfr_bot_uses_only_its_information() -> None:
         assert a == b
         checked += 1
     assert checked > 10
+
+
+def test_later_rounds_map_onto_the_solved_rounds() -> None:
+    # in rounds after deaths, seats are renumbered from the new dealer; every
+    # decision must land on a stored information set with the same relative
+    # actions, and the mover must be the one the solved round expects
+    from apothecary.bots.solvers.ivm_cfr import info_key, relative_action, round_order
+
+    table = load_table()
+    rng = random.Random(4)
+    later = 0
+    for _ in range(40):
+        game = apothecary.load("in-vino-morte", players=5)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs = state.observation(seat)
+            key = info_key(obs, seat)
+            rel = {s: i for i, s in enumerate(round_order(obs))}
+            labels = [
+                relative_action(state.action_to_string(a), rel) for a in state.legal_actions()
+            ]
+            assert sorted(table[key]) == sorted(labels), key
+            if obs["phase"] == "turns":
+                assert rel[seat] == len(obs["events"]) + 1
+            if obs["round"] > 1:
+                later += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert later > 50
