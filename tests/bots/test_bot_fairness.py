@@ -14,6 +14,7 @@ import pytest
 
 import apothecary
 from apothecary import bots
+from apothecary.core.errors import BadOptionError
 from apothecary.core.game import sample_chance
 
 SMALL_BUDGET = {"iterations": 4}
@@ -45,7 +46,11 @@ def test_bots_choose_alike_in_worlds_their_seat_cannot_tell_apart(game_name: str
                 differing += str(twin) != str(state)
                 for name in bots.names(game_name):
                     budget = bot_budget(game_name, name)
-                    here = bots.load(name, game, seat, seed=5, **budget).step(state)
+                    try:
+                        first = bots.load(name, game, seat, seed=5, **budget)
+                    except BadOptionError:
+                        continue  # a solver made for other tables (solo, no cheese...)
+                    here = first.step(state)
                     there = bots.load(name, game, seat, seed=5, **budget).step(twin)
                     assert here == there, (
                         f"{name} chose {state.action_to_string(here)} in the true state but "

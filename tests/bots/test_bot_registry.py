@@ -21,7 +21,8 @@ def test_every_game_offers_random_ismcts_and_three_levels() -> None:
 
 
 def test_levels_resolve_to_bots_with_their_budget() -> None:
-    game = apothecary.load("poison-pot", players=2)
+    assert bots.levels("poison-pot")["hard"].bot == "endgame"  # a game's own level
+    game = apothecary.load("tea-scones-arsenic", players=2)
     hard = bots.load("hard", game, 0, seed=1)
     assert isinstance(hard, bots.ISMCTSBot) and hard.iterations == 2000
     quicker = bots.load("hard", game, 0, seed=1, iterations=10)

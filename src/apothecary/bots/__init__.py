@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+# Importing the solvers registers their bots (and Poison Pot's hard level).
+from apothecary.bots import solvers as _solvers  # noqa: F401
 from apothecary.bots.ismcts import ISMCTSBot
 from apothecary.core.bot import Bot, BotEntry, Level, RandomBot, game_bots, game_levels
 from apothecary.core.errors import BadOptionError, UnknownBotError
