@@ -112,3 +112,14 @@ def test_a_bot_thinks_in_a_worker_process_as_it_would_in_process() -> None:
         second = pool.step(remote, state).result(timeout=120)
     assert (first, second) == (local.step(state), local.step(state))
     assert remote.rng.getstate() == local.rng.getstate()
+
+
+def test_ismcts_playouts_by_another_bot() -> None:
+    game = apothecary.load("tea-scones-arsenic", players=2)
+    state = game.new_initial_state()
+    seat = state.current_player()
+    with pytest.raises(UnknownBotError, match="unknown bot 'genius'"):
+        bots.load("ismcts", game, seat, rollout="genius")
+    bot = bots.load("ismcts", game, seat, seed=2, iterations=30, rollout="rules")
+    assert bot.step(state) in state.legal_actions()
+    assert bot.last_iterations == 30

@@ -39,7 +39,10 @@ class _Node:
 
 
 class ISMCTSBot(Bot):
-    """ISMCTS with an iteration or time budget (iterations win when both are given)."""
+    """ISMCTS with an iteration or time budget (iterations win when both are given).
+
+    ``rollout`` names the bot that plays the playouts (default: uniformly random).
+    """
 
     def __init__(
         self,
@@ -50,6 +53,7 @@ class ISMCTSBot(Bot):
         iterations: int | None = None,
         seconds: float | None = None,
         exploration: float = 0.7,
+        rollout: str = "random",
     ) -> None:
         super().__init__(game, seat, seed)
         if iterations is None and seconds is None:
@@ -69,6 +73,19 @@ class ISMCTSBot(Bot):
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = float(exploration)
+        self.rollout = rollout
+        # Playouts by a bot of the registry (a game's rules bot, say) instead of
+        # uniformly random moves: each seat's playout bot reads only that seat's
+        # view of the drawn world, so the search stays fair. Imported here
+        # because the registry imports this module.
+        self._rollout_bots: list[Bot] | None = None
+        if rollout != "random":
+            from apothecary import bots as registry
+
+            self._rollout_bots = [
+                registry.load(rollout, game, s, seed=self.rng.getrandbits(32))
+                for s in range(game.num_players)
+            ]
         self.last_iterations = 0
         """How many iterations the last decision ran (for measurement)."""
 
@@ -112,8 +129,11 @@ class ISMCTSBot(Bot):
                 world.apply_action(sample_chance(world, rng))
                 continue
             legal = world.legal_actions()
-            if expanded:
-                world.apply_action(rng.choice(legal))  # the random playout
+            if expanded:  # the playout
+                playout = self._rollout_bots
+                world.apply_action(
+                    rng.choice(legal) if playout is None else playout[player].step(world)
+                )
                 continue
             if key is None:
                 key = self._key(world, player)
