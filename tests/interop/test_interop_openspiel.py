@@ -16,6 +16,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
 from open_spiel.python.observation import make_observation
+from option_sets import main_options
 
 import apothecary
 import apothecary.bots
@@ -26,20 +27,6 @@ openspiel.register()
 # Games long enough to make random_sim_test slow at many seats are shortened
 # by their own options (the full length is exercised by the PettingZoo tests).
 SHORTER: dict[str, dict[str, Any]] = {"little-drop-of-poison": {"target": 2}}
-
-
-def main_options(name: str) -> list[dict[str, Any]]:
-    """Each option with a short list of values (bools, choices) changed alone."""
-    changed: list[dict[str, Any]] = []
-    for spec in apothecary.game_class(name).option_specs:
-        if spec.choices is not None:
-            values = [c for c in spec.choices if c != spec.default]
-        elif spec.type is bool:
-            values = [not spec.default]
-        else:
-            values = []
-        changed += [{spec.name: value} for value in values]
-    return changed
 
 
 def _id(name: str, players: int, options: dict[str, Any]) -> str:

@@ -15,25 +15,11 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
+from option_sets import main_options
 from pettingzoo.test import api_test, seed_test
 
 import apothecary
 from apothecary.interop.pettingzoo import ApothecaryEnv, env
-
-
-def main_options(name: str) -> list[dict[str, Any]]:
-    """Each option with a short list of values (bools, choices) changed alone."""
-    changed: list[dict[str, Any]] = []
-    for spec in apothecary.game_class(name).option_specs:
-        if spec.choices is not None:
-            values = [c for c in spec.choices if c != spec.default]
-        elif spec.type is bool:
-            values = [not spec.default]
-        else:
-            values = []  # free-form values: the game's own tests cover them
-        changed += [{spec.name: value} for value in values]
-    return changed
-
 
 CONFIGURATIONS = [
     pytest.param(name, players, {}, id=f"{name}-{players}p")

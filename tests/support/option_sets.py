@@ -1,0 +1,24 @@
+"""Option sets worth testing for any game, from its option descriptions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import apothecary
+
+
+def main_options(name: str) -> list[dict[str, Any]]:
+    """Each option with a short list of values (bools, choices) changed alone.
+
+    Free-form values (numbers, deck specs) are left to the game's own tests.
+    """
+    changed: list[dict[str, Any]] = []
+    for spec in apothecary.game_class(name).option_specs:
+        if spec.choices is not None:
+            values = [c for c in spec.choices if c != spec.default]
+        elif spec.type is bool:
+            values = [not spec.default]
+        else:
+            values = []
+        changed += [{spec.name: value} for value in values]
+    return changed
