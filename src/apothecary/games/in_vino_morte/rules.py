@@ -39,6 +39,8 @@ NO_CARD = -1
 WINE = 0
 POISON = 1
 CARD_NAMES = ("wine", "poison")
+# Kinds of journal entries (see InVinoMorteState.journal).
+JOURNAL_DEAL, JOURNAL_TURN, JOURNAL_REVEAL = 0, 1, 2
 
 DEAL_WINE = 0
 DEAL_POISON = 1
@@ -194,6 +196,7 @@ class InVinoMorteState(State):
         "dealer",
         "drunk",
         "events",
+        "journal",
         "last_round",
         "order",
         "phase",
@@ -226,6 +229,10 @@ class InVinoMorteState(State):
         self.poison_dealt = 0
         self.events: list[tuple[int, int, int]] = []
         self.round_start = 0
+        # Everything any seat has seen, one entry per event, for
+        # information_state_string: kept as the game goes (a tuple, shared by
+        # clones) so that the key costs a join, not a replay of the game.
+        self.journal: tuple[tuple[int, ...], ...] = ()
         self._start_round(0, pending=0)
 
     # -- the round ----------------------------------------------------------------
@@ -272,6 +279,9 @@ class InVinoMorteState(State):
             tuple(revealed),
             tuple(s for s in self.order if not self.alive[s]),
         )
+        died = tuple(s for s in self.order if not self.alive[s])
+        shown = tuple(x for s in revealed for x in (s, self.card[s]))
+        self.journal += ((JOURNAL_REVEAL, len(died), *died, *shown),)
         survivors = [s for s in self.order if self.alive[s]]
         if len(survivors) == 1:
             self.winners = (survivors[0],)
@@ -328,6 +338,7 @@ class InVinoMorteState(State):
     def _apply(self, action: Action) -> None:
         if self.phase == DEAL_PHASE:
             seat = self.order[self.step]
+            self.journal += ((JOURNAL_DEAL, self.round, self.dealer, seat, action, self.step),)
             kind = action & 1
             self.card[seat] = kind
             if kind == POISON:
@@ -348,15 +359,18 @@ class InVinoMorteState(State):
             if died:
                 self.alive[me] = False
             self.events.append((me, DRINK, self.card[me] * 2 + died))
+            self.journal += ((JOURNAL_TURN, me, action, self.card[me]),)
         elif action < self.game.steal_base:
             other = action - SWAP_BASE
             self.card[me], self.card[other] = self.card[other], self.card[me]
             self.events.append((me, action, 0))
+            self.journal += ((JOURNAL_TURN, me, action, NO_CARD),)
         else:
             other = action - self.game.steal_base
             self.cheese[other] = False
             self.cheese[me] = True
             self.events.append((me, action, 0))
+            self.journal += ((JOURNAL_TURN, me, action, NO_CARD),)
         self.step += 1
         if self.step == len(self.order) - 1:
             self._end_round()
@@ -392,6 +406,7 @@ class InVinoMorteState(State):
         other.poison_dealt = self.poison_dealt
         other.events = self.events.copy()
         other.round_start = self.round_start
+        other.journal = self.journal
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """Always empty: nothing in this game is left to chance."""
@@ -538,32 +553,38 @@ class InVinoMorteState(State):
     def information_state_string(self, player: Player) -> str:
         """Every event ``player`` has seen, in order: deals (with the glass for the
         dealer), drinks and their results, swaps, steals and each round's reveal."""
-        replay = self.game.new_initial_state()
+        steal_base = self.game.steal_base
         lines = [f"seat {player}"]
-        for action in self._history:
-            if replay.phase == DEAL_PHASE:
-                if replay.step == 0:
-                    lines.append(f"round {replay.round} dealer {replay.dealer}")
-                text = replay.action_to_string(action)
-                if player != replay.dealer:
-                    seat = replay.order[replay.step]
-                    text = f"deal {seat}" + (" +cheese" if action >= DEAL_WINE_CHEESE else "")
-                replay._advance(action)
-                lines.append(text)
-                continue
-            me = replay.current_player()
-            round_number = replay.round
-            replay._advance(action)
-            ended = replay.round != round_number or replay.phase == OVER_PHASE
-            last = replay.last_round
-            text = f"{me} {replay.action_to_string(action)}"
-            if action == DRINK:
-                card = last[2][me] if ended and last is not None else replay.card[me]
-                text += f": {CARD_NAMES[card]}"
-            lines.append(text)
-            if ended and last is not None:
-                _, _, cards, _, revealed, died = last
-                shown = " ".join(f"{s}={CARD_NAMES[cards[s]]}" for s in revealed)
+        for entry in self.journal:
+            what = entry[0]
+            if what == JOURNAL_DEAL:
+                _, round_number, dealer, seat, action, step = entry
+                if step == 0:
+                    lines.append(f"round {round_number} dealer {dealer}")
+                if player == dealer:
+                    text = CARD_NAMES[action & 1] + (
+                        "+cheese" if action >= DEAL_WINE_CHEESE else ""
+                    )
+                    lines.append(f"deal {seat} {text}")
+                else:
+                    lines.append(
+                        f"deal {seat}" + (" +cheese" if action >= DEAL_WINE_CHEESE else "")
+                    )
+            elif what == JOURNAL_TURN:
+                _, me, action, card = entry
+                if action == DRINK:
+                    lines.append(f"{me} drink: {CARD_NAMES[card]}")
+                elif action < steal_base:
+                    lines.append(f"{me} swap {action - SWAP_BASE}")
+                else:
+                    lines.append(f"{me} steal {action - steal_base}")
+            else:
+                count = entry[1]
+                died = entry[2 : 2 + count]
+                pairs = entry[2 + count :]
+                shown = " ".join(
+                    f"{pairs[i]}={CARD_NAMES[pairs[i + 1]]}" for i in range(0, len(pairs), 2)
+                )
                 lines.append(f"reveal {shown}; died {_seat_list(died) or 'none'}")
         return "\n".join(lines)
 
