@@ -50,10 +50,14 @@ class GameView:
         return Text(json.dumps(obs, indent=1, sort_keys=True))
 
     def status(self, obs: Observation, viewer: int | None) -> str:
-        """One line: whose turn, in the game's words."""
+        """One line: how the game ended, or whose turn it is in the game's words."""
         outcome = obs.get("outcome")
         if isinstance(outcome, dict):
             return f"Game over: {outcome.get('reason', '')}"
+        return self.turn_status(obs, viewer)
+
+    def turn_status(self, obs: Observation, viewer: int | None) -> str:
+        """One line while the game goes on: whose turn (games say it in their words)."""
         mover = obs.get("to_move")
         if isinstance(mover, int) and not isinstance(mover, bool):
             return f"{seat_name(mover, viewer)} to move"

@@ -76,11 +76,8 @@ class InVinoMorteView(GameView):
             out.append(f"\nRound {last['round']} reveal: {shown or 'nothing'}; died: {died}\n")
         return out
 
-    def status(self, obs: Observation, viewer: int | None) -> str:
+    def turn_status(self, obs: Observation, viewer: int | None) -> str:
         """Who deals or acts."""
-        outcome = obs.get("outcome")
-        if outcome is not None:
-            return f"Game over: {outcome['reason']}"
         mover = obs["to_move"]
         if obs["phase"] == "deal":
             return f"{seat_name(mover, viewer)} deals the glasses, e.g. deal wine / deal poison"

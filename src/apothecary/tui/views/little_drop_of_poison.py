@@ -97,11 +97,8 @@ class LittleDropOfPoisonView(GameView):
         )
         return out
 
-    def status(self, obs: Observation, viewer: int | None) -> str:
+    def turn_status(self, obs: Observation, viewer: int | None) -> str:
         """Who chooses a character, adds cards, or passes."""
-        outcome = obs.get("outcome")
-        if outcome is not None:
-            return f"Game over: {outcome['reason']}"
         mover = obs["to_move"]
         if mover is None:
             return f"chance: dealing ({obs['phase']})"

@@ -71,11 +71,8 @@ class PoisonPotView(GameView):
             out.append(f"Last slide: {obs['last_slide'][0]}-{obs['last_slide'][1]}\n")
         return out
 
-    def status(self, obs: Observation, viewer: int | None) -> str:
+    def turn_status(self, obs: Observation, viewer: int | None) -> str:
         """Who slides, draws or places, in the game's words."""
-        outcome = obs.get("outcome")
-        if outcome is not None:
-            return f"Game over: {outcome['reason']}"
         mover = obs["to_move"]
         who = f"{seat_name(mover, viewer)} ({obs['colours'][mover]})"
         if obs["phase"] == "slide":

@@ -96,11 +96,8 @@ class TeaSconesArsenicView(GameView):
         out.append("\nkN scone of kind N, :D its dose (? unknown), ▪ sugar cube, ✝ dead\n")
         return out
 
-    def status(self, obs: Observation, viewer: int | None) -> str:
+    def turn_status(self, obs: Observation, viewer: int | None) -> str:
         """Whose turn and what they decide."""
-        outcome = obs.get("outcome")
-        if outcome is not None:
-            return f"Game over: {outcome['reason']}"
         mover = obs["to_move"]
         if mover is None:
             return "chance: the scone's dose"
