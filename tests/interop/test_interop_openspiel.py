@@ -16,7 +16,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
 from open_spiel.python.observation import make_observation
-from option_sets import main_options
+from option_sets import BAD_LOADS, main_options
 
 import apothecary
 import apothecary.bots
@@ -202,7 +202,7 @@ def test_ismcts_refuses_a_perfect_information_game() -> None:
 
 @pytest.mark.parametrize(
     ("args", "options"),
-    [(("no-such-game",), {}), (("poison-pot",), {"colour": "red"}), (("poison-pot", 9), {})],
+    BAD_LOADS,
 )
 def test_bad_game_or_option_is_the_same_error_as_load(
     args: tuple[Any, ...], options: dict[str, Any]

@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from option_sets import main_options
+from option_sets import BAD_LOADS, main_options
 from pettingzoo.test import api_test, seed_test
 
 import apothecary
@@ -158,7 +158,7 @@ def test_an_illegal_action_raises_and_changes_nothing(name: str) -> None:
 
 @pytest.mark.parametrize(
     ("args", "options"),
-    [(("no-such-game",), {}), (("poison-pot",), {"colour": "red"}), (("poison-pot", 9), {})],
+    BAD_LOADS,
 )
 def test_bad_game_or_option_is_the_same_error_as_load(
     args: tuple[Any, ...], options: dict[str, Any]

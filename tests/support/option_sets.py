@@ -22,3 +22,11 @@ def main_options(name: str) -> list[dict[str, Any]]:
             values = []
         changed += [{spec.name: value} for value in values]
     return changed
+
+
+BAD_LOADS: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
+    (("no-such-game",), {}),
+    (("poison-pot",), {"colour": "red"}),
+    (("poison-pot", 9), {}),
+]
+"""Arguments to ``apothecary.load`` that must fail: an adapter must fail alike."""
