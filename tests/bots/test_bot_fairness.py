@@ -17,13 +17,14 @@ from apothecary import bots
 from apothecary.core.errors import BadOptionError
 from apothecary.core.game import sample_chance
 
-SMALL_BUDGET = {"iterations": 4}
+# Search bots run with tiny budgets: the property does not depend on the budget.
+SMALL_BUDGETS = {"ismcts": {"iterations": 4}, "rollout": {"rollouts": 4}}
 
 
 def bot_budget(game_name: str, name: str) -> dict[str, int]:
     level = bots.levels(game_name).get(name)
     bot = level.bot if level is not None else name
-    return SMALL_BUDGET if bot == "ismcts" else {}
+    return SMALL_BUDGETS.get(bot, {})
 
 
 @pytest.mark.parametrize("game_name", apothecary.games())

@@ -12,6 +12,7 @@ from typing import Any
 # Importing the solvers registers their bots (and Poison Pot's hard level).
 from apothecary.bots import solvers as _solvers  # noqa: F401
 from apothecary.bots.ismcts import ISMCTSBot
+from apothecary.bots.rollout import CarelessBot, RolloutBot
 from apothecary.core.bot import Bot, BotEntry, Level, RandomBot, game_bots, game_levels
 from apothecary.core.errors import BadOptionError, UnknownBotError
 from apothecary.core.game import Game, Player
@@ -23,6 +24,16 @@ GENERIC: dict[str, BotEntry] = {
         "ismcts",
         ISMCTSBot,
         "information-set MCTS; budget: iterations=N or seconds=S, exploration=C",
+    ),
+    "rollout": BotEntry(
+        "rollout",
+        RolloutBot,
+        "tries every move in drawn worlds, a base bot playing out; rollouts=N, policy=BOT",
+    ),
+    "careless": BotEntry(
+        "careless",
+        CarelessBot,
+        "a base bot that plays a random move with probability mistakes=P; policy=BOT",
     ),
 }
 
@@ -58,12 +69,40 @@ def names(game_name: str) -> list[str]:
     return [*entries(game_name), *LEVEL_NAMES]
 
 
+def parse_spec(spec: str) -> tuple[str, dict[str, int | float | str]]:
+    """Split ``"name:key=value,key=value"`` into the name and its budget.
+
+    Values are read as int, then float, then left as text, so a tournament's
+    ``--bots rollout:rollouts=50,policy=rules`` names a bot and its budget in
+    one word.
+    """
+    name, _, rest = spec.partition(":")
+    budget: dict[str, int | float | str] = {}
+    for item in filter(None, rest.split(",")):
+        key, equals, text = item.partition("=")
+        if not equals or not key.strip() or not text.strip():
+            raise BadOptionError(f"bot {spec!r}: expected name:key=value,key=value, got {item!r}")
+        value: int | float | str = text.strip()
+        for kind in (int, float):
+            try:
+                value = kind(text)
+                break
+            except ValueError:
+                pass
+        budget[key.strip()] = value
+    return name.strip(), budget
+
+
 def load(name: str, game: Game, seat: Player, seed: int | None = None, **budget: Any) -> Bot:
     """Make bot or level ``name`` for ``seat`` of ``game``.
 
-    Raises UnknownBotError for an unknown name, BadOptionError for a budget
-    the bot does not take or a seat the game does not have.
+    ``name`` may carry a budget, ``"ismcts:iterations=100"``; keyword
+    arguments override it. Raises UnknownBotError for an unknown name,
+    BadOptionError for a budget the bot does not take or a seat the game does
+    not have.
     """
+    name, spec_budget = parse_spec(name)
+    budget = {**spec_budget, **budget}
     if not 0 <= seat < game.num_players:
         raise BadOptionError(f"seat {seat}: {game.name} has seats 0 to {game.num_players - 1}")
     if name in LEVEL_NAMES:
@@ -85,4 +124,15 @@ def load(name: str, game: Game, seat: Player, seed: int | None = None, **budget:
         raise
 
 
-__all__ = ["Bot", "ISMCTSBot", "RandomBot", "entries", "levels", "load", "names"]
+__all__ = [
+    "Bot",
+    "CarelessBot",
+    "ISMCTSBot",
+    "RandomBot",
+    "RolloutBot",
+    "entries",
+    "levels",
+    "load",
+    "names",
+    "parse_spec",
+]

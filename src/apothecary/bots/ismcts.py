@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import time
 
+from apothecary.bots.rollout import policy_bots
 from apothecary.core.bot import Bot
 from apothecary.core.errors import BadOptionError
 from apothecary.core.game import CHANCE, Action, Game, Player, State, sample_chance
@@ -76,16 +77,8 @@ class ISMCTSBot(Bot):
         self.rollout = rollout
         # Playouts by a bot of the registry (a game's rules bot, say) instead of
         # uniformly random moves: each seat's playout bot reads only that seat's
-        # view of the drawn world, so the search stays fair. Imported here
-        # because the registry imports this module.
-        self._rollout_bots: list[Bot] | None = None
-        if rollout != "random":
-            from apothecary import bots as registry
-
-            self._rollout_bots = [
-                registry.load(rollout, game, s, seed=self.rng.getrandbits(32))
-                for s in range(game.num_players)
-            ]
+        # view of the drawn world, so the search stays fair.
+        self._rollout_bots = None if rollout == "random" else policy_bots(game, rollout, self.rng)
         self.last_iterations = 0
         """How many iterations the last decision ran (for measurement)."""
 

@@ -70,7 +70,7 @@ class Level:
 
     name: str
     bot: str
-    budget: dict[str, int | float]
+    budget: dict[str, int | float | str]
     help: str
 
 
@@ -89,7 +89,7 @@ def game_bots(game_name: str) -> dict[str, BotEntry]:
 
 
 def register_level(
-    game_name: str, level: str, bot: str, budget: dict[str, int | float], help: str
+    game_name: str, level: str, bot: str, budget: dict[str, int | float | str], help: str
 ) -> None:
     """Make difficulty ``level`` of ``game_name`` play ``bot`` with ``budget``."""
     _GAME_LEVELS.setdefault(game_name, {})[level] = Level(level, bot, dict(budget), help)
