@@ -1,6 +1,7 @@
 """The strength ladder: every difficulty level against the weaker ones, with think times.
 
-    python benchmarks/ladder.py GAME [--players N] [-n GAMES] [--seed S] [--workers W]
+    python benchmarks/ladder.py GAME [--players N] [-n GAMES] [--games-for LEVEL=N ...]
+        [--seed S] [--workers W]
 
 For each pair (stronger, weaker) of random < easy < medium < hard, the
 stronger bot sits in one seat and the weaker fills the others, seats rotated
@@ -54,11 +55,19 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--positions", type=int, default=20, help="for think times")
     parser.add_argument("--levels", default=",".join(LADDER), help="comma-separated, weakest first")
+    parser.add_argument(
+        "--games-for",
+        action="append",
+        default=[],
+        metavar="LEVEL=N",
+        help="games for the pairs LEVEL plays as the stronger (slow levels need fewer)",
+    )
     args = parser.parse_args()
+    games_for = {level: int(n) for level, n in (item.split("=") for item in args.games_for)}
     players = args.players or apothecary.game_class(args.game).info.default_players
     ladder = args.levels.split(",")
     described = bots.levels(args.game)
-    print(f"{args.game}, {players} players, {args.games} games a pair, seed {args.seed}\n")
+    print(f"{args.game}, {players} players, seed {args.seed}\n")
     print("| level | plays | median think time |")
     print("| --- | --- | ---: |")
     for level in ladder:
@@ -66,22 +75,23 @@ def main() -> None:
         seconds = think_times(args.game, players, level, args.positions, args.seed)
         print(f"| {level} | {what} | {seconds * 1000:.1f} ms |", flush=True)
     parity = 1 / players
-    print("\n| stronger | weaker | stronger's win rate (95% CI) | parity | above parity |")
-    print("| --- | --- | --- | ---: | --- |")
+    print("\n| stronger | weaker | games | stronger's win rate (95% CI) | parity | above parity |")
+    print("| --- | --- | ---: | --- | ---: | --- |")
     for i, weak in enumerate(ladder):
         for strong in ladder[i + 1 :]:
             result = run_match(
                 args.game,
                 players=players,
                 bots=[strong, weak],
-                games=args.games,
+                games=games_for.get(strong, args.games),
                 seed=args.seed,
                 workers=args.workers,
             )
             rate, low, high = result.by_bot[strong].win_rate()
             verdict = "yes" if low > parity else ("no (below)" if high < parity else "not shown")
             print(
-                f"| {strong} | {weak} | {rate:.3f} [{low:.3f}, {high:.3f}] | {parity:.3f} | "
+                f"| {strong} | {weak} | {games_for.get(strong, args.games)} | "
+                f"{rate:.3f} [{low:.3f}, {high:.3f}] | {parity:.3f} | "
                 f"{verdict} |",
                 flush=True,
             )

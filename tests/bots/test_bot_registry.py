@@ -24,9 +24,12 @@ def test_levels_resolve_to_bots_with_their_budget() -> None:
     assert bots.levels("poison-pot")["hard"].bot == "endgame"  # a game's own level
     game = apothecary.load("tea-scones-arsenic", players=2)
     hard = bots.load("hard", game, 0, seed=1)
-    assert isinstance(hard, bots.ISMCTSBot) and hard.iterations == 2000
-    quicker = bots.load("hard", game, 0, seed=1, iterations=10)
-    assert isinstance(quicker, bots.ISMCTSBot) and quicker.iterations == 10
+    assert isinstance(hard, bots.RolloutBot) and hard.rollouts == bots.HARD_ROLLOUTS
+    quicker = bots.load("hard", game, 0, seed=1, rollouts=10)
+    assert isinstance(quicker, bots.RolloutBot) and quicker.rollouts == 10
+    easy = bots.load("easy", game, 0, seed=1)
+    assert isinstance(easy, bots.CarelessBot) and easy.mistakes == 0.5
+    assert bots.levels("tea-scones-arsenic")["medium"].bot == "rules"
 
 
 def test_unknown_bot_lists_what_there_is() -> None:

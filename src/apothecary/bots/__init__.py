@@ -39,6 +39,9 @@ GENERIC: dict[str, BotEntry] = {
 
 LEVEL_NAMES = ("easy", "medium", "hard")
 
+HARD_ROLLOUTS = 60
+"""Playouts a move for the default hard level (see docs/bots.md for what it costs)."""
+
 
 def entries(game_name: str) -> dict[str, BotEntry]:
     """Every bot available for ``game_name``: generic first, then the game's own."""
@@ -49,18 +52,31 @@ def entries(game_name: str) -> dict[str, BotEntry]:
 def levels(game_name: str) -> dict[str, Level]:
     """The difficulty levels of ``game_name``, easiest first.
 
-    A game may define its own; otherwise easy is its rule-based bot (``rules``,
-    or random where it has none), medium and hard are ISMCTS with 300 and 2,000
-    iterations a move.
+    A game may define its own. Otherwise, for a game with a rule-based bot,
+    easy is that bot blundering half its moves (``careless``), medium is the
+    rule-based bot and hard improves on it by playouts (``rollout``); the
+    strength ladder in docs/bots.md measures that each beats the one below.
+    A game without one gets ISMCTS with 100, 500 and 2,000 iterations a move.
     """
     own = game_levels(game_name)
-    bots = entries(game_name)
-    easy = "rules" if "rules" in bots else "random"
-    defaults = {
-        "easy": Level("easy", easy, {}, f"the {easy} bot"),
-        "medium": Level("medium", "ismcts", {"iterations": 300}, "ISMCTS, 300 iterations a move"),
-        "hard": Level("hard", "ismcts", {"iterations": 2000}, "ISMCTS, 2,000 iterations a move"),
-    }
+    if "rules" in entries(game_name):
+        defaults = {
+            "easy": Level(
+                "easy", "careless", {"mistakes": 0.5}, "the rules bot, half its moves random"
+            ),
+            "medium": Level("medium", "rules", {}, "the rules bot"),
+            "hard": Level(
+                "hard",
+                "rollout",
+                {"rollouts": HARD_ROLLOUTS, "margin": 2.0},
+                f"the rules bot improved by {HARD_ROLLOUTS} playouts a move",
+            ),
+        }
+    else:
+        defaults = {
+            name: Level(name, "ismcts", {"iterations": n}, f"ISMCTS, {n:,} iterations a move")
+            for name, n in zip(LEVEL_NAMES, (100, 500, 2000), strict=True)
+        }
     return {name: own.get(name, defaults[name]) for name in LEVEL_NAMES}
 
 

@@ -87,7 +87,7 @@ class ISMCTSBot(Bot):
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
-        tree: dict[str, _Node] = {}
+        tree: dict[tuple[Player, str], _Node] = {}
         # Every world drawn is one the seat cannot tell from this state, so the
         # root's key is known without asking each world for its information state.
         root_key = self._key(state, self.seat)
@@ -108,55 +108,84 @@ class ISMCTSBot(Bot):
         return max(legal, key=lambda a: (root.visits.get(a, 0), -a))
 
     @staticmethod
-    def _key(state: State, player: Player) -> str:
-        return f"{player}|{state.information_state_string(player)}"
+    def _key(state: State, player: Player) -> tuple[Player, str]:
+        # A tuple rather than one joined string: the information state string's
+        # hash is computed once (and cached by games that keep the string),
+        # where a new joined string would be hashed afresh on every lookup.
+        return (player, state.information_state_string(player))
 
-    def _iterate(self, world: State, tree: dict[str, _Node], root_key: str) -> None:
+    def _iterate(
+        self, world: State, tree: dict[tuple[Player, str], _Node], root_key: tuple[Player, str]
+    ) -> None:
         rng = self.rng
         path: list[tuple[_Node, Action, Player]] = []
-        expanded = False
-        key: str | None = root_key
+        key: tuple[Player, str] | None = root_key
+        # The tree walk: select down the stored nodes until one is added.
         while not world.is_terminal():
             player = world.current_player()
             if player == CHANCE:
                 world.apply_action(sample_chance(world, rng))
                 continue
             legal = world.legal_actions()
-            if expanded:  # the playout
-                playout = self._rollout_bots
-                world.apply_action(
-                    rng.choice(legal) if playout is None else playout[player].step(world)
-                )
-                continue
             if key is None:
-                key = self._key(world, player)
+                key = (player, world.information_state_string(player))
             node = tree.get(key)
             if node is None:
                 node = tree[key] = _Node()
-                expanded = True
+                action = self._select(node, legal)
+                path.append((node, action, player))
+                world.apply_action(action)
+                break
             action = self._select(node, legal)
             path.append((node, action, player))
             world.apply_action(action)
             key = None
+        # The playout, with the world's methods bound once: this loop is most of
+        # the time of an iteration in long games.
+        is_terminal, current_player = world.is_terminal, world.current_player
+        apply_action, legal_actions = world.apply_action, world.legal_actions
+        playout = self._rollout_bots
+        if playout is None:
+            choice = rng.choice
+            while not is_terminal():
+                if current_player() == CHANCE:
+                    apply_action(sample_chance(world, rng))
+                else:
+                    apply_action(choice(legal_actions()))
+        else:
+            while not is_terminal():
+                player = current_player()
+                if player == CHANCE:
+                    apply_action(sample_chance(world, rng))
+                else:
+                    apply_action(playout[player].step(world))
         returns = world.returns()
         for node, action, player in path:
-            node.visits[action] = node.visits.get(action, 0) + 1
-            node.totals[action] = node.totals.get(action, 0.0) + returns[player]
+            visits = node.visits
+            visits[action] = visits.get(action, 0) + 1
+            totals = node.totals
+            totals[action] = totals.get(action, 0.0) + returns[player]
 
     def _select(self, node: _Node, legal: list[Action]) -> Action:
         available = node.available
+        visits = node.visits
+        untried = None
         for action in legal:
             available[action] = available.get(action, 0) + 1
-        untried = [a for a in legal if a not in node.visits]
-        if untried:
+            if action not in visits:
+                if untried is None:
+                    untried = [action]
+                else:
+                    untried.append(action)
+        if untried is not None:
             return self.rng.choice(untried)
         c = self.exploration
+        totals = node.totals
+        log = math.log
         best, best_score = legal[0], -math.inf
         for action in legal:
-            visits = node.visits[action]
-            score = node.totals[action] / visits + c * math.sqrt(
-                math.log(available[action]) / visits
-            )
+            n = visits[action]
+            score = totals[action] / n + c * math.sqrt(log(available[action]) / n)
             if score > best_score:
                 best, best_score = action, score
         return best

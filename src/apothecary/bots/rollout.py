@@ -90,13 +90,16 @@ class RolloutBot(Bot):
         self._players = policy_bots(game, policy, self.rng)
         self.last_rollouts = 0
         """How many playouts the last decision ran (for measurement)."""
+        self.last_base: Action | None = None
+        """The base bot's move in the last decision (None when there was one legal move)."""
 
     def _choose(self, state: State) -> Action:
         legal = state.legal_actions()
         self.last_rollouts = 0
+        self.last_base = None
         if len(legal) == 1:
             return legal[0]
-        base = self._players[self.seat].step(state)
+        base = self.last_base = self._players[self.seat].step(state)
         # values[a][i]: this seat's return for action a in the i-th world drawn.
         # The base bot's move is never dropped, so every survivor is paired with it.
         values: dict[Action, list[float]] = {action: [] for action in legal}
@@ -132,9 +135,9 @@ class RolloutBot(Bot):
         mean = sum(differences) / n
         if mean <= 0:
             return base
-        if n < 2:
-            return best if self.margin == 0 else base
-        variance = sum((d - mean) ** 2 for d in differences) / (n - 1)
+        # One pseudo-observation of unit spread keeps a few identical
+        # differences from looking certain (differences lie in [-1, 1]).
+        variance = (sum((d - mean) ** 2 for d in differences) + 1) / n
         return best if mean > self.margin * math.sqrt(variance / n) else base
 
     def _value(self, world: State, action: Action, seed: int) -> float:
