@@ -196,6 +196,7 @@ class InVinoMorteState(State):
         "dealer",
         "drunk",
         "events",
+        "info_texts",
         "journal",
         "last_round",
         "order",
@@ -233,6 +234,10 @@ class InVinoMorteState(State):
         # information_state_string: kept as the game goes (a tuple, shared by
         # clones) so that the key costs a join, not a replay of the game.
         self.journal: tuple[tuple[int, ...], ...] = ()
+        # Per seat, the information state string of the journal's first k
+        # entries, as (k, text): the journal only grows, so a later call only
+        # adds lines. Replaced, never changed, so clones may share it.
+        self.info_texts: dict[int, tuple[int, str]] = {}
         self._start_round(0, pending=0)
 
     # -- the round ----------------------------------------------------------------
@@ -407,6 +412,7 @@ class InVinoMorteState(State):
         other.events = self.events.copy()
         other.round_start = self.round_start
         other.journal = self.journal
+        other.info_texts = self.info_texts
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """Always empty: nothing in this game is left to chance."""
@@ -415,6 +421,16 @@ class InVinoMorteState(State):
     def is_terminal(self) -> bool:
         """Whether at most one player is left (or everyone died, or the round limit hit)."""
         return self.phase == OVER_PHASE
+
+    def returns(self) -> list[float]:
+        """As the base class computes it from :meth:`outcome`, without writing the
+        outcome's reason (searches ask for returns at the end of every playout)."""
+        result = [0.0] * self.game.num_players
+        if self.phase == OVER_PHASE and self.winners:
+            share = 1.0 / len(self.winners)
+            for seat in self.winners:
+                result[seat] = share
+        return result
 
     def outcome(self) -> Outcome | None:
         """The last player alive; or those who died together in the last round."""
@@ -553,40 +569,30 @@ class InVinoMorteState(State):
     def information_state_string(self, player: Player) -> str:
         """Every event ``player`` has seen, in order: deals (with the glass for the
         dealer), drinks and their results, swaps, steals and each round's reveal."""
+        journal = self.journal
+        cached = self.info_texts.get(player)
+        if cached is not None and cached[0] == len(journal):
+            return cached[1]
         steal_base = self.game.steal_base
-        lines = [f"seat {player}"]
-        for entry in self.journal:
-            what = entry[0]
-            if what == JOURNAL_DEAL:
-                _, round_number, dealer, seat, action, step = entry
-                if step == 0:
-                    lines.append(f"round {round_number} dealer {dealer}")
-                if player == dealer:
-                    text = CARD_NAMES[action & 1] + (
-                        "+cheese" if action >= DEAL_WINE_CHEESE else ""
-                    )
-                    lines.append(f"deal {seat} {text}")
-                else:
-                    lines.append(
-                        f"deal {seat}" + (" +cheese" if action >= DEAL_WINE_CHEESE else "")
-                    )
-            elif what == JOURNAL_TURN:
-                _, me, action, card = entry
-                if action == DRINK:
-                    lines.append(f"{me} drink: {CARD_NAMES[card]}")
-                elif action < steal_base:
-                    lines.append(f"{me} swap {action - SWAP_BASE}")
-                else:
-                    lines.append(f"{me} steal {action - steal_base}")
-            else:
-                count = entry[1]
-                died = entry[2 : 2 + count]
-                pairs = entry[2 + count :]
-                shown = " ".join(
-                    f"{pairs[i]}={CARD_NAMES[pairs[i + 1]]}" for i in range(0, len(pairs), 2)
-                )
-                lines.append(f"reveal {shown}; died {_seat_list(died) or 'none'}")
-        return "\n".join(lines)
+        if cached is None:
+            lines = [f"seat {player}"]
+            start = 0
+        else:
+            lines = [cached[1]]
+            start = cached[0]
+        for index in range(start, len(journal)):
+            entry = journal[index]
+            key = (steal_base, player, entry)
+            line = _JOURNAL_LINES.get(key)
+            if line is None:
+                line = _JOURNAL_LINES[key] = _journal_line(entry, player, steal_base)
+                if len(_JOURNAL_LINES) > 100_000:  # bounded: long cheese games
+                    _JOURNAL_LINES.clear()
+            lines.append(line)
+        text = "\n".join(lines)
+        # A new dict, not an update: clones made earlier share the old one.
+        self.info_texts = {**self.info_texts, player: (len(journal), text)}
+        return text
 
     def observation_tensor(self, player: Player) -> list[float]:
         """Per seat: alive, in round, dealer, dealt, drunk, wine seen, poison seen,
@@ -669,8 +675,10 @@ class InVinoMorteState(State):
             cheese = history[self.round_start + i] >= DEAL_WINE_CHEESE
             history[self.round_start + i] = kind + (2 if cheese else 0)
         state = game.new_initial_state()
+        # The history is legal (only covered glasses changed, within the deck),
+        # so the replay skips the legality checks.
         for action in history:
-            state.apply_action(action)
+            state._advance(action)
         return state
 
     # -- for people ----------------------------------------------------------------
@@ -723,6 +731,42 @@ class InVinoMorteState(State):
             f"round {self.round} dealer {self.dealer} {PHASE_NAMES[self.phase]} step {self.step} "
             f"order {list(self.order)} glasses [{glasses}] winners {list(self.winners)}"
         )
+
+
+# Lines of information state strings by (steal_base, seat, journal entry): the
+# same few entries recur across the many worlds a search draws, so each line is
+# formatted once.
+_JOURNAL_LINES: dict[tuple[int, int, tuple[int, ...]], str] = {}
+
+
+def _journal_line(entry: tuple[int, ...], player: int, steal_base: int) -> str:
+    """The text ``player`` sees for one journal entry (one or two lines)."""
+    out: list[str] = []
+    what = entry[0]
+    if what == JOURNAL_DEAL:
+        _, round_number, dealer, seat, action, step = entry
+        if step == 0:
+            out.append(f"round {round_number} dealer {dealer}")
+        if player == dealer:
+            text = CARD_NAMES[action & 1] + ("+cheese" if action >= DEAL_WINE_CHEESE else "")
+            out.append(f"deal {seat} {text}")
+        else:
+            out.append(f"deal {seat}" + (" +cheese" if action >= DEAL_WINE_CHEESE else ""))
+    elif what == JOURNAL_TURN:
+        _, me, action, card = entry
+        if action == DRINK:
+            out.append(f"{me} drink: {CARD_NAMES[card]}")
+        elif action < steal_base:
+            out.append(f"{me} swap {action - SWAP_BASE}")
+        else:
+            out.append(f"{me} steal {action - steal_base}")
+    else:
+        count = entry[1]
+        died = entry[2 : 2 + count]
+        pairs = entry[2 + count :]
+        shown = " ".join(f"{pairs[i]}={CARD_NAMES[pairs[i + 1]]}" for i in range(0, len(pairs), 2))
+        out.append(f"reveal {shown}; died {_seat_list(died) or 'none'}")
+    return "\n".join(out)
 
 
 def _seat_list(seats: Sequence[int]) -> str:
