@@ -172,6 +172,11 @@ class _World:
 
     def sample(self, rng: random.Random) -> list[int]:
         """A dose for every token, drawn from the posterior."""
+        return self.posterior().sample(rng)
+
+    def posterior(self) -> _Posterior:
+        """The forward pass of :meth:`sample`, which needs no randomness: the
+        weight of every reachable vector of account totals, kind by kind."""
         tables = [self.kind_table(kind) for kind in range(KINDS)]
         bound = self.bound
         accounts = range(self.accounts)
@@ -211,9 +216,32 @@ class _World:
                     layer[combined] = get(combined, 0.0) + weight * w
             layers.append(layer)
         finals = [(key, w) for key, w in layers[-1].items() if key & exact_mask == exact_code]
+        return _Posterior(self, tables, layers, finals)
+
+
+class _Posterior:
+    """A world's forward pass, kept so that many draws share it (a search draws
+    many worlds from one position)."""
+
+    def __init__(
+        self,
+        world: _World,
+        tables: list[_KindTable],
+        layers: list[dict[int, float]],
+        finals: list[tuple[int, float]],
+    ) -> None:
+        self.world = world
+        self.tables = tables
+        self.layers = layers
+        self.finals = finals
+
+    def sample(self, rng: random.Random) -> list[int]:
+        """A dose for every token: the backward pass, which only reads the tables."""
+        world, tables, layers = self.world, self.tables, self.layers
+        accounts = range(world.accounts)
         # backward: pick the totals, then each kind's share of them, then its draws
-        target = _unpack(_pick(finals, rng), self.accounts)
-        doses = list(self.token_known)
+        target = _unpack(_pick(self.finals, rng), world.accounts)
+        doses = list(world.token_known)
         for kind in range(KINDS - 1, -1, -1):
             table = tables[kind]
             before = layers[kind]
@@ -329,9 +357,23 @@ def _pick(weighted: Sequence[tuple[T, float]], rng: random.Random) -> T:
 
 def resample_history(state: TeaSconesArsenicState, player: int, rng: random.Random) -> list[int]:
     """``state``'s history with every dose hidden from ``player`` redrawn."""
-    world = _World(state, player)
-    doses = world.sample(rng)
-    history = state.history()
-    for token, index in enumerate(world.token_history_index):
-        history[index] = doses[token]
-    return history
+    return Resampler(state, player).history(rng)
+
+
+class Resampler:
+    """Draws of ``state``'s history for ``player``: the part that needs no
+    randomness is done once, so a search drawing many worlds pays it once."""
+
+    def __init__(self, state: TeaSconesArsenicState, player: int) -> None:
+        world = _World(state, player)
+        self.posterior = world.posterior()
+        self.base = state.history()
+        self.token_history_index = world.token_history_index
+
+    def history(self, rng: random.Random) -> list[int]:
+        """The history with every dose hidden from the player redrawn."""
+        doses = self.posterior.sample(rng)
+        history = self.base.copy()
+        for token, index in enumerate(self.token_history_index):
+            history[index] = doses[token]
+        return history

@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from apothecary.core.game import (
     CHANCE,
@@ -40,6 +41,9 @@ from apothecary.core.game import (
     State,
 )
 from apothecary.core.registry import register
+
+if TYPE_CHECKING:
+    from apothecary.games.tea_scones_arsenic.resample import Resampler
 
 KINDS = 6
 """Kinds of scone in the box."""
@@ -145,6 +149,7 @@ class TeaSconesArsenicState(State):
     scone in hand, every cup, cubes, spoons, stops, deaths and honour turns owed."""
 
     __slots__ = (
+        "_resampler",
         "_rules",
         "_trail",
         "alive",
@@ -214,6 +219,10 @@ class TeaSconesArsenicState(State):
         # Per history entry: the acting seat (the drawer, for a dose), plus for a
         # marked draw the dose the drawer saw, as actor | (dose + 1) << 3.
         self._trail: list[int] = []
+        # (history length, seat, Resampler) of the last resample_from_infostate:
+        # a search draws many worlds from one position, and the part of a draw
+        # that needs no randomness is the same for all of them.
+        self._resampler: tuple[int, int, Resampler] | None = None
 
     # -- rules -----------------------------------------------------------------
 
@@ -495,6 +504,7 @@ class TeaSconesArsenicState(State):
         other.notices = self.notices
         other.result = self.result
         other._trail = self._trail.copy()
+        other._resampler = None
 
     def is_terminal(self) -> bool:
         """Whether the game (eat-off included) is over."""
@@ -697,12 +707,19 @@ class TeaSconesArsenicState(State):
     def resample_from_infostate(self, player: Player, rng: random.Random) -> State:
         """Doses the seat has not seen, redrawn consistently with everything it knows,
         written back into the history's chance outcomes and replayed."""
-        from apothecary.games.tea_scones_arsenic.resample import resample_history
+        from apothecary.games.tea_scones_arsenic.resample import Resampler
 
-        history = resample_history(self, player, rng)
+        cached = self._resampler
+        if cached is None or cached[0] != len(self._history) or cached[1] != player:
+            cached = self._resampler = (len(self._history), player, Resampler(self, player))
+        history = cached[2].history(rng)
         state = self.game.new_initial_state()
+        # The redrawn history is legal (every dose is one the pool still held),
+        # so the replay skips the legality checks, as apply_action would pass.
         for action in history:
-            state.apply_action(action)
+            state._apply(action)
+            state._history.append(action)
+        state._legal = None
         return state
 
     # -- text ----------------------------------------------------------------------
