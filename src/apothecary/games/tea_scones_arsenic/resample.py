@@ -287,6 +287,8 @@ class _KindTable:
         for (_pool, adds, _out), weight in self.layers[-1].items():
             self.totals[adds] = self.totals.get(adds, 0.0) + weight
         self.will_return = will_return
+        self._ways: list[dict[_KindStep, list[tuple[tuple[_KindStep, int], float]]] | None]
+        self._ways = [None] * len(events)
 
     def _moves(
         self, step: _KindStep, what: int, token: int, returns: bool
@@ -322,16 +324,24 @@ class _KindTable:
         doses: dict[int, int] = {}
         for e in range(len(self.events) - 1, -1, -1):
             what, token = self.events[e]
-            returns = token in self.will_return
-            options = []
-            for before, weight in self.layers[e].items():
-                for after, d, w in self._moves(before, what, token, returns):
-                    if after == step:
-                        options.append(((before, d), weight * w))
-            step, d = _pick(options, rng)
+            step, d = _pick(self._ways_into(e)[step], rng)
             if what == DRAW:
                 doses[token] = d
         return doses
+
+    def _ways_into(self, e: int) -> dict[_KindStep, list[tuple[tuple[_KindStep, int], float]]]:
+        """For each step after event ``e``, the (step before, dose) pairs that lead
+        to it with their weights, in the order of the layers (so that a draw
+        picks exactly as scanning the layer would); made once, on first use."""
+        ways = self._ways[e]
+        if ways is None:
+            ways = self._ways[e] = {}
+            what, token = self.events[e]
+            returns = token in self.will_return
+            for before, weight in self.layers[e].items():
+                for after, d, w in self._moves(before, what, token, returns):
+                    ways.setdefault(after, []).append(((before, d), weight * w))
+        return ways
 
 
 def _pack(totals: Contribution) -> int:
