@@ -46,58 +46,81 @@ class _Round:
         self.revealed: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
+class Facts:
+    """What one seat knows of a position's cards, read from its log once: a
+    search draws many worlds from one position, and this part needs no
+    randomness."""
+
+    def __init__(self, state: LittleDropOfPoisonState, player: int) -> None:
+        from apothecary.games.little_drop_of_poison import rules
+
+        game = state.game
+        t = game.num_types
+        self.history = history = state.history()
+        self.rounds: list[_Round] = []
+        rounds = self.rounds
+        current: _Round | None = None
+        poison_round = 1
+        index = 0
+        self.entries = entries = state._entries()
+        round_start_entry = 0
+        round_start_action = 0
+        for number, (code, seat, value) in enumerate(entries):
+            if code == rules.E_KING:
+                round_start_entry, round_start_action = number, index
+                current = _Round(t, game.start_counts)
+                rounds.append(current)
+                poison_round = 1
+            assert current is not None
+            if code == rules.E_DEAL:
+                epoch = len(current.compositions) - 1
+                if seat == player:
+                    current.mine[epoch][value] += 1
+                else:
+                    current.slots.append((index, seat, poison_round, epoch))
+            elif code == rules.E_CARD and seat != player:
+                current.card_actions.append((index, seat, poison_round))
+            elif code == rules.E_REFILL:
+                current.compositions.append(list(value))
+                current.mine.append([0] * t)
+            elif code == rules.E_REVEAL:
+                reveal = value[0]
+                for q, _character, cards in reveal.plays:
+                    if q != player:
+                        current.revealed[(q, poison_round)] = cards
+                        current.required.extend(
+                            (q, poison_round, i) for i in range(t) for _ in range(cards[i])
+                        )
+                for q, cards in reveal.hands:
+                    if q != player:
+                        current.required.extend(
+                            (q, poison_round, i) for i in range(t) for _ in range(cards[i])
+                        )
+                poison_round += 1
+            if code < rules.ACTION_ENTRIES:
+                index += 1
+        assert index == len(history)
+        if len(rounds) < state.assassination_round:
+            # A new assassination round has begun but its king is not drawn yet.
+            round_start_entry, round_start_action = len(entries), index
+        self.round_start_entry = round_start_entry
+        self.round_start_action = round_start_action
+
+
 def resample(state: LittleDropOfPoisonState, player: int, rng: random.Random) -> State:
     """A full state ``player`` cannot tell from ``state``, with a replayable history."""
     from apothecary.games.little_drop_of_poison import rules
 
     game = state.game
     t = game.num_types
-    history = state.history()
-    rounds: list[_Round] = []
-    current: _Round | None = None
-    poison_round = 1
-    index = 0
-    entries = state._entries()
-    round_start_entry = 0
-    round_start_action = 0
-    for number, (code, seat, value) in enumerate(entries):
-        if code == rules.E_KING:
-            round_start_entry, round_start_action = number, index
-            current = _Round(t, game.start_counts)
-            rounds.append(current)
-            poison_round = 1
-        assert current is not None
-        if code == rules.E_DEAL:
-            epoch = len(current.compositions) - 1
-            if seat == player:
-                current.mine[epoch][value] += 1
-            else:
-                current.slots.append((index, seat, poison_round, epoch))
-        elif code == rules.E_CARD and seat != player:
-            current.card_actions.append((index, seat, poison_round))
-        elif code == rules.E_REFILL:
-            current.compositions.append(list(value))
-            current.mine.append([0] * t)
-        elif code == rules.E_REVEAL:
-            reveal = value[0]
-            for q, _character, cards in reveal.plays:
-                if q != player:
-                    current.revealed[(q, poison_round)] = cards
-                    current.required.extend(
-                        (q, poison_round, i) for i in range(t) for _ in range(cards[i])
-                    )
-            for q, cards in reveal.hands:
-                if q != player:
-                    current.required.extend(
-                        (q, poison_round, i) for i in range(t) for _ in range(cards[i])
-                    )
-            poison_round += 1
-        if code < rules.ACTION_ENTRIES:
-            index += 1
-    assert index == len(history)
-    if len(rounds) < state.assassination_round:
-        # A new assassination round has begun but its king is not drawn yet.
-        round_start_entry, round_start_action = len(entries), index
+    # The facts are kept on the state for the next draw from the same position
+    # (the history only grows, so its length tells whether they are current).
+    cached = state._resample_facts
+    if cached is None or cached[0] != len(state._history) or cached[1] != player:
+        cached = state._resample_facts = (len(state._history), player, Facts(state, player))
+    known = cached[2]
+    history, rounds, entries = known.history, known.rounds, known.entries
+    round_start_entry, round_start_action = known.round_start_entry, known.round_start_action
     actions = list(history)
     for facts in rounds:
         _redeal(facts, t, game.DEAL, game.ADD, actions, rng)

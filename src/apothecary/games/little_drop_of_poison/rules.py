@@ -35,7 +35,7 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from apothecary.core.errors import BadOptionError
 from apothecary.core.game import (
@@ -61,6 +61,9 @@ from apothecary.games.little_drop_of_poison.deck import (
     deck_problem,
     parse_deck,
 )
+
+if TYPE_CHECKING:
+    from apothecary.games.little_drop_of_poison.resample import Facts
 
 RAT, WEASEL = 0, 1
 KINDS: tuple[str, ...] = ("rat", "weasel")
@@ -250,6 +253,7 @@ class LittleDropOfPoisonState(State):
 
     __slots__ = (
         "_public_text",
+        "_resample_facts",
         "alive",
         "assassination_round",
         "deal_index",
@@ -294,6 +298,8 @@ class LittleDropOfPoisonState(State):
         self.log: tuple[Any, ...] = ()
         self.last_reveal: tuple[Reveal, dict[int | str, str]] | None = None
         self._public_text: str | None = None
+        # (history length, seat, Facts) of the last resample_from_infostate.
+        self._resample_facts: tuple[int, int, Facts] | None = None
         self.round_start: LittleDropOfPoisonState | None = None
         # Everything below is reset by _new_assassination_round.
         self.alive: list[bool] = [True] * n
@@ -671,6 +677,7 @@ class LittleDropOfPoisonState(State):
         # alive, discard, kinds, peasants_left, round_points, scores and table are
         # shared: every change replaces them with a new list (copy on write).
         other._public_text = self._public_text
+        other._resample_facts = None
         other.round_start = self.round_start
         other.alive = self.alive
         other.assassination_round = self.assassination_round
@@ -707,6 +714,7 @@ class LittleDropOfPoisonState(State):
         # it travels as a flat list and is relinked on arrival.
         fields = {name: getattr(self, name) for name in State.__slots__ + self.__slots__}
         fields["log"] = self._entries()
+        fields["_resample_facts"] = None  # a cache, rebuilt on demand
         return fields
 
     def __setstate__(self, fields: dict[str, Any]) -> None:
