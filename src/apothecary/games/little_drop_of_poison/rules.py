@@ -184,6 +184,9 @@ class LittleDropOfPoisonGame(Game):
         self.antidote_types: tuple[int, ...] = tuple(
             t for t, card in enumerate(deck.types) if card.kind == ANTIDOTE
         )
+        self.poison_types: tuple[int, ...] = tuple(
+            t for t, mask in enumerate(self.poison_mask) if mask
+        )
         self.all_colours: int = (1 << self.num_colours) - 1
         self.colour_types: tuple[tuple[int, ...], ...] = tuple(
             tuple(t for t in range(self.num_types) if self.poison_mask[t] & (1 << k))
@@ -464,25 +467,36 @@ class LittleDropOfPoisonState(State):
         self.round_points = self.round_points.copy()
         plays, targets = self.plays, self.play_target
         poison_mask, antidote_mask, drops = game.poison_mask, game.antidote_mask, game.drops
-        antidote_types = game.antidote_types
-        revealed = tuple(
-            (q, targets[q], tuple(plays[q * t : q * t + t]))
-            for q in self.turn_order
-            if targets[q] >= 0
-        )
-        deaths: list[tuple[int, tuple[int, ...]]] = []
-        discarded = 0
+        antidote_types, poison_types = game.antidote_types, game.poison_types
+        universal_types, colour_types = game.universal_types, game.colour_types
+        revealed = []
         players_on: dict[int, list[int]] = {}
         for q in self.turn_order:
-            if targets[q] >= 0:
-                players_on.setdefault(targets[q], []).append(q)
+            character = targets[q]
+            if character >= 0:
+                revealed.append((q, character, tuple(plays[q * t : q * t + t])))
+                on = players_on.get(character)
+                if on is None:
+                    players_on[character] = [q]
+                else:
+                    on.append(q)
+        deaths: list[tuple[int, tuple[int, ...]]] = []
+        discarded = 0
+        # The loops over poison types only skip types whose poison mask is 0,
+        # which the tests on the mask would skip anyway.
         for character in sorted(players_on):
             players = players_on[character]
             base = character * t
-            new = plays[players[0] * t : players[0] * t + t]
+            first = players[0] * t
+            new = plays[first : first + t]
             for q in players[1:]:
                 new = [a + b for a, b in zip(new, plays[q * t : q * t + t], strict=True)]
-            if any(new[u] for u in game.universal_types):
+            universal = False
+            for u in universal_types:
+                if new[u]:
+                    universal = True
+                    break
+            if universal:
                 # Everything on the character goes, the universal antidote included.
                 for i in range(t):
                     gone = table[base + i] + new[i]
@@ -498,7 +512,7 @@ class LittleDropOfPoisonState(State):
                 if new[i]:
                     cure |= antidote_mask[i]
             if cure:
-                for i in range(t):
+                for i in poison_types:
                     if poison_mask[i] & cure:
                         gone = table[base + i]
                         for q in players:
@@ -507,31 +521,33 @@ class LittleDropOfPoisonState(State):
                         discard[i] += gone
                         discarded += gone
                         table[base + i] = 0
-            pile = table[base : base + t]
             for q in players:
-                pile = [a + b for a, b in zip(pile, plays[q * t : q * t + t], strict=True)]
-            table[base : base + t] = pile
+                offset = q * t - base
+                for i in range(base, base + t):
+                    table[i] += plays[offset + i]
             blocked = 0
             for i in antidote_types:
-                if pile[i]:
+                if table[base + i]:
                     blocked |= antidote_mask[i]
             lethal = game.king_lethal if character == n else PEASANT_LETHAL
             lethal_colours = 0
-            for k, kinds_of_colour in enumerate(game.colour_types):
+            for k, kinds_of_colour in enumerate(colour_types):
                 if blocked >> k & 1:
                     continue
                 total = 0
                 for i in kinds_of_colour:
-                    total += pile[i] * drops[i]
+                    total += table[base + i] * drops[i]
                 if total >= lethal:
                     lethal_colours |= 1 << k
             if lethal_colours:
-                killers = tuple(
-                    q
-                    for q in players
-                    if any(plays[q * t + i] and poison_mask[i] & lethal_colours for i in range(t))
-                )
-                deaths.append((character, killers))
+                poisoners = []
+                for q in players:
+                    qt = q * t
+                    for i in poison_types:
+                        if plays[qt + i] and poison_mask[i] & lethal_colours:
+                            poisoners.append(q)
+                            break
+                deaths.append((character, tuple(poisoners)))
         gained = [0] * n
         hands: list[tuple[int, tuple[int, ...]]] = []
         for character, killers in deaths:
@@ -563,7 +579,7 @@ class LittleDropOfPoisonState(State):
         reveal = Reveal(
             self.assassination_round,
             self.poison_round,
-            revealed,
+            tuple(revealed),
             tuple(deaths),
             tuple(gained),
             tuple(hands),
