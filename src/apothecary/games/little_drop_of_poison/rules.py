@@ -35,6 +35,7 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import add
 from typing import TYPE_CHECKING, Any
 
 from apothecary.core.errors import BadOptionError
@@ -205,6 +206,9 @@ class LittleDropOfPoisonGame(Game):
         self.PEASANT = n + 3 + 2 * t
         self.CROWN = n + 5 + 2 * t
         self._num_actions = n + 7 + 2 * t
+        # Action ids by card type, zipped with count lists in the hot loops.
+        self.add_actions: tuple[int, ...] = tuple(range(self.ADD, self.ADD + t))
+        self.deal_actions: tuple[int, ...] = tuple(range(self.DEAL, self.DEAL + t))
         self.character_names: tuple[str, ...] = (*map(str, range(n)), "king")
 
     def num_distinct_actions(self) -> int:
@@ -490,7 +494,7 @@ class LittleDropOfPoisonState(State):
             first = players[0] * t
             new = plays[first : first + t]
             for q in players[1:]:
-                new = [a + b for a, b in zip(new, plays[q * t : q * t + t], strict=True)]
+                new = list(map(add, new, plays[q * t : q * t + t]))
             universal = False
             for u in universal_types:
                 if new[u]:
@@ -521,13 +525,13 @@ class LittleDropOfPoisonState(State):
                         discard[i] += gone
                         discarded += gone
                         table[base + i] = 0
+            pile = table[base : base + t]
             for q in players:
-                offset = q * t - base
-                for i in range(base, base + t):
-                    table[i] += plays[offset + i]
+                pile = list(map(add, pile, plays[q * t : q * t + t]))
+            table[base : base + t] = pile
             blocked = 0
             for i in antidote_types:
-                if table[base + i]:
+                if pile[i]:
                     blocked |= antidote_mask[i]
             lethal = game.king_lethal if character == n else PEASANT_LETHAL
             lethal_colours = 0
@@ -536,7 +540,7 @@ class LittleDropOfPoisonState(State):
                     continue
                 total = 0
                 for i in kinds_of_colour:
-                    total += table[base + i] * drops[i]
+                    total += pile[i] * drops[i]
                 if total >= lethal:
                     lethal_colours |= 1 << k
             if lethal_colours:
@@ -608,14 +612,14 @@ class LittleDropOfPoisonState(State):
                 alive = self.alive
                 return [c for c in range(game.num_players) if alive[c]] + [game.KING]
             base = seat * t
-            hands = self.hands
-            legal = [game.ADD + i for i in range(t) if hands[base + i]]
+            legal = [
+                a for a, c in zip(game.add_actions, self.hands[base : base + t], strict=True) if c
+            ]
             if self.play_count[seat]:
                 legal.append(game.DONE)
             return legal
         if phase == DEAL_PHASE:
-            deal = game.DEAL
-            return [deal + i for i, c in enumerate(self.deck) if c]
+            return [a for a, c in zip(game.deal_actions, self.deck, strict=True) if c]
         return [a for a, _ in self.chance_outcomes()]
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
@@ -624,8 +628,7 @@ class LittleDropOfPoisonState(State):
         phase = self.phase
         if phase == DEAL_PHASE:
             size = self.deck_size
-            deal = game.DEAL
-            return [(deal + i, c / size) for i, c in enumerate(self.deck) if c]
+            return [(a, c / size) for a, c in zip(game.deal_actions, self.deck, strict=True) if c]
         if phase == PEASANT_PHASE:
             rats, weasels = self.peasants_left
             total = rats + weasels
