@@ -670,15 +670,36 @@ class InVinoMorteState(State):
         wine_count = rng.choices(range(len(free) + 1), weights=weights)[0]
         wine_slots = set(rng.sample(free, wine_count))
         history = self.history()
+        kinds = []
         for i in range(dealt):
             kind = known.get(i, WINE if i in wine_slots else POISON)
+            kinds.append(kind)
             cheese = history[self.round_start + i] >= DEAL_WINE_CHEESE
             history[self.round_start + i] = kind + (2 if cheese else 0)
-        state = game.new_initial_state()
-        # The history is legal (only covered glasses changed, within the deck),
-        # so the replay skips the legality checks.
-        for action in history:
-            state._advance(action)
+        # The state that replaying this history gives, made directly: only this
+        # round's glasses (at the seats the public swaps took them to), the
+        # deal's counts and the deal entries of the journal differ from ours.
+        state = self.clone()
+        assert isinstance(state, InVinoMorteState)
+        state._history = history
+        state._legal = None
+        card = state.card
+        for seat, slot in slot_at.items():
+            card[seat] = kinds[slot]
+        state.wine_dealt = kinds.count(WINE)
+        state.poison_dealt = dealt - state.wine_dealt
+        journal = list(self.journal)
+        for index in range(len(journal) - 1, -1, -1):
+            entry = journal[index]
+            if entry[0] == JOURNAL_REVEAL:
+                break
+            if entry[0] == JOURNAL_DEAL:
+                step = entry[5]
+                journal[index] = (*entry[:4], history[self.round_start + step], step)
+        state.journal = tuple(journal)
+        # Other seats' texts may show the redrawn glasses (the dealer's does).
+        mine = self.info_texts.get(player)
+        state.info_texts = {} if mine is None else {player: mine}
         return state
 
     # -- for people ----------------------------------------------------------------
