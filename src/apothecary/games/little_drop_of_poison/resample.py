@@ -141,7 +141,12 @@ def resample(state: LittleDropOfPoisonState, player: int, rng: random.Random) ->
         elif code == rules.E_CARD:
             value = actions[index] - game.ADD
         elif code == rules.E_REVEAL:
-            value = last_reveal = (value[0], {})
+            # The caches start afresh, but for what the drawn world shares with
+            # this one: the public texts (str keys) and the seat's own history.
+            kept = {
+                key: text for key, text in value[1].items() if key == player or type(key) is str
+            }
+            value = last_reveal = (value[0], kept)
         log = (log, (code, seat, value))
         if code < rules.ACTION_ENTRIES:
             index += 1
