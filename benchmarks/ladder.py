@@ -59,11 +59,15 @@ def main() -> None:
         "--games-for",
         action="append",
         default=[],
-        metavar="LEVEL=N",
-        help="games for the pairs LEVEL plays as the stronger (slow levels need fewer)",
+        metavar="LEVEL[:WEAKER]=N",
+        help="games for the pairs LEVEL plays as the stronger, or for one pair",
     )
     args = parser.parse_args()
     games_for = {level: int(n) for level, n in (item.split("=") for item in args.games_for)}
+
+    def pair_games(strong: str, weak: str) -> int:
+        return games_for.get(f"{strong}:{weak}", games_for.get(strong, args.games))
+
     players = args.players or apothecary.game_class(args.game).info.default_players
     ladder = args.levels.split(",")
     described = bots.levels(args.game)
@@ -83,14 +87,14 @@ def main() -> None:
                 args.game,
                 players=players,
                 bots=[strong, weak],
-                games=games_for.get(strong, args.games),
+                games=pair_games(strong, weak),
                 seed=args.seed,
                 workers=args.workers,
             )
             rate, low, high = result.by_bot[strong].win_rate()
             verdict = "yes" if low > parity else ("no (below)" if high < parity else "not shown")
             print(
-                f"| {strong} | {weak} | {games_for.get(strong, args.games)} | "
+                f"| {strong} | {weak} | {pair_games(strong, weak)} | "
                 f"{rate:.3f} [{low:.3f}, {high:.3f}] | {parity:.3f} | "
                 f"{verdict} |",
                 flush=True,

@@ -58,8 +58,9 @@ def levels(game_name: str) -> dict[str, Level]:
     strength ladder in docs/bots.md measures that each beats the one below.
     A game without one gets ISMCTS with 100, 500 and 2,000 iterations a move.
     """
+    available = entries(game_name)  # imports the game, which may register levels
     own = game_levels(game_name)
-    if "rules" in entries(game_name):
+    if "rules" in available:
         defaults = {
             "easy": Level(
                 "easy", "careless", {"mistakes": 0.5}, "the rules bot, half its moves random"

@@ -19,7 +19,7 @@ memory between steps):
 
 from __future__ import annotations
 
-from apothecary.core.bot import Bot, register_bot
+from apothecary.core.bot import Bot, register_bot, register_level
 from apothecary.core.game import JSON, Action, State
 
 GAME = "little-drop-of-poison"
@@ -207,3 +207,10 @@ def _count(codes: list[str]) -> dict[str, int]:
 
 
 register_bot(GAME, "rules", RuleBot, "kills when its cards make a lethal colour, else waits")
+# No search tried here beats the rules bot (docs/bots.md): playouts over
+# many assassination rounds drown one move's effect. So the levels differ by
+# how often the rules bot blunders, and hard is the rules bot itself.
+register_level(
+    GAME, "medium", "careless", {"mistakes": 0.2}, "the rules bot, a fifth of its moves random"
+)
+register_level(GAME, "hard", "rules", {}, "the rules bot")
