@@ -102,19 +102,25 @@ def test_ismcts_is_reproducible_with_a_seed_and_an_iteration_budget() -> None:
     assert len(choices) == 1
 
 
-def test_a_bot_thinks_in_a_worker_process_as_it_would_in_process() -> None:
+@pytest.mark.parametrize("name", ["ismcts:iterations=40", "rollout:rollouts=12"])
+def test_a_bot_thinks_in_a_worker_process_as_it_would_in_process(name: str) -> None:
     from apothecary.bots.pool import ThinkingPool
 
     game = apothecary.load("tea-scones-arsenic", players=2)
     state = game.new_initial_state()
     seat = state.current_player()
-    local = bots.load("ismcts", game, seat, seed=3, iterations=40)
-    remote = bots.load("ismcts", game, seat, seed=3, iterations=40)
+    local = bots.load(name, game, seat, seed=3)
+    remote = bots.load(name, game, seat, seed=3)
     with ThinkingPool(1) as pool:
         first = pool.step(remote, state).result(timeout=120)
         second = pool.step(remote, state).result(timeout=120)
     assert (first, second) == (local.step(state), local.step(state))
     assert remote.rng.getstate() == local.rng.getstate()
+    # Every seat's playout bot too, so the next decision starts alike.
+    for here, there in zip(
+        getattr(local, "_players", []), getattr(remote, "_players", []), strict=True
+    ):
+        assert here.rng.getstate() == there.rng.getstate()
 
 
 def test_ismcts_playouts_by_another_bot() -> None:

@@ -2,23 +2,23 @@
 
 Search is CPU-bound Python, so a thread would still hold the interpreter
 lock; :class:`ThinkingPool` runs ``bot.step(state)`` in worker processes
-instead. The bot's random generator is carried back, so a bot that thinks
-in the pool makes the same choices, move after move, as it would in-process.
+instead. The bot comes back with the action (its random generators, and
+those of the bots it plays out with), so a bot that thinks in the pool makes
+the same choices, move after move, as it would in-process.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
 import multiprocessing
-from typing import Any
 
 from apothecary.core.bot import Bot
 from apothecary.core.game import Action, State
 
 
-def _think(bot: Bot, state: State) -> tuple[Action, Any]:
+def _think(bot: Bot, state: State) -> tuple[Action, Bot]:
     action = bot.step(state)
-    return action, bot.rng.getstate()
+    return action, bot
 
 
 class ThinkingPool:
@@ -39,13 +39,14 @@ class ThinkingPool:
         inner = self._executor.submit(_think, bot, state)
         outer: concurrent.futures.Future[Action] = concurrent.futures.Future()
 
-        def done(future: concurrent.futures.Future[tuple[Action, Any]]) -> None:
+        def done(future: concurrent.futures.Future[tuple[Action, Bot]]) -> None:
             try:
-                action, rng_state = future.result()
+                action, thought = future.result()
             except BaseException as error:  # handed to the caller
                 outer.set_exception(error)
                 return
-            bot.rng.setstate(rng_state)
+            # Whatever the bot changed while thinking, it changed in the worker's copy.
+            bot.__dict__.update(thought.__dict__)
             outer.set_result(action)
 
         inner.add_done_callback(done)
