@@ -62,6 +62,13 @@ def main() -> None:
         metavar="LEVEL[:WEAKER]=N",
         help="games for the pairs LEVEL plays as the stronger, or for one pair",
     )
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="STRONGER:WEAKER",
+        help="play only these pairs (repeatable); default every pair",
+    )
     args = parser.parse_args()
     games_for = {level: int(n) for level, n in (item.split("=") for item in args.games_for)}
 
@@ -83,6 +90,8 @@ def main() -> None:
     print("| --- | --- | ---: | --- | ---: | --- |")
     for i, weak in enumerate(ladder):
         for strong in ladder[i + 1 :]:
+            if args.only and f"{strong}:{weak}" not in args.only:
+                continue
             result = run_match(
                 args.game,
                 players=players,
