@@ -1,16 +1,18 @@
 """Our ISMCTS side by side with OpenSpiel's Python ISMCTSBot, through the OpenSpiel adapter.
 
-    python benchmarks/ismcts_vs_openspiel.py [--seconds-per-move 0.2] [--games 24]
-        [--write docs/performance.md]
+    python benchmarks/ismcts_vs_openspiel.py [--seconds-per-move 0.1] [--games N]
+        [--only GAME] [--write docs/performance.md]
 
 1. Simulations per second: both bots search the same positions (taken from
-   seeded random play) with the same number of simulations; the ratio of the
-   rates is reported.
+   seeded random play) with the same number of simulations, taking turns
+   position by position; the ratio of the rates is reported.
 2. Head-to-head at equal wall-clock time per move: our bot gets a time budget
    of S seconds a move; OpenSpiel's bot, which has no time budget, gets the
    number of simulations it managed in S seconds in part 1. Every assignment
    of the two bots to the seats (both present) is played equally often with
-   the same chance seeds, so parity is a 50% share of the wins.
+   the same chance seeds, so parity is a 50% share of the wins. The number of
+   games differs by game (GAMES below): short games get many, so that every
+   interval says something within about 25 minutes for the whole run.
 
 Poison Pot has perfect information, which OpenSpiel's ISMCTSBot refuses; it is
 compared with OpenSpiel's MCTSBot there. Needs ``pip install -e '.[rl]'``.
@@ -20,13 +22,14 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import random
 import time
 from typing import Any
 
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
-from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-not-found]
+from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
 import apothecary
 from apothecary import bots
@@ -42,6 +45,15 @@ TABLES = {
 # Long games (Little Drop of Poison plays to 10 points) are shortened for the
 # head-to-head so that both bots' random rollouts stay affordable.
 SHORTER: dict[str, dict[str, Any]] = {"little-drop-of-poison": {"target": 4}}
+# Head-to-head games per game at 0.1 s a move: multiples of the number of
+# mixed seatings (6 for three players, 2 for two). In Vino Morte lasts a few
+# moves, Little Drop of Poison over a hundred.
+GAMES = {
+    "in-vino-morte": 360,
+    "tea-scones-arsenic": 84,
+    "poison-pot": 24,
+    "little-drop-of-poison": 36,
+}
 UCT_C = 0.7
 
 
@@ -96,14 +108,16 @@ def simulation_rates(game: Any, spots: list[Any], simulations: int) -> tuple[flo
 
 def head_to_head(
     game: Any, seconds: float, their_simulations: int, games: int, seed: int
-) -> tuple[float, float, float, int]:
-    """Our share of the wins over every mixed seating: (share, low, high, games played)."""
+) -> tuple[float, float, float, int, float]:
+    """Our share of the wins over every mixed seating: (share, low, high, games
+    played, our mean iterations a searched move)."""
     players = game.num_players()
     seatings = [
         s for s in itertools.product((True, False), repeat=players) if any(s) and not all(s)
     ]
     ours_wins = theirs_wins = 0.0
     played = 0
+    searched: list[int] = []
     for round_index in range(max(1, games // len(seatings))):
         for seating in seatings:
             rng = random.Random(f"{seed}:{round_index}")  # the same chance for every seating
@@ -127,28 +141,38 @@ def head_to_head(
                     actions, probs = zip(*state.chance_outcomes(), strict=True)
                     state.apply_action(rng.choices(actions, probs)[0])
                 else:
-                    state.apply_action(int(seats[state.current_player()].step(state)))
+                    seat = state.current_player()
+                    state.apply_action(int(seats[seat].step(state)))
+                    if seating[seat]:
+                        iterations = seats[seat].bot.last_iterations
+                        if iterations:  # 0: a forced move, not searched
+                            searched.append(iterations)
             returns = state.returns()
             ours_wins += sum(r for r, mine in zip(returns, seating, strict=True) if mine)
             theirs_wins += sum(r for r, mine in zip(returns, seating, strict=True) if not mine)
             played += 1
     decided = ours_wins + theirs_wins
     share, low, high = wilson(ours_wins, round(decided)) if decided else (float("nan"),) * 3
-    return share, low, high, played
+    mean_iterations = sum(searched) / len(searched) if searched else float("nan")
+    return share, low, high, played, mean_iterations
 
 
 def main() -> None:
     """Measure every game and print (or write) a markdown table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds-per-move", type=float, default=0.2)
-    parser.add_argument("--games", type=int, default=24, help="head-to-head games per game")
-    parser.add_argument("--simulations", type=int, default=100, help="per position, part 1")
-    parser.add_argument("--positions", type=int, default=6)
+    parser.add_argument("--seconds-per-move", type=float, default=0.1)
+    parser.add_argument(
+        "--games", type=int, help="head-to-head games for every game (default: GAMES)"
+    )
+    parser.add_argument("--simulations", type=int, default=200, help="per position, part 1")
+    parser.add_argument("--positions", type=int, default=8)
     parser.add_argument("--only", help="one game name")
     parser.add_argument("--write", help="replace the figures in this markdown file")
     args = parser.parse_args()
     openspiel.register()
     rows = []
+    started = time.perf_counter()
+    load_before = os.getloadavg()[0]
     for name in apothecary.games():
         if args.only and name != args.only:
             continue
@@ -157,23 +181,29 @@ def main() -> None:
         spots = positions(game, args.positions, seed=1)
         ours_rate, their_rate = simulation_rates(game, spots, args.simulations)
         budget = max(1, round(their_rate * args.seconds_per_move))
-        share, low, high, played = head_to_head(
-            game, args.seconds_per_move, budget, args.games, seed=2
+        games = args.games if args.games is not None else GAMES.get(name, 24)
+        share, low, high, played, ours_per_move = head_to_head(
+            game, args.seconds_per_move, budget, games, seed=2
         )
         opponent = "MCTSBot" if name == "poison-pot" else "ISMCTSBot"
         rows.append(
             f"| {name} | {players} | {opponent} | {ours_rate:,.0f} | {their_rate:,.0f} | "
-            f"{ours_rate / their_rate:.1f}x | {played} | {share:.2f} [{low:.2f}, {high:.2f}] |"
+            f"{ours_rate / their_rate:.1f}x | {ours_per_move:,.0f} / {budget:,} | {played} | "
+            f"{share:.2f} [{low:.2f}, {high:.2f}] |"
         )
-        print(rows[-1], flush=True)
+        print(rows[-1], f"({time.perf_counter() - started:.0f} s so far)", flush=True)
+    minutes = (time.perf_counter() - started) / 60
+    load_after = os.getloadavg()[0]
     table = "\n".join(
         [
-            f"{time.strftime('%Y-%m-%d')}: {args.simulations} simulations on {args.positions} "
-            f"positions a game; head-to-head at {args.seconds_per_move:g} s a move.",
+            f"{time.strftime('%Y-%m-%d')}, one run of {minutes:.0f} minutes (load average "
+            f"{load_before:.1f} at the start, {load_after:.1f} at the end): "
+            f"{args.simulations} simulations on each of {args.positions} positions a game "
+            f"for the rates; head-to-head at {args.seconds_per_move:g} s a move.",
             "",
-            "| game | players | OpenSpiel bot | ours sims/s | OpenSpiel sims/s | ratio | games "
-            "| our win share (95% CI) |",
-            "| --- | ---: | --- | ---: | ---: | ---: | ---: | --- |",
+            "| game | players | OpenSpiel bot | ours sims/s | OpenSpiel sims/s | ratio "
+            "| sims a move (ours / OpenSpiel's) | games | our win share (95% CI) |",
+            "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |",
             *rows,
         ]
     )
