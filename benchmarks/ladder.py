@@ -6,8 +6,9 @@
 For each pair (stronger, weaker) of random < easy < medium < hard, the
 stronger bot sits in one seat and the weaker fills the others, seats rotated
 game by game; its win rate is compared with parity (1/N, what it would win if
-it were no better). Think time is the median of ``step`` over positions met in
-seeded random play. Output is a markdown table for docs/bots.md.
+it were no better). Think time is the median (and 95th percentile) of
+``step`` over positions met in seeded random play. Output is a markdown table
+for docs/bots.md.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from apothecary.core.game import sample_chance
 LADDER = ("random", "easy", "medium", "hard")
 
 
-def think_times(game_name: str, players: int, level: str, positions: int, seed: int) -> float:
-    """Median seconds per decision of ``level`` over positions from random play."""
+def think_times(game_name: str, players: int, level: str, positions: int, seed: int) -> list[float]:
+    """Seconds per decision of ``level`` over positions from seeded random play."""
     game = apothecary.load(game_name, players=players)
     rng = random.Random(seed)
     times: list[float] = []
@@ -42,7 +43,7 @@ def think_times(game_name: str, players: int, level: str, positions: int, seed: 
                 bot.step(state)
                 times.append(time.perf_counter() - start)
             state.apply_action(rng.choice(state.legal_actions()))
-    return statistics.median(times)
+    return times
 
 
 def main() -> None:
@@ -53,7 +54,7 @@ def main() -> None:
     parser.add_argument("-n", "--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--positions", type=int, default=20, help="for think times")
+    parser.add_argument("--positions", type=int, default=60, help="for think times")
     parser.add_argument("--levels", default=",".join(LADDER), help="comma-separated, weakest first")
     parser.add_argument(
         "--games-for",
@@ -79,12 +80,13 @@ def main() -> None:
     ladder = args.levels.split(",")
     described = bots.levels(args.game)
     print(f"{args.game}, {players} players, seed {args.seed}\n")
-    print("| level | plays | median think time |")
-    print("| --- | --- | ---: |")
+    print("| level | plays | median think time | 95th percentile |")
+    print("| --- | --- | ---: | ---: |")
     for level in ladder:
         what = "uniformly random" if level == "random" else described[level].help
-        seconds = think_times(args.game, players, level, args.positions, args.seed)
-        print(f"| {level} | {what} | {seconds * 1000:.1f} ms |", flush=True)
+        times = think_times(args.game, players, level, args.positions, args.seed)
+        median, high = statistics.median(times), statistics.quantiles(times, n=20)[-1]
+        print(f"| {level} | {what} | {median * 1000:.1f} ms | {high * 1000:.1f} ms |", flush=True)
     parity = 1 / players
     print("\n| stronger | weaker | games | stronger's win rate (95% CI) | parity | above parity |")
     print("| --- | --- | ---: | --- | ---: | --- |")
