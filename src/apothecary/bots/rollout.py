@@ -130,7 +130,7 @@ class RolloutBot(Bot):
         if not challengers:
             return base
         best = challengers[0]
-        differences = [a - b for a, b in zip(values[best], values[base], strict=False)]
+        differences = [a - b for a, b in zip(values[best], values[base], strict=True)]
         n = len(differences)
         mean = sum(differences) / n
         if mean <= 0:
@@ -172,11 +172,13 @@ class CarelessBot(Bot):
             raise BadOptionError(f"careless mistakes={mistakes!r}: expected 0 to 1")
         self.mistakes = float(mistakes)
         self.policy = policy
+        # Made like the rollout bot's (one per seat, only this seat's kept) so
+        # that a seed gives the same base bot in both.
         self._base = policy_bots(game, policy, self.rng)[seat]
 
     def _choose(self, state: State) -> Action:
-        # Draw first, so the base bot's own randomness is used the same way
-        # whatever this coin says; both depend only on this seat's knowledge.
+        # The coin and the blunder use only this bot's generator and the legal
+        # actions, so blundering is as fair as the base bot.
         if self.rng.random() < self.mistakes:
             return self.rng.choice(state.legal_actions())
         return self._base.step(state)
