@@ -145,3 +145,12 @@ def test_help_is_light() -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_simulate_takes_bots_with_budgets() -> None:
+    spec = "rollout:rollouts=6,policy=random"
+    code, text, err = run("simulate", GAME, "-p", "3", "--bots", f"{spec},random", "-n", "6")
+    assert code == 0, err
+    assert spec in text and "random" in text
+    code, _, err = run("simulate", GAME, "-p", "3", "--bots", "rollout:rollouts=0,random")
+    assert code == 2 and "rollouts=0: expected 1 to" in err

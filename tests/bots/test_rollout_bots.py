@@ -106,3 +106,16 @@ def test_careless_defers_to_its_base_bot_unless_it_blunders() -> None:
         other = bots.CarelessBot(state.game, seat, seed=i, mistakes=1.0)
         blunders += always.step(state) != other._base.step(state)
     assert blunders >= 10  # random moves, not the base bot's
+
+
+@pytest.mark.parametrize(
+    ("text", "specs"),
+    [
+        ("easy,rules", ["easy", "rules"]),
+        ("rollout:rollouts=30,margin=1,rules", ["rollout:rollouts=30,margin=1", "rules"]),
+        (" random , ismcts:iterations=5 ,", ["random", "ismcts:iterations=5"]),
+        ("easy,margin=1", ["easy", "margin=1"]),  # no budget to continue: left to fail as a name
+    ],
+)
+def test_a_list_of_bots_keeps_each_budget_whole(text: str, specs: list[str]) -> None:
+    assert bots.split_specs(text) == specs

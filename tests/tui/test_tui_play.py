@@ -346,7 +346,7 @@ def test_the_menu_lists_the_games_and_sets_one_up_from_its_options() -> None:
 def test_bots_think_off_the_ui_thread() -> None:
     """While a slow bot thinks, the screen still answers keys (the rules page opens)."""
     game = apothecary.load("poison-pot", players=2)
-    session = Session(game, ["medium", HUMAN], seed=6)  # the bot moves first
+    session = Session(game, ["ismcts:iterations=300", HUMAN], seed=6)  # the bot moves first
 
     async def test(app: PlayApp, pilot: Pilot[None]) -> None:
         assert session.to_move() == 0 and not session.is_human(0)

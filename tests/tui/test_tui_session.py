@@ -15,6 +15,7 @@ from apothecary.core.errors import (
     UnknownBotError,
 )
 from apothecary.core.game import CHANCE
+from apothecary.core.records import Record
 from apothecary.tui.session import HUMAN, Session, plan_seats, seats_from_record
 
 # Options that keep a whole game short enough for a test; other games play as they are.
@@ -52,12 +53,27 @@ def test_seat_bots_fill_the_other_seats_in_order_and_the_last_fills_the_rest() -
     assert plan_seats("in-vino-morte", 3, ["human"]) == [HUMAN, HUMAN, HUMAN]
     assert plan_seats("poison-pot", 3, ["medium"], human_seat=2) == ["medium", "medium", HUMAN]
     assert plan_seats("poison-pot", 3, ["easy", "hard"], human_seat=1) == ["easy", HUMAN, "hard"]
+    # A bot may carry its budget.
+    spec = "ismcts:iterations=50"
+    assert plan_seats("poison-pot", 2, [spec]) == [HUMAN, spec]
+
+
+def test_a_record_names_bots_with_budgets_and_people() -> None:
+    record = Record(
+        game="poison-pot",
+        players=3,
+        options={},
+        seats=["ismcts:iterations=50", "Alice: the host", "medium"],
+        actions=[],
+    )
+    assert seats_from_record(record) == ["ismcts:iterations=50", HUMAN, "medium"]
 
 
 @pytest.mark.parametrize(
     ("seat_bots", "seat", "error", "words"),
     [
         (["godlike"], 0, UnknownBotError, "unknown level or bot 'godlike'"),
+        (["godlike:iterations=5"], 0, UnknownBotError, "unknown level or bot 'godlike:"),
         (["easy", "easy", "easy"], 0, BadOptionError, "leave 1 beside yours"),
         ([], 5, BadOptionError, "--seat 5"),
     ],

@@ -60,7 +60,9 @@ def _progress_bar(label: str, total: int) -> Iterator[Callable[[int], None]]:
 
 
 def _bot_list(bots: str) -> list[str]:
-    return [b.strip() for b in bots.split(",") if b.strip()]
+    from apothecary.bots import split_specs  # keeps `apothecary --help` quick
+
+    return split_specs(bots)
 
 
 def simulate_command(

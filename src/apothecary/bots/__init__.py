@@ -110,6 +110,23 @@ def parse_spec(spec: str) -> tuple[str, dict[str, int | float | str]]:
     return name.strip(), budget
 
 
+def split_specs(text: str) -> list[str]:
+    """Split a comma-separated list of bots, keeping each bot's budget whole.
+
+    ``"rollout:rollouts=30,margin=1,rules"`` is two bots: a piece with ``=``
+    and no ``:`` continues the budget of the bot before it.
+    """
+    specs: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if specs and "=" in piece and ":" not in piece and ":" in specs[-1]:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
 def load(name: str, game: Game, seat: Player, seed: int | None = None, **budget: Any) -> Bot:
     """Make bot or level ``name`` for ``seat`` of ``game``.
 
@@ -152,4 +169,5 @@ __all__ = [
     "load",
     "names",
     "parse_spec",
+    "split_specs",
 ]

@@ -34,6 +34,7 @@ from textual.widgets import (
 )
 from textual.widgets.option_list import Option
 
+from apothecary.bots import split_specs
 from apothecary.core.bot import Bot
 from apothecary.core.errors import ApothecaryError, BadOptionError
 from apothecary.core.game import CHANCE, Action, State
@@ -542,7 +543,7 @@ class SetupScreen(Screen[None]):
             elif isinstance(widget, Input):
                 options[spec.name] = spec.parse(widget.value.strip())
         game = load(self.game_name, players=players, **options)
-        seat_bots = self.query_one("#seat-bots", Input).value.split(",")
+        seat_bots = split_specs(self.query_one("#seat-bots", Input).value)
         seats = plan_seats(self.game_name, players, seat_bots)
         seed_text = self.query_one("#seed", Input).value.strip()
         seed: int | None = None

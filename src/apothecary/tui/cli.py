@@ -54,7 +54,9 @@ def plan(
 
     if bot_delay < 0:
         raise BadOptionError(f"--bot-delay {bot_delay}: give 0 or more seconds")
-    bot_list = seat_bots.split(",") if seat_bots is not None else []
+    from apothecary.bots import split_specs  # keeps `apothecary --help` quick
+
+    bot_list = split_specs(seat_bots) if seat_bots is not None else []
     if resume is not None:
         clash = [
             flag

@@ -55,7 +55,8 @@ def plan_seats(
         )
     known = bot_registry.names(game_name)
     for name in names:
-        if name != HUMAN and name not in known:
+        # A bot may carry its budget (ismcts:iterations=100); the name must be known.
+        if name != HUMAN and bot_registry.parse_spec(name)[0] not in known:
             raise UnknownBotError(
                 f"--seat-bots: unknown level or bot {name!r} for {game_name}; "
                 f"use {HUMAN}, {', '.join(known)}"
@@ -69,7 +70,15 @@ def seats_from_record(record: Record) -> list[str]:
     """The seats of a record as a session reads them: bot and level names stay
     bots, anything else (``human``, ``seat 0``, a person's name) is a person."""
     known = set(bot_registry.names(record.game))
-    return [name if name in known else HUMAN for name in record.seats]
+    return [name if _is_bot(name, known) else HUMAN for name in record.seats]
+
+
+def _is_bot(name: str, known: set[str]) -> bool:
+    """Whether ``name`` names a known bot or level, perhaps with a budget."""
+    try:
+        return bot_registry.parse_spec(name)[0] in known
+    except ValueError:  # a person's name with a colon in it
+        return False
 
 
 @dataclass
