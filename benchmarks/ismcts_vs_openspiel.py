@@ -45,10 +45,10 @@ TABLES = {
 # Long games (Little Drop of Poison plays to 10 points) are shortened for the
 # head-to-head so that both bots' random rollouts stay affordable.
 SHORTER: dict[str, dict[str, Any]] = {"little-drop-of-poison": {"target": 4}}
-# Head-to-head games per game at 0.1 s a move (about 23 minutes in all on a
-# busy 2-core machine): multiples of the number of
-# mixed seatings (6 for three players, 2 for two). In Vino Morte lasts a few
-# moves, Little Drop of Poison over a hundred.
+# Head-to-head games per game at 0.1 s a move, multiples of the number of
+# mixed seatings (6 for three players, 2 for two): about 23 minutes in all on
+# a busy 2-core machine. In Vino Morte lasts a few moves, Little Drop of
+# Poison over a hundred.
 GAMES = {
     "in-vino-morte": 360,
     "tea-scones-arsenic": 144,
