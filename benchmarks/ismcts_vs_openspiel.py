@@ -1,7 +1,7 @@
 """Our ISMCTS side by side with OpenSpiel's Python ISMCTSBot, through the OpenSpiel adapter.
 
     python benchmarks/ismcts_vs_openspiel.py [--seconds-per-move 0.1] [--games N]
-        [--only GAME] [--write docs/performance.md]
+        [--only GAME] [--rollout BOT] [--write docs/performance.md [--marker NAME]]
 
 1. Simulations per second: both bots search the same positions (taken from
    seeded random play) with the same number of simulations, taking turns
@@ -13,6 +13,11 @@
    the same chance seeds, so parity is a 50% share of the wins. The number of
    games differs by game (GAMES below): short games get many, so that every
    interval says something within about 25 minutes for the whole run.
+
+``--rollout rules`` gives our bot its playout policy option (the game's rules
+bot plays the playouts) for the head-to-head; OpenSpiel's keeps its random
+rollouts. That compares what each bot offers out of the box, not the same
+algorithm, and is reported apart from the default run.
 
 Poison Pot has perfect information, which OpenSpiel's ISMCTSBot refuses; it is
 compared with OpenSpiel's MCTSBot there. Needs ``pip install -e '.[rl]'``.
@@ -108,7 +113,12 @@ def simulation_rates(game: Any, spots: list[Any], simulations: int) -> tuple[flo
 
 
 def head_to_head(
-    game: Any, seconds: float, their_simulations: int, games: int, seed: int
+    game: Any,
+    seconds: float,
+    their_simulations: int,
+    games: int,
+    seed: int,
+    rollout: str = "random",
 ) -> tuple[float, float, float, int, float]:
     """Our share of the wins over every mixed seating: (share, low, high, games
     played, our mean iterations a searched move)."""
@@ -132,6 +142,7 @@ def head_to_head(
                         seed=rng.getrandbits(32),
                         seconds=seconds,
                         exploration=UCT_C,
+                        rollout=rollout,
                     )
                     seats.append(openspiel.SpielBot(bot))
                 else:
@@ -168,7 +179,9 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=200, help="per position, part 1")
     parser.add_argument("--positions", type=int, default=8)
     parser.add_argument("--only", help="one game name")
+    parser.add_argument("--rollout", default="random", help="our playout policy (a bot name)")
     parser.add_argument("--write", help="replace the figures in this markdown file")
+    parser.add_argument("--marker", default="ismcts", help="which <!-- NAME:begin --> block")
     args = parser.parse_args()
     openspiel.register()
     rows = []
@@ -184,7 +197,7 @@ def main() -> None:
         budget = max(1, round(their_rate * args.seconds_per_move))
         games = args.games if args.games is not None else GAMES.get(name, 24)
         share, low, high, played, ours_per_move = head_to_head(
-            game, args.seconds_per_move, budget, games, seed=2
+            game, args.seconds_per_move, budget, games, seed=2, rollout=args.rollout
         )
         opponent = "MCTSBot" if name == "poison-pot" else "ISMCTSBot"
         rows.append(
@@ -200,7 +213,8 @@ def main() -> None:
             f"{time.strftime('%Y-%m-%d')}, one run of {minutes:.0f} minutes (load average "
             f"{load_before:.1f} at the start, {load_after:.1f} at the end): "
             f"{args.simulations} simulations on each of {args.positions} positions a game "
-            f"for the rates; head-to-head at {args.seconds_per_move:g} s a move.",
+            f"for the rates; head-to-head at {args.seconds_per_move:g} s a move"
+            + ("." if args.rollout == "random" else f", our playouts by `{args.rollout}`."),
             "",
             "| game | players | OpenSpiel bot | ours sims/s | OpenSpiel sims/s | ratio "
             "| sims a move (ours / OpenSpiel's) | games | our win share (95% CI) |",
@@ -212,7 +226,7 @@ def main() -> None:
     if args.write:
         from pathlib import Path
 
-        begin, end = "<!-- ismcts:begin -->", "<!-- ismcts:end -->"
+        begin, end = f"<!-- {args.marker}:begin -->", f"<!-- {args.marker}:end -->"
         path = Path(args.write)
         page = path.read_text(encoding="utf-8")
         if begin not in page:
