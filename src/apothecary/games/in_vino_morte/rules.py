@@ -380,13 +380,6 @@ class InVinoMorteState(State):
         if self.step == len(self.order) - 1:
             self._end_round()
 
-    def _advance(self, action: Action) -> None:
-        """Apply an action from this game's own history, known to be legal: replays
-        skip the legality check, which would cost more than the move itself."""
-        self._apply(action)
-        self._history.append(action)
-        self._legal = None
-
     def _turns_taken(self) -> list[bool]:
         # Every turn leaves exactly one public event.
         taken = [False] * self.game.num_players
