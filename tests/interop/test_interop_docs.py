@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import io
-import re
-from pathlib import Path
 
 import pytest
+from doc_examples import python_blocks
 
 pytest.importorskip("pettingzoo")
 pytest.importorskip("pyspiel")
 
-PAGE = Path(__file__).resolve().parents[2] / "docs" / "interop.md"
-BLOCKS = re.findall(r"^```python\n(.*?)^```$", PAGE.read_text(encoding="utf-8"), re.S | re.M)
+BLOCKS = python_blocks("interop.md")
 
 
 def test_the_page_has_the_promised_examples() -> None:
