@@ -21,7 +21,7 @@ import time
 import apothecary
 from apothecary import bots
 from apothecary.arena import run_match
-from apothecary.core.game import sample_chance
+from apothecary.testing import decision_positions
 
 LADDER = ("random", "easy", "medium", "hard")
 
@@ -29,20 +29,12 @@ LADDER = ("random", "easy", "medium", "hard")
 def think_times(game_name: str, players: int, level: str, positions: int, seed: int) -> list[float]:
     """Seconds per decision of ``level`` over positions from seeded random play."""
     game = apothecary.load(game_name, players=players)
-    rng = random.Random(seed)
     times: list[float] = []
-    while len(times) < positions:
-        state = game.new_initial_state()
-        while not state.is_terminal() and len(times) < positions:
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-                continue
-            if len(state.legal_actions()) > 1 and rng.random() < 0.25:
-                bot = bots.load(level, game, state.current_player(), seed=len(times))
-                start = time.perf_counter()
-                bot.step(state)
-                times.append(time.perf_counter() - start)
-            state.apply_action(rng.choice(state.legal_actions()))
+    for index, state in enumerate(decision_positions(game, positions, random.Random(seed), 0.25)):
+        bot = bots.load(level, game, state.current_player(), seed=index)
+        start = time.perf_counter()
+        bot.step(state)
+        times.append(time.perf_counter() - start)
     return times
 
 

@@ -45,6 +45,26 @@ class ConformanceReport:
     lengths: list[int] = field(default_factory=list)
 
 
+def decision_positions(
+    game: Game, count: int, rng: random.Random, keep: float = 1.0
+) -> list[State]:
+    """Copies of ``count`` positions with more than one legal action, met in
+    uniformly random play drawn from ``rng``; each is kept with probability
+    ``keep`` (with ``keep=1`` no draw is spent on it), so that a long game
+    does not fill the sample alone."""
+    found: list[State] = []
+    while len(found) < count:
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(found) < count:
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            if len(state.legal_actions()) > 1 and (keep >= 1 or rng.random() < keep):
+                found.append(state.clone())
+            state.apply_action(rng.choice(state.legal_actions()))
+    return found
+
+
 def check_game(
     name: str,
     players: int | None = None,

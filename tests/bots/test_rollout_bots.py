@@ -10,7 +10,7 @@ import apothecary
 from apothecary import bots
 from apothecary.arena import run_match
 from apothecary.core.errors import BadOptionError, UnknownBotError
-from apothecary.core.game import sample_chance
+from apothecary.testing import decision_positions
 
 
 def test_a_bot_name_can_carry_its_budget() -> None:
@@ -47,18 +47,7 @@ def test_bad_bot_specs_are_refused(spec: str, error: type[Exception], message: s
 def _decisions(game_name: str, players: int, seed: int, count: int) -> list[apothecary.State]:
     """Positions with a choice, from seeded random play."""
     game = apothecary.load(game_name, players=players)
-    rng = random.Random(seed)
-    found: list[apothecary.State] = []
-    while len(found) < count:
-        state = game.new_initial_state()
-        while not state.is_terminal() and len(found) < count:
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-                continue
-            if len(state.legal_actions()) > 1:
-                found.append(state.clone())
-            state.apply_action(rng.choice(state.legal_actions()))
-    return found
+    return decision_positions(game, count, random.Random(seed))
 
 
 def test_rollout_keeps_the_base_move_unless_a_playout_difference_is_clear() -> None:
