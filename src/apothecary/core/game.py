@@ -418,6 +418,44 @@ class State(ABC):
         more = f" and {len(legal) - 8} more" if len(legal) > 8 else ""
         return ", ".join(shown) + more
 
+    def describe_action(self, action: Action | str, viewer: Player | None) -> dict[str, JSON]:
+        """What ``viewer`` (a seat, or None for a spectator) may read of ``action``,
+        about to be played in this position: one event for a game log.
+
+        The one place that decides what each viewer is told of an action: the
+        terminal app, the server and every client read it from here. The event
+        is a JSON dict with at least ``actor`` (the seat, or :data:`CHANCE`),
+        ``text`` (a sentence in words, seats named ``seat N``) and
+        ``notation`` (the action's notation, or None when the viewer may not
+        know which action it was). It depends only on what the viewer knows
+        once the action is played, so it is the same in every world the
+        viewer cannot tell from this one (the conformance suite checks that).
+        Raises like :meth:`apply_action` for an action that is not legal now.
+        """
+        if isinstance(action, str):
+            action = self.string_to_action(action)
+        if self.is_terminal():
+            raise GameOverError(f"{self.game.name}: the game is over")
+        if type(action) is not int or action not in self.legal_actions():
+            # A copy raises the precise error; this state is left as it was.
+            self.clone().apply_action(action)
+        return self._describe_action(action, self.current_player(), viewer)
+
+    def _describe_action(
+        self, action: Action, actor: Player, viewer: Player | None
+    ) -> dict[str, JSON]:
+        """The event of :meth:`describe_action` (``action`` is legal, ``actor`` moves).
+
+        The generic answer, which games with hidden information override: the
+        actor and, when the game hides nothing, everyone reads the notation;
+        anyone else learns only that the actor acted.
+        """
+        who = "chance" if actor == CHANCE else f"seat {actor}"
+        if actor == viewer or not self.game.info.has_hidden_information:
+            notation = self.action_to_string(action)
+            return {"actor": actor, "notation": notation, "text": f"{who} plays {notation}"}
+        return {"actor": actor, "notation": None, "text": f"{who} acts"}
+
     def clone(self) -> State:
         """An independent copy: changing one never changes the other."""
         other = self.__class__.__new__(self.__class__)
