@@ -456,6 +456,13 @@ class State(ABC):
             return {"actor": actor, "notation": notation, "text": f"{who} plays {notation}"}
         return {"actor": actor, "notation": None, "text": f"{who} acts"}
 
+    def action_label(self, action: Action) -> str:
+        """Words for a legal action of the seat to move, shown before it is
+        chosen (a button's label). It tells the choice only, never what it
+        will lead to: a label is read before the action is played, when its
+        consequences are still hidden. The generic answer is the notation."""
+        return self.action_to_string(action)
+
     def clone(self) -> State:
         """An independent copy: changing one never changes the other."""
         other = self.__class__.__new__(self.__class__)

@@ -1,0 +1,801 @@
+"""A room's state machine: seats, games, turns, bots, timers, series, and what
+each viewer is sent. Plain Python: no socket, no database, no clock.
+
+Time comes in as ``now`` (seconds since the epoch) and everything a room
+decides goes out as data: :meth:`Room.snapshot` is the row a store keeps,
+:class:`Changes` what one step added, :meth:`Room.view` the message a
+viewer reads. The transport (:mod:`apothecary.server.app`) runs bots and
+timers and sends the messages; the store writes the changes first.
+
+Chance and bots are seeded from the room's seed, the game number and the
+step, never from a generator that runs along: a room rebuilt from its stored
+actions after a crash draws exactly what it would have drawn without one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from apothecary import bots as bot_registry
+from apothecary.core.bot import Bot
+from apothecary.core.errors import ApothecaryError, MalformedActionError
+from apothecary.core.game import CHANCE, JSON, Action, Game, Player, State, sample_chance
+from apothecary.core.records import Record
+from apothecary.core.registry import load
+
+Viewer = int | None
+"""A seat, or None for a spectator."""
+
+NAME_LIMIT = 40
+"""The longest display name, in characters."""
+
+CHAT_LIMIT = 500
+"""The longest chat message, in characters."""
+
+CHAT_KEPT = 200
+"""Chat messages a room keeps in memory and sends to a viewer who connects."""
+
+OPEN = "open"
+HUMAN = "human"
+BOT = "bot"
+
+
+# -- errors ---------------------------------------------------------------------------
+
+
+class RoomError(ApothecaryError):
+    """A request the room refuses. ``code`` names the reason for programs,
+    ``status`` is the HTTP status it maps to; nothing was changed."""
+
+    code = "bad_request"
+    status = 400
+
+
+class RoomNotFound(RoomError):
+    """No room has this code (or the code is malformed)."""
+
+    code = "not_found"
+    status = 404
+
+
+class NotAllowed(RoomError):
+    """A token that is missing, forged, or not the host's."""
+
+    code = "forbidden"
+    status = 403
+
+
+class WrongPhase(RoomError):
+    """The request does not fit the room's phase (seat taken, game not started...)."""
+
+    code = "conflict"
+    status = 409
+
+
+class GameOver(RoomError):
+    """An action sent after the game ended."""
+
+    code = "game_over"
+    status = 409
+
+
+class NotYourTurn(RoomError):
+    """An action from a spectator, or from a seat that is not to move."""
+
+    code = "not_your_turn"
+    status = 409
+
+
+class MalformedAction(RoomError):
+    """An action that is neither an action id nor notation of this game."""
+
+    code = "malformed_action"
+
+
+class IllegalAction(RoomError):
+    """A well-formed action the rules do not allow now."""
+
+    code = "illegal_action"
+
+
+class StaleState(RoomError):
+    """An action sent for a position that has since changed."""
+
+    code = "stale_state"
+    status = 409
+
+
+# -- tokens and codes -------------------------------------------------------------------
+
+
+def new_token() -> str:
+    """An unguessable secret (192 random bits) for a seat or a host."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    """What is stored of a token: its SHA-256. A token is random enough that
+    no salt or slow hash is needed; the database never holds the token itself."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def token_matches(token: object, stored: str | None) -> bool:
+    """Whether ``token`` hashes to ``stored`` (compared in constant time)."""
+    if not isinstance(token, str) or stored is None or len(token) > 200:
+        return False
+    return secrets.compare_digest(hash_token(token), stored)
+
+
+def new_code() -> str:
+    """A room code: 72 random bits, so codes cannot be guessed or enumerated."""
+    return secrets.token_urlsafe(9)
+
+
+def clean_text(text: object, limit: int, what: str) -> str:
+    """``text`` stripped of control characters and outer space; RoomError if
+    it is not text, empty, or longer than ``limit``."""
+    if not isinstance(text, str):
+        raise RoomError(f"{what} must be text")
+    # Control characters (and other invisible categories) could spoof a log line.
+    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C" or ch == " ")
+    kept = kept.strip()
+    if not kept:
+        raise RoomError(f"{what} is empty")
+    if len(kept) > limit:
+        raise RoomError(f"{what} is {len(kept)} characters; the limit is {limit}")
+    return kept
+
+
+# -- the parts of a room ------------------------------------------------------------------
+
+
+@dataclass
+class Seat:
+    """Who sits in one seat."""
+
+    kind: str
+    """``open`` (waiting for a person), ``human`` or ``bot``."""
+    level: str
+    """The bot (or level) that plays it: always for a bot, for a human while away."""
+    name: str = ""
+    token_hash: str | None = None
+    away: bool = False
+    """A human whose turn timed out, or whom the host replaced: the bot plays
+    for them until they act again."""
+    wins: int = 0
+    """Games won in this room's series (they move with the person)."""
+
+    def to_json(self) -> dict[str, JSON]:
+        """The stored form (with the token's hash: for the store only)."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Seat:
+        """The inverse of :meth:`to_json`."""
+        return cls(**data)
+
+    def public(self, seat: int, connected: bool) -> dict[str, JSON]:
+        """What anyone may read of this seat."""
+        return {
+            "seat": seat,
+            "kind": self.kind,
+            "name": self.name or (f"{self.level} bot" if self.kind == BOT else ""),
+            "level": self.level if self.kind == BOT or self.away else None,
+            "away": self.away,
+            "connected": connected or self.kind == BOT,
+            "wins": self.wins,
+        }
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A room's options beyond the game's own."""
+
+    turn_seconds: float | None = None
+    """Seconds a human has for each move; None: no timer."""
+    match_target: int | None = None
+    """Play a series: the first to this many wins takes it. None: single games."""
+    listed: bool = True
+    """Shown in the list of open rooms (an unlisted room is joined by its link)."""
+    fallback_level: str = "medium"
+    """The bot that fills empty seats at an early start and plays for a timed-out human."""
+
+    def to_json(self) -> dict[str, JSON]:
+        """JSON-ready."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Settings:
+        """The inverse of :meth:`to_json`."""
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    """One applied action, as the store keeps it."""
+
+    game_no: int
+    step: int
+    action: Action
+    notation: str
+    actor: Player
+    at: float
+
+
+@dataclass
+class Changes:
+    """What one step of a room added, for the store to write in one transaction
+    before anyone is told (the room's own row is always rewritten)."""
+
+    new_game: tuple[int, list[str]] | None = None
+    """A game that started: its number and who sits where."""
+    actions: list[ActionRow] = field(default_factory=list)
+    finished: tuple[int, dict[str, JSON]] | None = None
+    """A game that ended: its number and outcome."""
+    chat: list[dict[str, JSON]] = field(default_factory=list)
+
+    def extend(self, other: Changes) -> None:
+        """Add ``other``'s changes after these."""
+        self.new_game = other.new_game or self.new_game
+        self.actions += other.actions
+        self.finished = other.finished or self.finished
+        self.chat += other.chat
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What the room waits for now."""
+
+    kind: str
+    """``chance`` (the server draws), ``bot`` (a bot plays ``seat``),
+    ``human`` (``seat`` must act, by ``deadline`` if set) or ``next_game``
+    (a series goes on)."""
+    seat: Player | None = None
+    deadline: float | None = None
+    state_id: str = ""
+
+
+def _derived_seed(*parts: object) -> int:
+    """A 64-bit seed from text: the same parts give the same seed in every process."""
+    digest = hashlib.sha256("/".join(str(p) for p in parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+# -- the room -----------------------------------------------------------------------------
+
+
+class Room:
+    """One room: a game configuration, its seats, and the games played in it."""
+
+    def __init__(
+        self,
+        code: str,
+        game: Game,
+        seats: list[Seat],
+        settings: Settings,
+        seed: str,
+        host_hash: str,
+        created: float,
+    ) -> None:
+        self.code = code
+        self.game = game
+        self.seats = seats
+        self.settings = settings
+        self.seed = seed
+        self.host_hash = host_hash
+        self.created = created
+        self.status = "lobby"
+        """``lobby``, ``playing``, ``over`` (a game ended; a rematch may follow)."""
+        self.game_no = 0
+        self.state: State | None = None
+        self.deadline: float | None = None
+        self.log: list[list[dict[str, JSON]]] = []
+        """Per action of the current game: its event for each seat, then the spectator."""
+        self.chat: list[dict[str, JSON]] = []
+        self.chat_count = 0
+        self.outcome: dict[str, JSON] | None = None
+        self.seating: list[str] = []
+        """Who sat where in the current game (names, for its record)."""
+        self.presence: Counter[Viewer] = Counter()
+        self._legal_cache: tuple[str, list[dict[str, JSON]]] | None = None
+
+    # -- making one -------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        game_name: str,
+        players: int | None,
+        options: dict[str, Any],
+        seats: Sequence[str] | None,
+        settings: Settings,
+        now: float,
+        seed: str | None = None,
+    ) -> tuple[Room, str]:
+        """A new room in its lobby, and the host's token.
+
+        ``seats`` gives each seat ``open`` (for a person) or a bot or level
+        name; missing entries are open. Raises RoomError for anything the
+        game, the bot registry or the settings refuse.
+        """
+        try:
+            game = load(game_name, players, **options)
+        except ApothecaryError as error:
+            raise RoomError(str(error)) from None
+        plan = list(seats or [])
+        if len(plan) > game.num_players:
+            raise RoomError(f"{len(plan)} seats given; {game.name} is set for {game.num_players}")
+        plan += [OPEN] * (game.num_players - len(plan))
+        made = []
+        for entry in plan:
+            if not isinstance(entry, str):
+                raise RoomError(f"a seat is 'open' or a bot level, got {entry!r}")
+            if entry == OPEN:
+                made.append(Seat(OPEN, settings.fallback_level))
+            else:
+                made.append(Seat(BOT, _check_bot(game, entry)))
+        _check_bot(game, settings.fallback_level)
+        if settings.turn_seconds is not None and not 1 <= settings.turn_seconds <= 86400:
+            raise RoomError("turn_seconds must be between 1 and 86400")
+        if settings.match_target is not None and not 1 <= settings.match_target <= 99:
+            raise RoomError("match_target must be between 1 and 99")
+        token = new_token()
+        room = cls(
+            new_code(),
+            game,
+            made,
+            settings,
+            seed if seed is not None else secrets.token_hex(16),
+            hash_token(token),
+            now,
+        )
+        return room, token
+
+    # -- who is who ---------------------------------------------------------------------
+
+    def seat_of(self, token: object) -> int:
+        """The seat whose token this is; NotAllowed otherwise."""
+        for index, seat in enumerate(self.seats):
+            if token_matches(token, seat.token_hash):
+                return index
+        raise NotAllowed("that token is not for a seat of this room")
+
+    def check_host(self, token: object) -> None:
+        """NotAllowed unless ``token`` is the host's."""
+        if not token_matches(token, self.host_hash):
+            raise NotAllowed("only the host may do that (send the host token)")
+
+    def _seat_index(self, seat: object) -> int:
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise RoomError(f"a seat is a number, got {seat!r}")
+        if not 0 <= seat < len(self.seats):
+            raise RoomError(f"seat {seat}: this room has seats 0 to {len(self.seats) - 1}")
+        return seat
+
+    # -- the lobby --------------------------------------------------------------------
+
+    def claim(self, name: object, seat: object = None) -> tuple[int, str]:
+        """Sit a person down in ``seat`` (or the first open one): their seat and token."""
+        shown = clean_text(name, NAME_LIMIT, "a display name")
+        if self.status != "lobby":
+            raise WrongPhase("the game has started; seats are claimed in the lobby")
+        if seat is None:
+            free = [i for i, s in enumerate(self.seats) if s.kind == OPEN]
+            if not free:
+                raise WrongPhase("no seat is open; watch instead")
+            index = free[0]
+        else:
+            index = self._seat_index(seat)
+            if self.seats[index].kind != OPEN:
+                raise WrongPhase(f"seat {index} is not open")
+        token = new_token()
+        place = self.seats[index]
+        place.kind, place.name, place.token_hash = HUMAN, shown, hash_token(token)
+        return index, token
+
+    def set_bot(self, seat: object, level: object) -> Changes:
+        """Host: put a bot in an open seat (lobby), or let a bot play for a
+        human who is absent (the seat stays theirs; they take it back by acting)."""
+        index = self._seat_index(seat)
+        if not isinstance(level, str):
+            raise RoomError("a bot level is text")
+        checked = _check_bot(self.game, level)
+        place = self.seats[index]
+        if place.kind == HUMAN:
+            place.level, place.away = checked, True
+            if self.state is not None and self.state.current_player() == index:
+                self.deadline = None
+        else:
+            if self.status != "lobby":
+                raise WrongPhase("only a human's seat can be handed to a bot during a game")
+            place.kind, place.level = BOT, checked
+        return Changes()
+
+    def start(self, now: float) -> Changes:
+        """Host: start the first game, bots in every seat still open."""
+        if self.status != "lobby":
+            raise WrongPhase("the room has already started")
+        for place in self.seats:
+            if place.kind == OPEN:
+                place.kind, place.level = BOT, self.settings.fallback_level
+        return self._new_game(now)
+
+    def rematch(self, now: float) -> Changes:
+        """Host: another game with the same people, everyone one seat on.
+        After a finished series, the series starts again from nothing."""
+        if self.status != "over":
+            raise WrongPhase("a rematch follows a finished game")
+        if self.series_winner() is not None:
+            for place in self.seats:
+                place.wins = 0
+        return self.next_game(now)
+
+    def next_game(self, now: float) -> Changes:
+        """The next game of the room: seats rotated by one, so the start moves on."""
+        if self.status != "over":
+            raise WrongPhase("no game has finished")
+        self.seats = [self.seats[-1], *self.seats[:-1]]
+        return self._new_game(now)
+
+    def _new_game(self, now: float) -> Changes:
+        self.game_no += 1
+        self.state = self.game.new_initial_state()
+        self.status = "playing"
+        self.log = []
+        self.outcome = None
+        self.seating = [self._seat_label(i) for i in range(len(self.seats))]
+        self._legal_cache = None
+        changes = Changes(new_game=(self.game_no, list(self.seating)))
+        self._arm_timer(now)
+        return changes
+
+    def _seat_label(self, index: int) -> str:
+        place = self.seats[index]
+        return place.name if place.kind == HUMAN else place.level
+
+    # -- play ----------------------------------------------------------------------------
+
+    @property
+    def step(self) -> int:
+        """Actions applied in the current game."""
+        return 0 if self.state is None else self.state.move_number()
+
+    @property
+    def state_id(self) -> str:
+        """Names the position: ``game:step``. An action carries the id it was
+        chosen in, so one chosen in a position that has changed is refused."""
+        return f"{self.game_no}:{self.step}"
+
+    def pending(self) -> Pending | None:
+        """What the room waits for, or None (lobby; a finished game or series)."""
+        if self.status == "over":
+            if self.settings.match_target is not None and self.series_winner() is None:
+                return Pending("next_game", state_id=self.state_id)
+            return None
+        if self.status != "playing" or self.state is None:
+            return None
+        mover = self.state.current_player()
+        if mover == CHANCE:
+            return Pending("chance", CHANCE, state_id=self.state_id)
+        place = self.seats[mover]
+        if place.kind == BOT or place.away:
+            return Pending("bot", mover, state_id=self.state_id)
+        return Pending("human", mover, self.deadline, self.state_id)
+
+    def chance_action(self) -> Action:
+        """The chance outcome here, drawn from the room's seed, game and step."""
+        state = self._playing_state()
+        rng = random.Random(_derived_seed(self.seed, self.game_no, self.step, "chance"))
+        return sample_chance(state, rng)
+
+    def make_bot(self, seat: int) -> Bot:
+        """The bot that plays ``seat`` now, seeded by the room's seed, game and step."""
+        state = self._playing_state()
+        place = self.seats[seat]
+        seed = _derived_seed(self.seed, self.game_no, self.step, "bot", seat)
+        bot = bot_registry.load(place.level, self.game, seat, seed=seed)
+        bot.restart_at(state)
+        return bot
+
+    def _playing_state(self) -> State:
+        if self.state is None or self.status != "playing":
+            raise WrongPhase("no game is being played")
+        return self.state
+
+    def check_action(self, seat: Viewer, action: object, state_id: object) -> Action:
+        """The action id a viewer's message names, or the reason it is refused,
+        checked in this order: game over, not your turn (or not a seat),
+        malformed, illegal, stale state id. Changes nothing."""
+        if self.status == "lobby" or self.state is None:
+            raise WrongPhase("the game has not started")
+        state = self.state
+        if self.status != "playing" or state.is_terminal():
+            raise GameOver("the game is over")
+        mover = state.current_player()
+        if seat is None:
+            raise NotYourTurn("spectators do not play")
+        if mover != seat:
+            whose = "chance" if mover == CHANCE else f"seat {mover}"
+            raise NotYourTurn(f"it is {whose}'s turn, not seat {seat}'s")
+        chosen: Action
+        if isinstance(action, str):
+            try:
+                chosen = state.string_to_action(action)
+            except MalformedActionError as error:
+                raise MalformedAction(str(error)) from None
+        elif isinstance(action, int) and not isinstance(action, bool):
+            if not 0 <= action < self.game.num_distinct_actions():
+                raise MalformedAction(
+                    f"action id {action} is out of range 0..{self.game.num_distinct_actions() - 1}"
+                )
+            chosen = action
+        else:
+            raise MalformedAction("an action is an action id (a number) or notation (text)")
+        if chosen not in state.legal_actions():
+            try:
+                state.clone().apply_action(chosen)
+            except ApothecaryError as error:
+                raise IllegalAction(str(error)) from None
+            raise IllegalAction(f"action {chosen} is not legal now")  # pragma: no cover
+        if state_id != self.state_id:
+            raise StaleState(
+                f"the position changed (you sent state {state_id!r}, it is now {self.state_id!r})"
+            )
+        return chosen
+
+    def apply(self, action: Action, now: float, by_bot: bool = False) -> Changes:
+        """Play a checked action by whoever is to move and say what changed.
+
+        ``by_bot``: a bot played it, for a bot seat or for an away human (who
+        stays away); a person's own action takes their seat back from the bot.
+        """
+        state = self._playing_state()
+        actor = state.current_player()
+        row = ActionRow(self.game_no, self.step, action, state.action_to_string(action), actor, now)
+        self._play(action)
+        if actor != CHANCE and not by_bot:
+            self.seats[actor].away = False
+        changes = Changes(actions=[row])
+        if state.is_terminal():
+            self._finish(changes)
+        else:
+            self._arm_timer(now)
+        return changes
+
+    def _play(self, action: Action) -> None:
+        """Apply ``action`` to the state and log its event for every viewer."""
+        state = self._playing_state()
+        events = []
+        for viewer in [*range(len(self.seats)), None]:
+            event = state.describe_action(action, viewer)
+            event["step"] = state.move_number()
+            events.append(event)
+        state.apply_action(action)
+        self.log.append(events)
+        self._legal_cache = None
+
+    def _finish(self, changes: Changes) -> None:
+        state = self._playing_state()
+        outcome = state.outcome()
+        assert outcome is not None
+        self.outcome = outcome.to_json()
+        for winner in outcome.winners:
+            self.seats[winner].wins += 1
+        self.status = "over"
+        self.deadline = None
+        changes.finished = (self.game_no, self.outcome)
+
+    def _arm_timer(self, now: float) -> None:
+        """A human to move gets ``turn_seconds`` from now; anyone else none."""
+        pending = self.pending()
+        seconds = self.settings.turn_seconds
+        if pending is not None and pending.kind == "human" and seconds is not None:
+            self.deadline = now + seconds
+        else:
+            self.deadline = None
+
+    def timeout(self, now: float, state_id: str) -> Changes | None:
+        """The timer ran out at ``state_id``: the seat's bot plays for the person
+        from now on. None when the timer was stale (the position moved on)."""
+        pending = self.pending()
+        if (
+            pending is None
+            or pending.kind != "human"
+            or pending.state_id != state_id
+            or self.deadline is None
+            or now < self.deadline
+            or pending.seat is None
+        ):
+            return None
+        self.seats[pending.seat].away = True
+        self.deadline = None
+        return Changes()
+
+    def back(self, seat: int, now: float) -> Changes:
+        """A person takes their seat back from the bot."""
+        place = self.seats[seat]
+        if not place.away:
+            return Changes()
+        place.away = False
+        self._arm_timer(now)
+        return Changes()
+
+    def series_winner(self) -> int | None:
+        """The seat that has reached the series target, if any."""
+        target = self.settings.match_target
+        if target is None:
+            return None
+        best = max(range(len(self.seats)), key=lambda i: self.seats[i].wins)
+        return best if self.seats[best].wins >= target else None
+
+    # -- chat -------------------------------------------------------------------------------
+
+    def say(self, seat: int, text: object, now: float) -> Changes:
+        """A seat's chat message (table talk is part of the games)."""
+        words = clean_text(text, CHAT_LIMIT, "a chat message")
+        self.chat_count += 1
+        entry: dict[str, JSON] = {
+            "id": self.chat_count,
+            "seat": seat,
+            "name": self.seats[seat].name,
+            "text": words,
+            "at": now,
+        }
+        self.chat = [*self.chat[-(CHAT_KEPT - 1) :], entry]
+        return Changes(chat=[entry])
+
+    # -- what a viewer reads -------------------------------------------------------------
+
+    def legal(self, viewer: Viewer) -> list[dict[str, JSON]]:
+        """The viewer's legal actions, each with notation and a label, on their turn."""
+        pending = self.pending()
+        if pending is None or pending.kind not in ("human", "bot") or pending.seat != viewer:
+            return []
+        if self._legal_cache is not None and self._legal_cache[0] == self.state_id:
+            return self._legal_cache[1]
+        state = self._playing_state()
+        listed: list[dict[str, JSON]] = [
+            {
+                "id": action,
+                "notation": state.action_to_string(action),
+                "label": state.action_label(action),
+            }
+            for action in state.legal_actions()
+        ]
+        self._legal_cache = (self.state_id, listed)
+        return listed
+
+    def seats_view(self) -> list[dict[str, JSON]]:
+        """Every seat as anyone may see it, with presence."""
+        return [place.public(i, self.presence[i] > 0) for i, place in enumerate(self.seats)]
+
+    def view(self, viewer: Viewer, since: int = 0) -> dict[str, JSON]:
+        """The update message for ``viewer``: its observation, its legal actions,
+        the state id, the events from index ``since`` on as it may read them,
+        and the room's public facts. The only place a message to a viewer is made."""
+        column = len(self.seats) if viewer is None else viewer
+        pending = self.pending()
+        message: dict[str, JSON] = {
+            "type": "update",
+            "room": self.code,
+            "status": self.status,
+            "game_no": self.game_no,
+            "state_id": self.state_id,
+            "you": viewer,
+            "seats": self.seats_view(),
+            "spectators": self.presence[None],
+            "to_move": None if pending is None else pending.seat,
+            "waiting_for": None if pending is None else pending.kind,
+            "deadline": self.deadline,
+            "match_target": self.settings.match_target,
+            "series_winner": self.series_winner(),
+            "observation": None if self.state is None else self.state.observation(viewer),
+            "legal": self.legal(viewer) if viewer is not None else [],
+            "events": [events[column] for events in self.log[since:]],
+            "event_count": len(self.log),
+            "outcome": self.outcome,
+        }
+        return message
+
+    def public_info(self) -> dict[str, JSON]:
+        """What the room list and the room page show to anyone."""
+        return {
+            "code": self.code,
+            "game": self.game.name,
+            "title": self.game.info.title,
+            "players": self.game.num_players,
+            "options": dict(self.game.options),
+            "status": self.status,
+            "game_no": self.game_no,
+            "open_seats": [i for i, s in enumerate(self.seats) if s.kind == OPEN],
+            "seats": self.seats_view(),
+            "settings": self.settings.to_json(),
+            "created": self.created,
+        }
+
+    def record(self, game_no: int, actions: Sequence[str], seating: Sequence[str]) -> Record:
+        """A finished game's full record; WrongPhase for one still being played."""
+        if not 1 <= game_no <= self.game_no:
+            raise RoomNotFound(f"this room has no game {game_no}")
+        if game_no == self.game_no and self.status == "playing":
+            raise WrongPhase("the record is available once the game is over")
+        return Record(
+            game=self.game.name,
+            players=self.game.num_players,
+            options=dict(self.game.options),
+            seats=list(seating),
+            actions=list(actions),
+            outcome=None,
+        )
+
+    # -- storage ------------------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """The room's row for a store (everything but its actions and chat)."""
+        return {
+            "code": self.code,
+            "game": self.game.name,
+            "players": self.game.num_players,
+            "options": dict(self.game.options),
+            "settings": self.settings.to_json(),
+            "seed": self.seed,
+            "host_hash": self.host_hash,
+            "seats": [s.to_json() for s in self.seats],
+            "status": self.status,
+            "game_no": self.game_no,
+            "deadline": self.deadline,
+            "created": self.created,
+        }
+
+    @classmethod
+    def restore(
+        cls,
+        row: dict[str, Any],
+        actions: Sequence[Action],
+        seating: Sequence[str],
+        chat: Sequence[dict[str, JSON]] = (),
+        chat_count: int = 0,
+    ) -> Room:
+        """A room rebuilt from its stored row and its current game's actions
+        (replayed, so the events are made again exactly as they were)."""
+        game = load(row["game"], row["players"], **row["options"])
+        room = cls(
+            row["code"],
+            game,
+            [Seat.from_json(s) for s in row["seats"]],
+            Settings.from_json(row["settings"]),
+            row["seed"],
+            row["host_hash"],
+            row["created"],
+        )
+        room.game_no = row["game_no"]
+        room.seating = list(seating)
+        room.chat = list(chat)[-CHAT_KEPT:]
+        room.chat_count = chat_count
+        if room.game_no:
+            room.status = "playing"
+            room.state = game.new_initial_state()
+            for action in actions:
+                room._play(action)
+            outcome = room.state.outcome()
+            if outcome is not None:
+                room.outcome = outcome.to_json()
+        room.status = row["status"]
+        room.deadline = row["deadline"]
+        return room
+
+
+def _check_bot(game: Game, name: str) -> str:
+    """``name`` if it names a bot or level of ``game``; RoomError otherwise."""
+    try:
+        bot_registry.load(name, game, 0, seed=0)
+    except ApothecaryError as error:
+        raise RoomError(f"seat bot {name!r}: {error}") from None
+    return name

@@ -1,0 +1,284 @@
+"""Rooms kept in a database through SQLAlchemy: SQLite by default, PostgreSQL
+or any other SQLAlchemy URL for a real deployment.
+
+A room is its row (settings, seats, status, timer deadline), its games, and
+the actions of each game, appended one row each. A room is rebuilt by
+replaying its current game's actions, so the action rows are the truth and
+nothing derived is stored. Every change is written in one transaction before
+anyone is told of it (:meth:`Store.commit`). The schema is made and upgraded
+by the Alembic migrations in ``migrations/``, applied by :meth:`Store.migrate`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from apothecary.core.errors import ApothecaryError
+from apothecary.server.room import Changes, Room
+
+DB_ENV = "APOTHECARY_DB"
+"""The environment variable that names the database when ``--db`` does not."""
+
+metadata = sa.MetaData()
+
+rooms = sa.Table(
+    "rooms",
+    metadata,
+    sa.Column("code", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("settings", sa.JSON, nullable=False),
+    sa.Column("seed", sa.String(64), nullable=False),
+    sa.Column("host_hash", sa.String(64), nullable=False),
+    sa.Column("seats", sa.JSON, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("game_no", sa.Integer, nullable=False),
+    sa.Column("deadline", sa.Float, nullable=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+)
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("room", sa.String(32), sa.ForeignKey("rooms.code"), primary_key=True),
+    sa.Column("game_no", sa.Integer, primary_key=True),
+    sa.Column("seating", sa.JSON, nullable=False),
+    sa.Column("outcome", sa.JSON, nullable=True),
+)
+
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("room", sa.String(32), primary_key=True),
+    sa.Column("game_no", sa.Integer, primary_key=True),
+    sa.Column("step", sa.Integer, primary_key=True),
+    sa.Column("action", sa.Integer, nullable=False),
+    sa.Column("notation", sa.String(200), nullable=False),
+    sa.Column("actor", sa.Integer, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.ForeignKeyConstraint(["room", "game_no"], ["games.room", "games.game_no"]),
+)
+
+chat = sa.Table(
+    "chat",
+    metadata,
+    sa.Column("room", sa.String(32), sa.ForeignKey("rooms.code"), primary_key=True),
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("text", sa.String(1000), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+
+class StoreError(ApothecaryError):
+    """A database URL that cannot be used, or a store that cannot be read."""
+
+
+def default_url() -> str:
+    """``APOTHECARY_DB``, else a SQLite file in the user's data folder."""
+    from_env = os.environ.get(DB_ENV)
+    if from_env:
+        return from_env
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("apothecary", appauthor=False))
+    return f"sqlite:///{folder / 'server.sqlite3'}"
+
+
+def normalise_url(url: str) -> str:
+    """A PostgreSQL URL without a driver gets psycopg (version 3), which the
+    ``[web]`` extra installs; other URLs are used as given."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+class Store:
+    """A database of rooms. Its methods block: the server calls them from one
+    worker thread, so the event loop never waits on the disk."""
+
+    def __init__(self, url: str) -> None:
+        url = normalise_url(url)
+        try:
+            parsed = sa.engine.make_url(url)
+        except sa.exc.ArgumentError as error:
+            raise StoreError(f"not a database URL: {url!r} ({error})") from None
+        self.url = parsed
+        kwargs: dict[str, Any] = {}
+        if parsed.get_backend_name() == "sqlite":
+            database = parsed.database
+            if database and database != ":memory:":
+                Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            kwargs["connect_args"] = {"check_same_thread": False}
+        try:
+            self.engine: Engine = sa.create_engine(parsed, **kwargs)
+        except (ImportError, sa.exc.ArgumentError, sa.exc.NoSuchModuleError) as error:
+            raise StoreError(f"cannot use database {parsed!r}: {error}") from None
+        if parsed.get_backend_name() == "sqlite":
+            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+
+    def describe(self) -> str:
+        """The URL with any password hidden, for logs."""
+        return self.url.render_as_string(hide_password=True)
+
+    # -- schema -------------------------------------------------------------------------
+
+    def migrate(self) -> None:
+        """Create or upgrade the schema to the newest migration (Alembic)."""
+        from alembic import command
+
+        try:
+            with self.engine.begin() as connection:
+                command.upgrade(alembic_config(connection), "head")
+        except sa.exc.OperationalError as error:
+            raise StoreError(f"cannot open database {self.describe()}: {error.orig}") from None
+
+    def revision(self) -> str | None:
+        """The schema's current Alembic revision (None: an empty database)."""
+        from alembic.runtime.migration import MigrationContext
+
+        with self.engine.connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+
+    # -- writing ------------------------------------------------------------------------
+
+    def commit(self, room: Room, changes: Changes, now: float) -> None:
+        """Write the room's row and what ``changes`` added, in one transaction."""
+        row = room.snapshot()
+        with self.engine.begin() as connection:
+            updated = connection.execute(
+                rooms.update()
+                .where(rooms.c.code == row["code"])
+                .values(**{k: v for k, v in row.items() if k != "code"}, updated=now)
+            )
+            if updated.rowcount == 0:
+                connection.execute(rooms.insert().values(**row, updated=now))
+            if changes.new_game is not None:
+                game_no, seating = changes.new_game
+                connection.execute(
+                    games.insert().values(room=row["code"], game_no=game_no, seating=seating)
+                )
+            if changes.actions:
+                connection.execute(
+                    actions.insert(),
+                    [
+                        {
+                            "room": row["code"],
+                            "game_no": a.game_no,
+                            "step": a.step,
+                            "action": a.action,
+                            "notation": a.notation,
+                            "actor": a.actor,
+                            "at": a.at,
+                        }
+                        for a in changes.actions
+                    ],
+                )
+            if changes.finished is not None:
+                game_no, outcome = changes.finished
+                connection.execute(
+                    games.update()
+                    .where(games.c.room == row["code"], games.c.game_no == game_no)
+                    .values(outcome=outcome)
+                )
+            if changes.chat:
+                connection.execute(
+                    chat.insert(),
+                    [
+                        {
+                            "room": row["code"],
+                            "id": entry["id"],
+                            "seat": entry["seat"],
+                            "name": entry["name"],
+                            "text": entry["text"],
+                            "at": entry["at"],
+                        }
+                        for entry in changes.chat
+                    ],
+                )
+
+    # -- reading ------------------------------------------------------------------------
+
+    def load(self, code: str) -> Room | None:
+        """The room with this code, rebuilt, or None."""
+        with self.engine.connect() as connection:
+            row = connection.execute(rooms.select().where(rooms.c.code == code)).mappings().first()
+            return None if row is None else _rebuild(connection, dict(row))
+
+    def load_active(self) -> list[Room]:
+        """Every room not yet closed, rebuilt (what a restarted server resumes)."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(rooms.select().order_by(rooms.c.created)).mappings().all()
+            return [_rebuild(connection, dict(row)) for row in rows]
+
+    def game_actions(self, code: str, game_no: int) -> tuple[list[str], list[str]]:
+        """A game's actions in notation and its seating (names), for its record."""
+        with self.engine.connect() as connection:
+            seating = connection.execute(
+                sa.select(games.c.seating).where(games.c.room == code, games.c.game_no == game_no)
+            ).scalar()
+            notation = connection.execute(
+                sa.select(actions.c.notation)
+                .where(actions.c.room == code, actions.c.game_no == game_no)
+                .order_by(actions.c.step)
+            ).scalars()
+            return list(notation), list(seating or [])
+
+    def close(self) -> None:
+        """Release the database's connections."""
+        self.engine.dispose()
+
+
+def _rebuild(connection: Connection, row: dict[str, Any]) -> Room:
+    code, game_no = row["code"], row["game_no"]
+    played = connection.execute(
+        sa.select(actions.c.action)
+        .where(actions.c.room == code, actions.c.game_no == game_no)
+        .order_by(actions.c.step)
+    ).scalars()
+    seating = connection.execute(
+        sa.select(games.c.seating).where(games.c.room == code, games.c.game_no == game_no)
+    ).scalar()
+    said = (
+        connection.execute(
+            chat.select().where(chat.c.room == code).order_by(chat.c.id.desc()).limit(200)
+        )
+        .mappings()
+        .all()
+    )
+    messages = [
+        {k: entry[k] for k in ("id", "seat", "name", "text", "at")} for entry in reversed(said)
+    ]
+    count = max((int(m["id"]) for m in messages), default=0)
+    return Room.restore(row, list(played), list(seating or []), messages, count)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL lets readers and the one writer work at once; NORMAL syncs at each
+    # checkpoint, which in WAL mode still never corrupts, and a commit that
+    # returned survives a process crash (kill -9); only a power cut may lose
+    # the last commits.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def alembic_config(connection: Connection) -> Any:
+    """An Alembic configuration for this package's migrations, on ``connection``."""
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    config.attributes["connection"] = connection
+    return config
