@@ -487,6 +487,15 @@ class InVinoMorteState(State):
             return kind + (2 if match.group(3) else 0)
         return None
 
+    def _describe_action(
+        self, action: Action, actor: Player, viewer: Player | None
+    ) -> dict[str, JSON]:
+        """The event of :meth:`describe_action`: only the dealer reads what it poured;
+        drinks, swaps, steals and the reveal are told to all (keys: ``events.py``)."""
+        from apothecary.games.in_vino_morte.events import describe
+
+        return describe(self, action, actor, viewer)
+
     # -- what each seat knows -----------------------------------------------------
 
     def _sees_cards(self, player: Player | None) -> bool:
