@@ -811,6 +811,15 @@ class LittleDropOfPoisonState(State):
                 return game.CROWN + KINDS.index(word)
         return None
 
+    def _describe_action(
+        self, action: Action, actor: Player, viewer: Player | None
+    ) -> dict[str, JSON]:
+        """The event of :meth:`describe_action`: a dealt card and a card added face
+        down are read by their seat alone; the rest is told to all (``events.py``)."""
+        from apothecary.games.little_drop_of_poison.events import describe
+
+        return describe(self, action, actor, viewer)
+
     # -- what each seat knows ---------------------------------------------------
 
     def _entries(self) -> list[tuple[int, int, Any]]:

@@ -1,0 +1,183 @@
+"""Little Drop of Poison actions as events: what each viewer may read of one
+(:meth:`apothecary.core.game.State.describe_action`).
+
+What is secret (the rulebook: the poison cards are dealt "face-down", and
+only "turn over all of the played poison cards at once" at the end of a
+poison round): the card a seat is dealt is read by that seat alone, and the
+card a seat adds to its play by that seat alone. Public: the king and the
+peasants (dealt face up), who is dealt a card, which character a seat plays
+on and how many cards it adds, ``done`` and ``pass``, and everything the
+reveal shows. A spectator reads what a seat reads of others' actions.
+
+Every event has ``actor``, ``notation`` and ``text``, a ``kind`` and the keys
+of its kind:
+
+- ``"king"``: ``king`` (``"rat"`` or ``"weasel"``);
+- ``"peasant"``: ``seat``, ``peasant`` (``"rat"`` or ``"weasel"``);
+- ``"deal"``: ``to`` (the seat dealt the card), ``card`` (its code for that
+  seat, None for everyone else, whose ``notation`` is None too);
+- ``"target"``: ``on`` (the character: ``"king"`` or the seat number as text,
+  as in observations);
+- ``"card"``: ``on``, ``card`` (the code for the seat that plays it, else None);
+- ``"done"``: ``on``, ``cards`` (how many cards the play holds);
+- ``"pass"``: no more keys.
+
+Every event also has ``reveal``: None, unless the action ended a poison round,
+where it holds what the reveal made public: ``deaths`` (a list of
+``{"character", "killers"}``) and ``points`` (gained per seat). The text then
+says who died and, in order, what followed that everyone sees: the discard
+pile shuffled into a new deck, the end of the assassination round, the end of
+the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from apothecary.core.events import seat, seats
+from apothecary.core.game import CHANCE, JSON, Action, Player
+from apothecary.games.little_drop_of_poison.rules import (
+    DEAL_PHASE,
+    E_REFILL,
+    E_REVEAL,
+    E_ROUND_END,
+    KINDS,
+    KING_PHASE,
+    PEASANT_PHASE,
+    LittleDropOfPoisonState,
+    Reveal,
+)
+
+
+def describe(
+    state: LittleDropOfPoisonState, action: Action, actor: Player, viewer: Player | None
+) -> dict[str, JSON]:
+    """The event ``viewer`` reads of ``action`` (legal in ``state``, played by ``actor``)."""
+    game = state.game
+    notation = state.action_to_string(action)
+    if actor == CHANCE:
+        if state.phase == KING_PHASE:
+            king = KINDS[action - game.CROWN]
+            return _event(actor, "king", notation, f"the king is the {king} king", king=king)
+        if state.phase == PEASANT_PHASE:
+            owner = state.kinds.index(-1)
+            kind = KINDS[action - game.PEASANT]
+            text = f"the peasant of {seat(owner)} is a {kind}"
+            return _event(actor, "peasant", notation, text, seat=owner, peasant=kind)
+        assert state.phase == DEAL_PHASE
+        to = state.deal_order[state.deal_index]
+        if viewer == to:
+            card: str | None = game.codes[action - game.DEAL]
+            event = _event(actor, "deal", notation, f"{seat(to)} is dealt {card}", to=to, card=card)
+        else:
+            text = f"{seat(to)} is dealt a card face down"
+            event = _event(actor, "deal", None, text, to=to, card=None)
+        if state.deck_size == 1:
+            _add_consequences(state, action, event)  # the last card: a refill may follow
+        return event
+    who = seat(actor)
+    if action < game.ADD:
+        on = game.character_name(action)
+        text = f"{who} plays on {_character(action, actor, game.KING)}"
+        return _event(actor, "target", notation, text, on=on)
+    target = state.turn_target
+    on = game.character_name(target)
+    where = _character(target, actor, game.KING)
+    if action < game.DONE:
+        if viewer == actor:
+            code: str | None = game.codes[action - game.ADD]
+            text = f"{who} adds {code} face down on {where}"
+            return _event(actor, "card", notation, text, on=on, card=code)
+        text = f"{who} adds a card face down on {where}"
+        return _event(actor, "card", None, text, on=on, card=None)
+    if action == game.DONE:
+        count = state.play_count[actor]
+        cards = "1 card" if count == 1 else f"{count} cards"
+        text = f"{who} is done: {cards} face down on {where}"
+        event = _event(actor, "done", notation, text, on=on, cards=count)
+    else:
+        event = _event(actor, "pass", notation, f"{who} passes, with no card in hand")
+    if state.turn_index == len(state.turn_order) - 1:
+        _add_consequences(state, action, event)  # the last turn: the reveal follows
+    return event
+
+
+def _event(
+    actor: Player, kind: str, notation: str | None, text: str, **args: JSON
+) -> dict[str, JSON]:
+    return {
+        "actor": actor,
+        "kind": kind,
+        "notation": notation,
+        "text": text,
+        **args,
+        "reveal": None,
+    }
+
+
+def _character(character: int, actor: Player, king: int) -> str:
+    """``the king``, ``its own peasant`` or ``the peasant of seat 2``."""
+    if character == king:
+        return "the king"
+    if character == actor:
+        return "its own peasant"
+    return f"the peasant of {seat(character)}"
+
+
+def _add_consequences(
+    state: LittleDropOfPoisonState, action: Action, event: dict[str, JSON]
+) -> None:
+    """What the action set off that everyone sees: a reveal, a refill, the end of an
+    assassination round or of the game, told in the order they happened."""
+    after = state.clone()
+    assert isinstance(after, LittleDropOfPoisonState)
+    after.apply_action(action)
+    # The log is a linked list of (earlier, entry): the entries this action
+    # added are those in front of the node the state had before it.
+    added: list[tuple[int, int, Any]] = []
+    node = after.log
+    while node and node is not state.log:
+        node, entry = node
+        added.append(entry)
+    words = [str(event["text"])]
+    for code, _seat, value in reversed(added):
+        if code == E_REVEAL:
+            reveal: Reveal = value[0]
+            event["reveal"] = _reveal_json(state, reveal)
+            words.append(_reveal_words(state, reveal))
+        elif code == E_REFILL:
+            words.append(f"the discard pile ({sum(value)} cards) is shuffled into a new deck")
+        elif code == E_ROUND_END:
+            words.append(f"the assassination round ends: {value}")
+    outcome = after.outcome()
+    if outcome is not None:
+        won = "wins" if len(outcome.winners) == 1 else "share the win"
+        words.append(f"the game is over: {seats(outcome.winners)} {won}, {outcome.reason}")
+    event["text"] = "; ".join(words)
+
+
+def _reveal_json(state: LittleDropOfPoisonState, reveal: Reveal) -> JSON:
+    game = state.game
+    return {
+        "deaths": [
+            {"character": game.character_name(c), "killers": list(killers)}
+            for c, killers in reveal.deaths
+        ],
+        "points": list(reveal.points),
+    }
+
+
+def _reveal_words(state: LittleDropOfPoisonState, reveal: Reveal) -> str:
+    king = state.game.KING
+    if not reveal.deaths:
+        return "the cards are turned over: nobody dies"
+    deaths = []
+    for character, killers in reveal.deaths:
+        victim = "the king" if character == king else f"the peasant of {seat(character)}"
+        deaths.append(f"{victim} dies, poisoned by {seats(killers)}")
+    gained = [f"{seat(q)} +{p}" for q, p in enumerate(reveal.points) if p]
+    points = f" (points: {', '.join(gained)})" if gained else " (no points)"
+    return "the cards are turned over: " + ", ".join(deaths) + points
+
+
+__all__ = ["describe"]
