@@ -407,6 +407,46 @@ class PoisonPotState(State):
             return None if target is None else origin * n + target
         return None
 
+    def _describe_action(
+        self, action: Action, actor: Player, viewer: Player | None
+    ) -> dict[str, JSON]:
+        """The event of :meth:`describe_action`. Nothing is hidden (the rulebook
+        turns the drawn cauldron "color-side up"), so every viewer reads the same.
+
+        Keys besides ``actor``, ``notation`` and ``text``: ``kind`` and, for
+        ``"slide"``, ``piece`` (``"pot"`` or a colour), ``from`` and ``to`` (circle
+        names); for ``"draw"`` (a chance event), ``seat`` (who draws) and
+        ``colour``; for ``"place"``, ``colour`` and ``on`` (a circle name). The
+        placement that fills the board also tells how the game ended.
+        """
+        names = self.game.board.names
+        notation = self.action_to_string(action)
+        if self.phase == SLIDE:
+            origin, target = divmod(action, len(self.board))
+            piece = PIECE_NAMES[self.board[origin]]
+            what = "the pot" if piece == "pot" else f"the {piece} cauldron"
+            text = f"seat {actor} slides {what} from {names[origin]} to {names[target]}"
+            args: dict[str, JSON] = {"piece": piece, "from": names[origin], "to": names[target]}
+            kind = "slide"
+        elif self.phase == DRAW:
+            colour = COLOURS[action - self.game.draw_base]
+            text = f"seat {self.player} turns up a {colour} cauldron"
+            args = {"seat": self.player, "colour": colour}
+            kind = "draw"
+        else:
+            colour = COLOURS[self.drawn]
+            circle = names[action - self.game.place_base]
+            text = f"seat {actor} places the {colour} cauldron on {circle}"
+            if self.placed + 1 == self.game.cauldrons:
+                after = self.clone()
+                after.apply_action(action)
+                outcome = after.outcome()
+                assert outcome is not None
+                text += f"; {outcome.reason}"
+            args = {"colour": colour, "on": circle}
+            kind = "place"
+        return {"actor": actor, "kind": kind, "notation": notation, "text": text, **args}
+
     # -- what each seat sees -----------------------------------------------------
 
     def observation(self, player: Player | None) -> dict[str, JSON]:
