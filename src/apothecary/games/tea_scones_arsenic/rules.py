@@ -558,6 +558,15 @@ class TeaSconesArsenicState(State):
                     return MARKED_BASE + slot
         return None
 
+    def _describe_action(
+        self, action: Action, actor: Player, viewer: Player | None
+    ) -> dict[str, JSON]:
+        """The event of :meth:`describe_action`: a dose is read only by those who
+        saw it; every choice, death and the end are told to all (``events.py``)."""
+        from apothecary.games.tea_scones_arsenic.events import describe
+
+        return describe(self, action, actor, viewer)
+
     # -- what each seat knows ------------------------------------------------------
 
     def _dose_for(self, dose: int, known: int, player: Player | None) -> int | None:

@@ -1,0 +1,175 @@
+"""Tea, Scones and Arsenic actions as events: what each viewer may read of one
+(:meth:`apothecary.core.game.State.describe_action`).
+
+What is secret (the rulebook: the player "turns it over discreetly to know
+his dose of poison (the other players should not see anything)", and eaten
+scones lie "Poison side hidden"): a scone's dose is read only by those who
+have seen it (the drawer, and whoever saw a marked scone before). Public:
+every choice (stop, shuffle, which kind or which marked scone is taken, eat,
+put back, spoon or pass), a death and the dose it came at, the totals turned
+over at the end of the main game, the eat-off and the end. A spectator never
+reads a dose.
+
+Every event has ``actor``, ``notation`` and ``text``, a ``kind`` and the keys
+of its kind (``scone`` is a kind 1..6; ``dose`` is the dose for a viewer who
+knows it, else None):
+
+- ``"stop"``: ``owing`` (the seats that now owe honour turns), ``turns``
+  (how many each);
+- ``"shuffle"``: no more keys;
+- ``"draw"``: ``scone``, ``marked_by`` (the seat that put the taken marked
+  scone back, None for a scone taken by kind), ``dose``;
+- ``"dose"`` (a chance event): ``seat`` (the drawer), ``scone``, ``dose``
+  (for the drawer only, whose ``notation`` alone is not None);
+- ``"eat"``: ``scone``, ``dose``, ``spoon_asked`` (whether the spoon holders
+  are asked first, so that the scone is not eaten yet);
+- ``"back"``: ``scone``, ``dose``, ``shuffle`` (whether the box is shuffled too);
+- ``"spoon"`` and ``"pass"``: ``eater``, ``scone``, ``dose``.
+
+Every event also has ``deaths``: the players the action killed, as
+``{"seat", "total"}`` (a death and its total are public). The text then
+tells them, and the end of the main game (with the totals turned over), an
+eat-off and the end of the game when the action brought them.
+"""
+
+from __future__ import annotations
+
+from apothecary.core.events import seat, seats
+from apothecary.core.game import CHANCE, JSON, Action, Player
+from apothecary.games.tea_scones_arsenic.rules import (
+    BACK_SHUFFLE,
+    DECIDE,
+    DOSE,
+    DRAW_BASE,
+    EAT,
+    MARKED_BASE,
+    SHUFFLE,
+    SPOON,
+    STOP,
+    TURN,
+    TeaSconesArsenicState,
+)
+
+
+def describe(
+    state: TeaSconesArsenicState, action: Action, actor: Player, viewer: Player | None
+) -> dict[str, JSON]:
+    """The event ``viewer`` reads of ``action`` (legal in ``state``, played by ``actor``)."""
+    notation = state.action_to_string(action)
+    phase = state.phase
+    drawer = state.turn_player
+    if phase == DOSE:
+        assert actor == CHANCE
+        scone = state.hand_kind + 1
+        if viewer == drawer:
+            text = f"{seat(drawer)} sees dose {action} on the kind-{scone} scone"
+            return _event(actor, "dose", notation, text, seat=drawer, scone=scone, dose=action)
+        text = f"{seat(drawer)} looks at the dose of the kind-{scone} scone"
+        return _event(actor, "dose", None, text, seat=drawer, scone=scone, dose=None)
+    who = seat(actor)
+    if phase == TURN:
+        if action == SHUFFLE:
+            return _event(
+                actor, "shuffle", notation, f"{who} shuffles the box, clearing every mark"
+            )
+        if action >= MARKED_BASE:
+            kind, dose, by, known = state.marked[action - MARKED_BASE]
+            # Taking a marked scone shows its dose to the taker as well.
+            seen = _known(dose, known | 1 << actor, viewer)
+            text = f"{who} takes the marked kind-{kind + 1} scone {seat(by)} put back"
+            if seen is not None:
+                text += f" (dose {seen})"
+            return _event(actor, "draw", notation, text, scone=kind + 1, marked_by=by, dose=seen)
+        if action >= DRAW_BASE:
+            scone = action - DRAW_BASE + 1
+            text = f"{who} takes a kind-{scone} scone from the box"
+            return _event(actor, "draw", notation, text, scone=scone, marked_by=None, dose=None)
+        assert action == STOP
+        event = _event(actor, "stop", notation, f"{who} stops eating")
+    else:
+        scone = state.hand_kind + 1
+        seen = _known(state.hand_dose, state.hand_known, viewer)
+        it = f"the kind-{scone} scone" + ("" if seen is None else f" (dose {seen})")
+        if phase == DECIDE:
+            if action == EAT:
+                asked = (
+                    state._rules.little_spoon
+                    and not state.eat_off
+                    and state._next_spoon_holder(drawer) >= 0
+                )
+                verb = "chooses to eat" if asked else "eats"
+                args: dict[str, JSON] = {"scone": scone, "dose": seen, "spoon_asked": asked}
+                event = _event(actor, "eat", notation, f"{who} {verb} {it}", **args)
+            else:
+                shuffle = action == BACK_SHUFFLE
+                text = f"{who} puts {it} back for a sugar cube"
+                if shuffle:
+                    text += " and shuffles the box"
+                args = {"scone": scone, "dose": seen, "shuffle": shuffle}
+                event = _event(actor, "back", notation, text, **args)
+        else:
+            args = {"eater": drawer, "scone": scone, "dose": seen}
+            if action == SPOON:
+                text = f"{who} sends {it} of {seat(drawer)} back with the little spoon"
+                event = _event(actor, "spoon", notation, text, **args)
+            else:
+                text = f"{who} lets {seat(drawer)} eat {it}"
+                if state._next_spoon_holder(actor) < 0:
+                    text += f"; {seat(drawer)} eats it"
+                event = _event(actor, "pass", notation, text, **args)
+    _add_consequences(state, action, event)
+    return event
+
+
+def _known(dose: int, known: int, viewer: Player | None) -> int | None:
+    """``dose`` if ``viewer`` is among the seats in the bit set ``known``, else None."""
+    if viewer is not None and viewer >= 0 and known >> viewer & 1:
+        return dose
+    return None
+
+
+def _event(
+    actor: Player, kind: str, notation: str | None, text: str, **args: JSON
+) -> dict[str, JSON]:
+    return {"actor": actor, "kind": kind, "notation": notation, "text": text, **args, "deaths": []}
+
+
+def _add_consequences(state: TeaSconesArsenicState, action: Action, event: dict[str, JSON]) -> None:
+    """What the action set off that everyone sees: honour turns owed, deaths, the
+    end of the main game, an eat-off, the end."""
+    after = state.clone()
+    assert isinstance(after, TeaSconesArsenicState)
+    after.apply_action(action)
+    n = state.game.num_players
+    words = [str(event["text"])]
+    if event["kind"] == "stop":
+        owing = [q for q in range(n) if after.honour[q] > state.honour[q]]
+        turns = state._rules.honour_turns
+        event["owing"] = owing
+        event["turns"] = turns
+        if owing:
+            owe = "owes" if len(owing) == 1 else "owe"
+            each = "" if len(owing) == 1 else " each"
+            plural = "turn" if turns == 1 else "turns"
+            words.append(f"{seats(owing)} {owe} {turns} honour {plural}{each}")
+    deaths: list[JSON] = []
+    for q in range(n):
+        if state.alive[q] and not after.alive[q]:
+            deaths.append({"seat": q, "total": after.public_totals[q]})
+            words.append(f"{seat(q)} dies at dose {after.public_totals[q]}")
+    event["deaths"] = deaths
+    if after.main_game_over and not state.main_game_over:
+        totals = ", ".join(
+            f"{seat(q)} total {after.public_totals[q]}" for q in range(n) if after.alive[q]
+        )
+        words.append(
+            "the main game is over" + (f"; the cups are turned over: {totals}" if totals else "")
+        )
+    if after.eat_off and not state.eat_off:
+        words.append(f"the tie goes to an eat-off between {seats(after.eat_off_seats)}")
+    if after.result is not None:
+        words.append(f"the game is over: {after.result.reason}")
+    event["text"] = "; ".join(words)
+
+
+__all__ = ["describe"]
