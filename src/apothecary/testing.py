@@ -15,16 +15,18 @@ import json
 import math
 import pickle
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from apothecary.core.errors import IllegalActionError, MalformedActionError
-from apothecary.core.game import CHANCE, TERMINAL, Game, Player, State, sample_chance
+from apothecary.core.game import CHANCE, JSON, TERMINAL, Game, Player, State, sample_chance
 from apothecary.core.records import Record
 from apothecary.core.registry import load
 
 _NOT_NOTATION = "%% not an action %%"
+_YOU = re.compile(r"\byou\b", re.IGNORECASE)
 
 
 class ConformanceError(AssertionError):
@@ -99,7 +101,15 @@ def check_game(
     - each game ends within ``max_game_length`` with an outcome and returns;
     - the game's record survives JSON and replays to identical observations for
       every seat at every step;
-    - for a game with hidden information, some resample differs from the truth.
+    - for a game with hidden information, some resample differs from the truth;
+    - ``describe_action`` (every seat and a spectator, for every action played)
+      gives a JSON event that survives a round trip, with an int ``actor`` (the
+      seat to move), a ``text`` in words that names no one ``you`` and a
+      ``notation`` that is a str or None, and that is the action's notation for
+      the actor itself; and at every resample, the drawn world's replay tells
+      the last action to seat p and to a spectator exactly as the true game
+      did: an event, like an observation, may depend only on what its viewer
+      knows once the action is played.
 
     More games than ``games`` are played until ``min_steps`` actions were
     checked (short games need many to meet every situation). With
@@ -135,6 +145,8 @@ def _check_one_game(
     state = game.new_initial_state()
     seats: list[Player | None] = [*range(game.num_players), None]
     observations: list[list[Any]] = []
+    # Per viewer (seats, then the spectator), the event of the last action played.
+    events: list[dict[str, JSON]] | None = None
     where = _Where(game, label, state)
     while True:
         where.state = state
@@ -146,7 +158,7 @@ def _check_one_game(
             where.fail(f"game not over after max_game_length={game.max_game_length()} actions")
         if resample_every and state.move_number() % resample_every == 0:
             seat = state.move_number() % game.num_players
-            _check_resample(state, seat, rng, report, where)
+            _check_resample(state, seat, rng, report, where, events)
         _check_bad_input(state, rng, where)
         _check_clone(state, rng, where)
         if state.current_player() == CHANCE:
@@ -154,11 +166,12 @@ def _check_one_game(
             action = sample_chance(state, rng)
         else:
             action = rng.choice(state.legal_actions())
+        events = [_check_event(state, action, seat, where) for seat in seats]
         state.apply_action(action)
         report.steps += 1
     if state.is_terminal():
         _expect_error(state, state.history()[-1], IllegalActionError, where, "action after the end")
-    _check_resample(state, rng.randrange(game.num_players), rng, report, where)
+    _check_resample(state, rng.randrange(game.num_players), rng, report, where, events)
     report.lengths.append(state.move_number())
     _check_record(state, observations, seats, where)
 
@@ -307,8 +320,40 @@ def _check_clone(state: State, rng: random.Random, where: _Where) -> None:
         where.fail("playing on a clone changed the original: they share something mutable")
 
 
+def _check_event(state: State, action: int, viewer: Player | None, where: _Where) -> dict[str, Any]:
+    """``state.describe_action(action, viewer)``, checked for its form."""
+    what = f"describe_action({state.action_to_string(action)!r}, {viewer})"
+    try:
+        event = state.describe_action(action, viewer)
+    except Exception as error:
+        where.fail(f"{what} raised {type(error).__name__}: {error}")
+    try:
+        encoded = json.dumps(event, sort_keys=True)
+    except (TypeError, ValueError) as error:
+        where.fail(f"{what} is not JSON-serialisable: {error}")
+    if not isinstance(event, dict) or json.loads(encoded) != event:
+        where.fail(f"{what} is not a dict that survives a JSON round trip: {event!r}")
+    actor, text, notation = event.get("actor"), event.get("text"), event.get("notation", ...)
+    if type(actor) is not int or actor != state.current_player():
+        where.fail(f"{what}: actor {actor!r} is not the player to move, {state.current_player()}")
+    if not isinstance(text, str) or not text.strip():
+        where.fail(f"{what}: text {text!r} is not a sentence")
+    elif _YOU.search(text):
+        where.fail(f"{what}: text {text!r} says 'you'; events name seats as 'seat N'")
+    if notation is not None and not isinstance(notation, str):
+        where.fail(f"{what}: notation {notation!r} is neither a str nor None")
+    if viewer == actor and notation != state.action_to_string(action):
+        where.fail(f"{what}: the actor reads notation {notation!r}, not its own action's")
+    return event
+
+
 def _check_resample(
-    state: State, seat: Player, rng: random.Random, report: ConformanceReport, where: _Where
+    state: State,
+    seat: Player,
+    rng: random.Random,
+    report: ConformanceReport,
+    where: _Where,
+    events: list[dict[str, Any]] | None = None,
 ) -> None:
     game = state.game
     draw_seed = rng.random()
@@ -337,7 +382,23 @@ def _check_resample(
             "resampling its own resample with the same seed gave a different state"
         )
     replay = game.new_initial_state()
-    for action in sample.history():
+    history = sample.history()
+    # The world's last action must read as the true one did, to the seat and
+    # to a spectator (when both histories are as long, as in every game here,
+    # the last actions match one for one).
+    last = len(history) - 1 if events is not None and len(history) == state.move_number() else -1
+    for index, action in enumerate(history):
+        if index == last:
+            assert events is not None
+            for viewer, truth in ((seat, events[seat]), (None, events[-1])):
+                told = replay.describe_action(action, viewer)
+                if told != truth:
+                    who = "a spectator" if viewer is None else f"seat {viewer}"
+                    where.fail(
+                        f"{what}: describe_action of the last action tells {who} {told!r} "
+                        f"in a world it cannot tell from the game, which told it {truth!r} "
+                        "(a leak in the event)"
+                    )
         try:
             replay.apply_action(action)
         except IllegalActionError as error:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from toy_game import ToyGame
 
+from apothecary.core.game import JSON, Action, Player
+from apothecary.games.in_vino_morte.rules import InVinoMorteGame, InVinoMorteState
 from apothecary.testing import ConformanceError, check_game
 
 
@@ -31,6 +33,8 @@ def test_a_correct_game_passes() -> None:
         ("clone", "share something mutable"),
         ("notation", "parses to"),
         ("length", "max_game_length"),
+        ("event_leak", "describe_action of the last action tells seat"),
+        ("event_actor", "the actor reads notation None"),
     ],
 )
 def test_each_planted_bug_is_caught(bug: str, message: str) -> None:
@@ -44,3 +48,33 @@ def test_a_failure_names_the_moves_to_replay_it() -> None:
     text = str(caught.value)
     assert "seed=3" in text
     assert "actions: ['deal" in text
+
+
+class _TellingDealState(InVinoMorteState):
+    """In Vino Morte whose events tell every viewer what the dealer poured."""
+
+    __slots__ = ()
+
+    def _describe_action(
+        self, action: Action, actor: Player, viewer: Player | None
+    ) -> dict[str, JSON]:
+        event = super()._describe_action(action, actor, viewer)
+        if event["kind"] == "deal":
+            event["text"] += f" ({self.action_to_string(action)})"
+        return event
+
+
+class _TellingDealGame(InVinoMorteGame):
+    def new_initial_state(self) -> _TellingDealState:
+        return _TellingDealState(self)
+
+
+def test_an_event_that_tells_a_secret_is_caught_even_when_observations_keep_it() -> None:
+    """The dealer's pour is secret in In Vino Morte; an event that names it to
+    the other seats breaks no observation, but a world the seat cannot tell
+    from the game reads differently, and the suite says so."""
+    check_game("in-vino-morte", players=3, games=3, seed=1)  # the real events pass
+    with pytest.raises(ConformanceError, match="a leak in the event"):
+        check_game(
+            "in-vino-morte", games=3, seed=1, game_factory=lambda: _TellingDealGame(players=3)
+        )

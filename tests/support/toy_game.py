@@ -29,7 +29,19 @@ from apothecary.core.game import (
 DEAL = (0, 1, 2)  # "deal 0", "deal 1", "deal 2"
 BET, CHECK, CALL, FOLD = 3, 4, 5, 6
 MOVE_NAMES = {BET: "bet", CHECK: "check", CALL: "call", FOLD: "fold"}
-BUGS = ("none", "leak", "unsorted", "chance", "resampler", "peeks", "clone", "notation", "length")
+BUGS = (
+    "none",
+    "leak",
+    "unsorted",
+    "chance",
+    "resampler",
+    "peeks",
+    "clone",
+    "notation",
+    "length",
+    "event_leak",
+    "event_actor",
+)
 
 
 class ToyGame(Game):
@@ -127,6 +139,17 @@ class ToyState(State):
             if words == [name]:
                 return action
         return None
+
+    def _describe_action(
+        self, action: Action, actor: Player, viewer: Player | None
+    ) -> dict[str, JSON]:
+        event = super()._describe_action(action, actor, viewer)
+        if self.bug == "event_leak" and action in DEAL:
+            # Tells every viewer which card was dealt: a secret of the seat it went to.
+            event["text"] = f"chance deals card {action}"
+        if self.bug == "event_actor" and actor == viewer:
+            event["notation"] = None  # the actor is not told its own move
+        return event
 
     def observation(self, player: Player | None) -> dict[str, JSON]:
         view: dict[str, Any] = {"moves": [MOVE_NAMES[m] for m in self.moves]}
