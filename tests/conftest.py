@@ -18,3 +18,10 @@ def toy_registered() -> Iterator[type[ToyGame]]:
         yield ToyGame
     finally:
         registry._GAMES.pop(ToyGame.info.name, None)
+
+
+# --- real services (PostgreSQL, Redis, Chromium) --------------------------------------------
+# The fixtures postgres_url, postgres_db_url, redis_url and chromium_path live in
+# tests/support/services.py (on the path through pyproject's pythonpath); loading it as a plugin
+# here makes them available to every test without an import in each test module.
+pytest_plugins = ["services"]
