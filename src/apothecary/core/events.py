@@ -2,12 +2,15 @@
 (:meth:`apothecary.core.game.State.describe_action`).
 
 Events name seats ``seat N`` and never ``you``: a front end knows who reads
-the event and puts in a name, ``you`` or a highlight itself.
+the event and puts in a name, ``you`` or a highlight itself. The games' events
+carry a ``then`` list: the clauses that end their ``text`` and tell what the
+action set off (see :func:`add_then`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 
 def seat(number: int) -> str:
@@ -23,3 +26,14 @@ def seats(numbers: Iterable[int]) -> str:
     if len(names) == 1:
         return names[0]
     return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def add_then(event: dict[str, Any], sentences: Sequence[str]) -> None:
+    """Add to ``event`` what its action set off that its viewer sees (a reveal, a
+    death, the end): the clauses go to its ``then`` list and, after ``"; "``,
+    to the end of its ``text``, so a front end can show the action's own words
+    (``text`` without the ``then`` part) apart from them."""
+    if not sentences:
+        return
+    event["then"] = [*event.get("then", []), *sentences]
+    event["text"] = "; ".join([str(event["text"]), *sentences])

@@ -21,13 +21,14 @@ of its kind:
 
 Every event also has ``reveal``: None, except for the turn that ends a round,
 where it lists each seat that turned its glass over as ``{"seat", "glass",
-"cheese", "died"}``. The text then tells the reveal too, and, when it ends
-the game, how.
+"cheese", "died"}``; and ``then``: the clauses that end the text and tell
+what the action set off (the reveal, who died and, when the game ends, how),
+empty for most actions.
 """
 
 from __future__ import annotations
 
-from apothecary.core.events import seat, seats
+from apothecary.core.events import add_then, seat, seats
 from apothecary.core.game import JSON, Action, Player
 from apothecary.games.in_vino_morte.rules import (
     CARD_NAMES,
@@ -102,6 +103,7 @@ def _event(
         "text": text,
         **args,
         "reveal": None,
+        "then": [],
     }
 
 
@@ -121,12 +123,16 @@ def _add_reveal(state: InVinoMorteState, action: Action, event: dict[str, JSON])
         f"{seat(g['seat'])} {g['glass']}" + (" with cheese" if g["cheese"] else "") for g in shown
     )
     dead = [g["seat"] for g in shown if g["died"]]
-    fate = "nobody dies" if not dead else f"{seats(dead)} {'dies' if len(dead) == 1 else 'die'}"
-    text = f"{event['text']}; the glasses are turned over: {glasses}; {fate}"
+    fate = (
+        "nobody dies"
+        if not dead
+        else f"{seats(sorted(dead))} {'dies' if len(dead) == 1 else 'die'}"
+    )
+    then = [f"the glasses are turned over: {glasses}", fate]
     outcome = after.outcome()
     if outcome is not None:
-        text += f"; {outcome.reason}"
-    event["text"] = text
+        then.append(outcome.reason)
+    add_then(event, then)
 
 
 __all__ = ["describe"]

@@ -24,17 +24,18 @@ of its kind:
 
 Every event also has ``reveal``: None, unless the action ended a poison round,
 where it holds what the reveal made public: ``deaths`` (a list of
-``{"character", "killers"}``) and ``points`` (gained per seat). The text then
-says who died and, in order, what followed that everyone sees: the discard
-pile shuffled into a new deck, the end of the assassination round, the end of
-the game.
+``{"character", "killers"}``) and ``points`` (gained per seat); and ``then``:
+the clauses that end the text and tell, in order, what the action set off
+that everyone sees (the reveal, the discard pile shuffled into a new deck,
+the end of the assassination round, the end of the game), empty for most
+actions.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from apothecary.core.events import seat, seats
+from apothecary.core.events import add_then, seat, seats
 from apothecary.core.game import CHANCE, JSON, Action, Player
 from apothecary.games.little_drop_of_poison.rules import (
     DEAL_PHASE,
@@ -112,6 +113,7 @@ def _event(
         "text": text,
         **args,
         "reveal": None,
+        "then": [],
     }
 
 
@@ -139,7 +141,7 @@ def _add_consequences(
     while node and node is not state.log:
         node, entry = node
         added.append(entry)
-    words = [str(event["text"])]
+    words: list[str] = []
     for code, _seat, value in reversed(added):
         if code == E_REVEAL:
             reveal: Reveal = value[0]
@@ -153,7 +155,7 @@ def _add_consequences(
     if outcome is not None:
         won = "wins" if len(outcome.winners) == 1 else "share the win"
         words.append(f"the game is over: {seats(outcome.winners)} {won}, {outcome.reason}")
-    event["text"] = "; ".join(words)
+    add_then(event, words)
 
 
 def _reveal_json(state: LittleDropOfPoisonState, reveal: Reveal) -> JSON:

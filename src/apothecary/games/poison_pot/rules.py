@@ -33,6 +33,7 @@ from itertools import compress
 from operator import not_
 from typing import ClassVar
 
+from apothecary.core.events import add_then
 from apothecary.core.game import (
     CHANCE,
     JSON,
@@ -417,10 +418,12 @@ class PoisonPotState(State):
         ``"slide"``, ``piece`` (``"pot"`` or a colour), ``from`` and ``to`` (circle
         names); for ``"draw"`` (a chance event), ``seat`` (who draws) and
         ``colour``; for ``"place"``, ``colour`` and ``on`` (a circle name). The
-        placement that fills the board also tells how the game ended.
+        placement that fills the board also tells how the game ended (its
+        ``then``, empty for every other action).
         """
         names = self.game.board.names
         notation = self.action_to_string(action)
+        then: list[str] = []
         if self.phase == SLIDE:
             origin, target = divmod(action, len(self.board))
             piece = PIECE_NAMES[self.board[origin]]
@@ -442,10 +445,13 @@ class PoisonPotState(State):
                 after.apply_action(action)
                 outcome = after.outcome()
                 assert outcome is not None
-                text += f"; {outcome.reason}"
+                then = [outcome.reason]
             args = {"colour": colour, "on": circle}
             kind = "place"
-        return {"actor": actor, "kind": kind, "notation": notation, "text": text, **args}
+        event = {"actor": actor, "kind": kind, "notation": notation, "text": text, **args}
+        event["then"] = []
+        add_then(event, then)
+        return event
 
     # -- what each seat sees -----------------------------------------------------
 

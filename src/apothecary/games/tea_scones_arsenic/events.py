@@ -27,14 +27,16 @@ knows it, else None):
 - ``"spoon"`` and ``"pass"``: ``eater``, ``scone``, ``dose``.
 
 Every event also has ``deaths``: the players the action killed, as
-``{"seat", "total"}`` (a death and its total are public). The text then
-tells them, and the end of the main game (with the totals turned over), an
-eat-off and the end of the game when the action brought them.
+``{"seat", "total"}`` (a death and its total are public); and ``then``: the
+clauses that end the text and tell what the action set off (the scone eaten
+after the last ``pass``, honour turns owed, deaths, the end of the main game
+with the totals turned over, an eat-off, the end of the game), empty for
+most actions.
 """
 
 from __future__ import annotations
 
-from apothecary.core.events import seat, seats
+from apothecary.core.events import add_then, seat, seats
 from apothecary.core.game import CHANCE, JSON, Action, Player
 from apothecary.games.tea_scones_arsenic.rules import (
     BACK_SHUFFLE,
@@ -114,9 +116,9 @@ def describe(
                 event = _event(actor, "spoon", notation, text, **args)
             else:
                 text = f"{who} lets {seat(drawer)} eat {it}"
-                if state._next_spoon_holder(actor) < 0:
-                    text += f"; {seat(drawer)} eats it"
                 event = _event(actor, "pass", notation, text, **args)
+                if state._next_spoon_holder(actor) < 0:
+                    add_then(event, [f"{seat(drawer)} eats it"])  # nobody else is asked
     _add_consequences(state, action, event)
     return event
 
@@ -131,7 +133,15 @@ def _known(dose: int, known: int, viewer: Player | None) -> int | None:
 def _event(
     actor: Player, kind: str, notation: str | None, text: str, **args: JSON
 ) -> dict[str, JSON]:
-    return {"actor": actor, "kind": kind, "notation": notation, "text": text, **args, "deaths": []}
+    return {
+        "actor": actor,
+        "kind": kind,
+        "notation": notation,
+        "text": text,
+        **args,
+        "deaths": [],
+        "then": [],
+    }
 
 
 def _add_consequences(state: TeaSconesArsenicState, action: Action, event: dict[str, JSON]) -> None:
@@ -141,7 +151,7 @@ def _add_consequences(state: TeaSconesArsenicState, action: Action, event: dict[
     assert isinstance(after, TeaSconesArsenicState)
     after.apply_action(action)
     n = state.game.num_players
-    words = [str(event["text"])]
+    words: list[str] = []
     if event["kind"] == "stop":
         owing = [q for q in range(n) if after.honour[q] > state.honour[q]]
         turns = state._rules.honour_turns
@@ -169,7 +179,7 @@ def _add_consequences(state: TeaSconesArsenicState, action: Action, event: dict[
         words.append(f"the tie goes to an eat-off between {seats(after.eat_off_seats)}")
     if after.result is not None:
         words.append(f"the game is over: {after.result.reason}")
-    event["text"] = "; ".join(words)
+    add_then(event, words)
 
 
 __all__ = ["describe"]
