@@ -115,7 +115,7 @@ def test_the_log_reveals_nothing_a_seat_could_not_know(name: str) -> None:
             other = Session(game, seats, seed=seed, state=world)
             assert other.log_lines(0) == session.log_lines(0)
             checked += 1
-        hidden += sum(not entry.whole[0] for entry in session.log)
+        hidden += sum(not entry.whole(0) for entry in session.log)
     assert checked > 0
     assert hidden > 0  # ...and the log really does keep something from seat 0
 

@@ -8,6 +8,7 @@ bots act from a copy of the state so that they may think on another thread.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +21,7 @@ from apothecary.core.errors import (
     IllegalActionError,
     UnknownBotError,
 )
-from apothecary.core.game import CHANCE, Action, Game, Player, State, sample_chance
+from apothecary.core.game import CHANCE, JSON, Action, Game, Player, State, sample_chance
 from apothecary.core.records import Record
 from apothecary.tui.views import GameView, view_for
 
@@ -91,21 +92,34 @@ class LogEntry:
     """The seat that acted, or :data:`CHANCE`."""
     notation: str
     """The action in full notation (for the record; not every viewer may read it)."""
-    texts: dict[Viewer, str | None] = field(default_factory=dict)
-    """Per viewer, the words that viewer may read; None: only that it happened."""
-    whole: dict[Viewer, bool] = field(default_factory=dict)
-    """Per viewer, whether it learnt the whole action (its notation)."""
+    events: dict[Viewer, dict[str, JSON]] = field(default_factory=dict)
+    """Per viewer, the game's own event for it (``State.describe_action``): the
+    one place that decides what that viewer may read of the action."""
+
+    def whole(self, viewer: Viewer) -> bool:
+        """Whether ``viewer`` learnt the whole action (its notation)."""
+        event = self.events.get(viewer)
+        return event is not None and event.get("notation") is not None
 
     def line(self, viewer: Viewer) -> str:
-        """The log line as ``viewer`` reads it."""
-        if self.actor == CHANCE:
-            who = "chance"
-        elif self.actor == viewer:
-            who = "you"
-        else:
-            who = f"seat {self.actor}"
-        text = self.texts.get(viewer)
-        return f"{self.number:>3}. {who}: {'(hidden)' if text is None else text}"
+        """The log line as ``viewer`` reads it: the action in the event's words with
+        its notation when the viewer may know it (so the log teaches the
+        notation), then what it set off; the viewer's own seat marked ``(you)``."""
+        event = self.events.get(viewer)
+        if event is None:
+            return f"{self.number:>3}. (hidden)"
+        text = str(event["text"])
+        then = "; ".join(str(clause) for clause in event.get("then") or [])
+        if then and text.endswith("; " + then):
+            # The notation goes with the action's own words, before what followed.
+            text = text[: -len(then) - 2]
+        notation = event.get("notation")
+        line = text + ("" if notation is None else f" ({notation})") + (f"; {then}" if then else "")
+        if viewer is not None:
+            # Events name every seat "seat N"; the reader finds itself by a mark,
+            # which keeps the sentence's verbs right ("seat 1 (you) drinks").
+            line = re.sub(rf"\bseat {viewer}\b", f"seat {viewer} (you)", line)
+        return f"{self.number:>3}. {line}"
 
 
 class Session:
@@ -200,19 +214,10 @@ class Session:
     def _apply(self, action: Action) -> None:
         state = self.state
         actor = state.current_player()
-        notation = state.action_to_string(action)
-        entry = LogEntry(len(state.history()) + 1, actor, notation)
+        entry = LogEntry(len(state.history()) + 1, actor, state.action_to_string(action))
         for viewer in self.viewers():
-            before = state.observation(viewer)
-            if viewer is not None and viewer == actor:
-                text: str | None = notation
-            else:
-                text = self.view.public_action(before, actor, notation, viewer)
-            entry.whole[viewer] = text == notation
-            if text == notation:
-                # Seen whole, so it may be told in words (from what the viewer saw).
-                text = self.view.describe(before, actor, notation, viewer)
-            entry.texts[viewer] = text
+            # Asked before the action is played, as describe_action wants.
+            entry.events[viewer] = state.describe_action(action, viewer)
         for bot in self.bots.values():
             bot.inform_action(state, actor, action)
         state.apply_action(action)

@@ -21,11 +21,6 @@ YOU = "bold reverse"
 """How the viewing seat's own name stands out (reverse video survives monochrome)."""
 
 
-def told(words: str, notation: str) -> str:
-    """``swaps glasses with seat 3 (swap 3)``: words first, notation to learn from."""
-    return f"{words} ({notation})"
-
-
 def seat_name(seat: int, viewer: int | None) -> str:
     """``seat 2``, or ``seat 2 (you)`` for the viewer."""
     return f"seat {seat} (you)" if seat == viewer else f"seat {seat}"
@@ -35,8 +30,9 @@ class GameView:
     """Draws one game from observations; subclasses know their game's fields.
 
     This base class is also the generic view: it pretty-prints the
-    observation, finds scores where games usually keep them, and treats every
-    action of a game with hidden information as hidden from other seats.
+    observation and finds scores where games usually keep them. What a viewer
+    reads of each action is not a view's business: the game's own
+    ``State.describe_action`` says it, for every front end alike.
     """
 
     def __init__(self, game: Game) -> None:
@@ -75,28 +71,6 @@ class GameView:
         if isinstance(seats, list) and all(isinstance(s, dict) and "score" in s for s in seats):
             return [str(s["score"]) for s in seats]
         return []
-
-    # -- the log ---------------------------------------------------------------------
-
-    def public_action(
-        self, before: Observation, actor: Player, notation: str, viewer: int | None
-    ) -> str | None:
-        """What ``viewer`` may read of another seat's (or chance's) action.
-
-        ``before`` is the viewer's observation just before the action. None
-        means the viewer learns only that an action happened. The generic
-        answer: everything when the game hides nothing, else nothing.
-        """
-        if not self.info.has_hidden_information:
-            return notation
-        return None
-
-    def describe(
-        self, before: Observation, actor: Player, notation: str, viewer: int | None
-    ) -> str:
-        """An action ``viewer`` saw whole, in words, with its notation (so the log
-        teaches the notation). ``before``: the viewer's observation before it."""
-        return notation
 
     # -- shared helpers --------------------------------------------------------------
 

@@ -6,8 +6,7 @@ from typing import Any
 
 from rich.text import Text
 
-from apothecary.core.game import Player
-from apothecary.tui.views.base import YOU, GameView, Observation, seat_name, told
+from apothecary.tui.views.base import YOU, GameView, Observation, seat_name
 
 # The letter carries the meaning; the colour only helps.
 GLASSES: dict[str | None, tuple[str, str, str]] = {
@@ -89,33 +88,3 @@ class InVinoMorteView(GameView):
         if outcome is not None:
             return ["won" if score else "lost" for score in outcome["scores"]]
         return ["alive" if alive else "dead" for alive in obs["alive"]]
-
-    def describe(
-        self, before: Observation, actor: Player, notation: str, viewer: int | None
-    ) -> str:
-        """``pours wine for seat 2``, ``drinks``, ``swaps glasses with seat 3``."""
-        words = notation.split()
-        if words[0] == "deal" and len(words) >= 2:
-            card = words[-1]
-            cheese = " with cheese" if card.endswith("+cheese") else ""
-            whom = f" for seat {words[1]}" if len(words) == 3 else ""
-            return told(f"pours {card.removesuffix('+cheese')}{whom}{cheese}", notation)
-        if notation == "drink":
-            return told("drinks", notation)
-        if words[0] == "swap" and len(words) == 2:
-            return told(f"swaps glasses with seat {words[1]}", notation)
-        if words[0] == "steal" and len(words) == 2:
-            return told(f"steals the cheese of seat {words[1]}", notation)
-        return notation
-
-    def public_action(
-        self, before: Observation, actor: Player, notation: str, viewer: int | None
-    ) -> str | None:
-        """Only the dealer knows what it poured; drinks, swaps and steals are public."""
-        if before["phase"] == "deal":
-            # "deal 2 wine+cheese": the seat and the face-up cheese are public.
-            words = notation.split()
-            target = words[1] if len(words) == 3 else "?"
-            cheese = " with cheese" if notation.endswith("+cheese") else ""
-            return f"deals a covered glass to seat {target}{cheese}"
-        return notation

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from apothecary.core.game import CHANCE, Player
-from apothecary.tui.views.base import YOU, GameView, Observation, seat_name, told
+from apothecary.tui.views.base import YOU, GameView, Observation, seat_name
 
 COLOUR_STYLES = {"b": "bold blue", "g": "bold green", "p": "bold magenta", "u": "bold"}
 """Cards are written in their notation (``b2`` two blue drops, ``g!`` green
@@ -107,46 +106,3 @@ class LittleDropOfPoisonView(GameView):
         if info["played_on"] is None:
             return f"{who}: choose a character, 'on N' or 'on king' (or pass with no cards)"
         return f"{who}: add a card on {info['played_on']} (e.g. b1), or done"
-
-    def describe(
-        self, before: Observation, actor: Player, notation: str, viewer: int | None
-    ) -> str:
-        """``chooses the king``, ``adds b1``, ``seat 2's peasant is a rat``."""
-        if actor == CHANCE:
-            if notation.endswith(" king"):
-                return told(f"the king is a {notation.removesuffix(' king')}", notation)
-            what, _, seat = notation.rpartition(" to ")
-            if what in ("rat", "weasel"):
-                return told(f"seat {seat}'s peasant is a {what}", notation)
-            if what:
-                whom = "you" if seat == str(viewer) else f"seat {seat}"
-                return told(f"{what} is dealt to {whom}", notation)
-            return notation
-        if notation == "on king":
-            return told("chooses the king", notation)
-        if notation.startswith("on "):
-            return told(f"chooses seat {notation[3:]}'s peasant", notation)
-        if notation == "done":
-            return told("is done", notation)
-        if notation == "pass":
-            return told("passes, with no card", notation)
-        if notation in before["cards"]:
-            return told(f"adds {notation}", notation)
-        return notation
-
-    def public_action(
-        self, before: Observation, actor: Player, notation: str, viewer: int | None
-    ) -> str | None:
-        """Dealt cards and face-down cards stay secret; characters and kinds are public."""
-        if actor == CHANCE:
-            if before["phase"] == "deal":
-                seat = notation.rsplit(" to ", 1)[-1]
-                return (
-                    notation
-                    if viewer is not None and seat == str(viewer)
-                    else f"a card is dealt to seat {seat}"
-                )
-            return notation  # the king's and the peasants' kinds are dealt face up
-        if notation in before["cards"]:
-            return "adds a card face down"
-        return notation

@@ -6,8 +6,7 @@ from itertools import groupby
 
 from rich.text import Text
 
-from apothecary.core.game import CHANCE, Player
-from apothecary.tui.views.base import YOU, GameView, Observation, seat_name, told
+from apothecary.tui.views.base import YOU, GameView, Observation, seat_name
 
 # Letter first, colour second: R/B/Y read the same in monochrome.
 PIECES: dict[str, tuple[str, str]] = {
@@ -87,17 +86,3 @@ class PoisonPotView(GameView):
         if outcome is not None:
             return [f"{score:g}" for score in outcome["scores"]]
         return [f"group {size}" for size in obs["groups"]]
-
-    def describe(
-        self, before: Observation, actor: Player, notation: str, viewer: int | None
-    ) -> str:
-        """``slides d4 to d1``, ``a red cauldron is drawn``, ``places it on c3``."""
-        if actor == CHANCE:
-            return told(f"a {notation} cauldron is drawn", notation)
-        if "-" in notation:
-            origin, target = notation.split("-", 1)
-            return told(f"slides {origin} to {target}", notation)
-        drawn = before.get("drawn")
-        if drawn:
-            return told(f"places the {drawn} cauldron on {notation}", notation)
-        return notation

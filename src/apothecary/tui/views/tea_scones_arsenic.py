@@ -2,24 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from rich.text import Text
 
-from apothecary.core.game import CHANCE, Player
-from apothecary.tui.views.base import YOU, GameView, Observation, seat_name, told
-
-_MARKED = re.compile(r"^d(\d)@(\d+)")
-_WORDS = {
-    "stop": "stops eating",
-    "shuffle": "shuffles the box",
-    "eat": "eats it",
-    "back": "puts it back for a sugar cube",
-    "back+shuffle": "puts it back for a sugar cube and shuffles",
-    "spoon": "sends it back with the little spoon",
-    "pass": "lets it be eaten",
-}
+from apothecary.tui.views.base import YOU, GameView, Observation, seat_name
 
 KIND_STYLES = ("bold red", "bold green", "bold yellow", "bold blue", "bold magenta", "bold cyan")
 """A colour per scone kind 1..6; the kind's number is always printed too."""
@@ -118,31 +105,3 @@ class TeaSconesArsenicView(GameView):
         return [
             f"{info['scones']} scones" + ("" if info["alive"] else " ✝") for info in obs["seats"]
         ]
-
-    def describe(
-        self, before: Observation, actor: Player, notation: str, viewer: int | None
-    ) -> str:
-        """``draws a k3 scone``, ``the dose is 2``, ``eats it``, ``stops eating``."""
-        if notation.startswith("dose"):
-            return told(f"the dose is {notation[4:]}", notation)
-        marked = _MARKED.match(notation)
-        if marked:
-            return told(
-                f"draws the marked k{marked.group(1)} scone seat {marked.group(2)} put back",
-                notation,
-            )
-        if len(notation) == 2 and notation[0] == "d":
-            return told(f"draws a k{notation[1]} scone", notation)
-        words = _WORDS.get(notation)
-        return told(words, notation) if words else notation
-
-    def public_action(
-        self, before: Observation, actor: Player, notation: str, viewer: int | None
-    ) -> str | None:
-        """A drawn scone's dose is seen by the drawer alone; every choice is public."""
-        if actor == CHANCE and before["phase"] == "dose":
-            drawer = before["turn"]
-            if viewer is not None and viewer == drawer:
-                return notation
-            return f"the scone's dose, seen by seat {drawer}"
-        return notation
