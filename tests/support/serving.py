@@ -1,0 +1,107 @@
+"""Helpers for server tests: an app on a fresh SQLite file, rooms made through
+the HTTP API, and a subprocess server on a loopback port."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from fastapi.testclient import TestClient
+
+from apothecary.server.app import WebConfig, create_app
+from apothecary.server.hub import HubConfig
+from apothecary.server.store import Store
+
+FAST = HubConfig(bot_workers=0, bot_delay=0.0, next_game_delay=0.0, allow_seed=True)
+"""A hub for tests: bots think in a thread, nobody waits, seeds may be chosen."""
+
+
+def app_client(url: str, config: HubConfig = FAST, web: WebConfig | None = None) -> TestClient:
+    """A TestClient over a new app on the database at ``url`` (use it in ``with``)."""
+    return TestClient(create_app(Store(url), config, web))
+
+
+def make_room(client: Any, host_name: str | None = "host", **body: Any) -> dict[str, Any]:
+    """POST /api/rooms; the answer (code, host_token, seat, seat_token ...)."""
+    payload = {"host_name": host_name, **body}
+    response = client.post("/api/rooms", json=payload)
+    assert response.status_code == 201, response.text
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
+def host_headers(room: dict[str, Any]) -> dict[str, str]:
+    """The Authorization header of a room's host."""
+    return {"Authorization": f"Bearer {room['host_token']}"}
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def server_process(db_url: str, *extra: str, port: int | None = None) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``apothecary serve`` as a subprocess on a loopback port: (base URL, process).
+    Waits until /health answers; kills the process at the end if it still runs."""
+    port = port or free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "apothecary.cli",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        db_url,
+        "--workers-for-bots",
+        "0",
+        "--bot-delay",
+        "0",
+        "--allow-seed",
+        "--log-level",
+        "warning",
+        *extra,
+    ]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ}
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None:
+                output = process.stdout.read() if process.stdout else ""
+                raise RuntimeError(f"the server exited with {process.returncode}:\n{output}")
+            try:
+                if httpx.get(f"{base}/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not answer /health within 60 s")
+            time.sleep(0.1)
+        yield base, process
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGKILL)
+            process.wait(10)
+        if process.stdout:
+            process.stdout.close()
+
+
+def sqlite_url(folder: Path) -> str:
+    """A SQLite database file in ``folder``."""
+    return f"sqlite:///{folder / 'server.sqlite3'}"
