@@ -1,0 +1,73 @@
+"""Little Drop of Poison: what each viewer reads of an action (``describe_action``).
+
+Each test quotes the rulebook sentence that makes something secret or public
+and checks the event the actor, another seat and a spectator read.
+"""
+
+from __future__ import annotations
+
+from apothecary import Record
+from apothecary.games.little_drop_of_poison.rules import LittleDropOfPoisonState
+
+GAME = "little-drop-of-poison"
+OPENING = [
+    "weasel king",
+    "rat to 0",
+    "rat to 1",
+    "weasel to 2",
+    *("b3 to 0", "b2 to 1", "p1 to 2"),
+    *("p1 to 0", "p1 to 1", "g1 to 2"),
+]
+
+
+def replay(actions: list[str]) -> LittleDropOfPoisonState:
+    state = Record(game=GAME, players=3, options={}, actions=actions).replay()
+    assert isinstance(state, LittleDropOfPoisonState)
+    return state
+
+
+def test_a_dealt_card_is_read_by_its_seat_alone() -> None:
+    """Rulebook: "Shuffle the poison deck and deal two poison cards face-down to
+    each player." The king and the peasants are placed "face-up": everyone
+    reads them."""
+    state = replay(OPENING[:-1])
+    mine = state.describe_action("g1 to 2", 2)
+    assert mine["text"] == "seat 2 is dealt g1"
+    assert mine["notation"] == "g1 to 2" and mine["card"] == "g1"
+    for viewer in (0, 1, None):
+        told = state.describe_action("g1 to 2", viewer)
+        assert told["text"] == "seat 2 is dealt a card face down"
+        assert told["notation"] is None and told["card"] is None
+        assert state.describe_action("b1 to 2", viewer) == told  # any card reads the same
+    start = replay([])
+    kings = {start.describe_action("rat king", viewer)["text"] for viewer in (0, 1, None)}
+    assert kings == {"the king is the rat king"}
+
+
+def test_a_card_played_is_read_by_its_player_until_the_reveal_shows_all() -> None:
+    """Rulebook: "Once each player has had a turn to play poison cards, the poison
+    round is complete. (...) Turn over all of the played poison cards at once
+    and resolve them." Until then who plays on whom, and how many cards, is
+    all the others read."""
+    state = replay([*OPENING, "on king"])
+    mine = state.describe_action("b3", 0)
+    assert mine["text"] == "seat 0 adds b3 face down on the king" and mine["notation"] == "b3"
+    for viewer in (1, None):
+        told = state.describe_action("b3", viewer)
+        assert told["text"] == "seat 0 adds a card face down on the king"
+        assert told["notation"] is None and told["card"] is None
+        assert state.describe_action("p1", viewer) == told
+    state = replay([*OPENING, "on king", "b3", "done", "on king", "b2", "done", "on king", "p1"])
+    # Seat 2's "done" ends the poison round: the reveal is read alike by everyone.
+    done = [state.describe_action("done", viewer) for viewer in (2, 0, 1, None)]
+    assert all(told == done[0] for told in done)
+    assert done[0]["reveal"] == {
+        "deaths": [{"character": "king", "killers": [0, 1]}],
+        "points": [3, 3, 0],
+    }
+    assert done[0]["then"] == [
+        "the cards are turned over: the king dies, poisoned by seat 0 and seat 1 "
+        "(points: seat 0 +3, seat 1 +3)",
+        "the assassination round ends: the king died",
+    ]
+    assert done[0]["text"].startswith("seat 2 is done: 1 card face down on the king; ")
