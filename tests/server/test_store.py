@@ -1,0 +1,139 @@
+"""The store, on SQLite and on a real PostgreSQL: the same tests on both."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from alembic import command
+
+from apothecary.server.room import ActionRow, Changes, Room, Settings
+from apothecary.server.store import Store, StoreError, alembic_config, normalise_url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+    else:
+        url = request.getfixturevalue("postgres_db_url")
+    made = Store(url)
+    made.migrate()
+    request.addfinalizer(made.close)
+    return made
+
+
+def played_room(store: Store, steps: int) -> Room:
+    """A room of three people (one a bot) committed after each of ``steps`` actions."""
+    room, _ = Room.create(
+        "in-vino-morte", 3, {"cheese": True}, ["open", "easy", "open"], Settings(), 0.0, "seed"
+    )
+    room.claim("Ann")
+    room.claim("Bob")
+    store.commit(room, Changes(), 0.0)
+    store.commit(room, room.start(1.0), 1.0)
+    for step in range(steps):
+        pending = room.pending()
+        assert pending is not None
+        state = room.state
+        assert state is not None
+        if pending.kind == "chance":
+            action = room.chance_action()
+        else:
+            action = state.legal_actions()[step % len(state.legal_actions())]
+        store.commit(room, room.apply(action, 2.0 + step), 2.0 + step)
+    store.commit(room, room.say(0, "cheers", 3.0), 3.0)
+    return room
+
+
+def test_a_room_comes_back_as_it_was(store: Store) -> None:
+    room = played_room(store, 5)
+    again = store.load(room.code)
+    assert again is not None
+    assert again.snapshot() == room.snapshot()
+    assert again.state is not None and room.state is not None
+    assert again.state.history() == room.state.history()
+    for viewer in [0, 1, 2, None]:
+        assert again.view(viewer) == room.view(viewer)
+    assert again.chat == room.chat
+    assert [r.code for r in store.load_active()] == [room.code]
+    notation, seating = store.game_actions(room.code, 1)
+    assert notation == room.state.history_notation()
+    assert seating == ["Ann", "easy", "Bob"]
+    assert store.load("no-such-room") is None
+
+
+def test_a_failed_commit_writes_nothing(store: Store) -> None:
+    room = played_room(store, 3)
+    before = store.game_actions(room.code, 1)
+    state = room.state
+    assert state is not None
+    clash = Changes(
+        actions=[
+            ActionRow(1, 3, 0, "x", 0, 9.0),  # new ...
+            ActionRow(1, 0, 0, "x", 0, 9.0),  # ... and a step already stored
+        ],
+        chat=[{"id": 99, "seat": 0, "name": "Ann", "text": "lost", "at": 9.0}],
+    )
+    with pytest.raises(sa.exc.IntegrityError):
+        store.commit(room, clash, 9.0)
+    assert store.game_actions(room.code, 1) == before
+    loaded = store.load(room.code)
+    assert loaded is not None and [m["text"] for m in loaded.chat] == ["cheers"]
+
+
+def test_a_database_made_by_an_earlier_version_upgrades_in_place(tmp_path: Path) -> None:
+    """Migrations are applied at start: a database at the first schema
+    (before chat was kept) keeps its rooms and gains the chat table."""
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    old = Store(url)
+    with old.engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0001")
+    assert old.revision() == "0001"
+    room, _ = Room.create("poison-pot", 2, {}, ["random", "random"], Settings(), 0.0, "s")
+    with old.engine.begin() as connection:  # what the first version wrote
+        connection.execute(
+            sa.text(
+                "INSERT INTO rooms (code, game, players, options, settings, seed, host_hash,"
+                " seats, status, game_no, deadline, created, updated) VALUES (:code, :game,"
+                " :players, :options, :settings, :seed, :host_hash, :seats, :status, :game_no,"
+                " :deadline, :created, 0)"
+            ),
+            {
+                **room.snapshot(),
+                "options": "{}",
+                "settings": '{"turn_seconds": null, "match_target": null, "listed": true,'
+                ' "fallback_level": "medium"}',
+                "seats": '[{"kind": "bot", "level": "random", "name": "", "token_hash": null,'
+                ' "away": false, "wins": 0}, {"kind": "bot", "level": "random", "name": "",'
+                ' "token_hash": null, "away": false, "wins": 0}]',
+            },
+        )
+    old.close()
+    new = Store(url)
+    new.migrate()
+    assert new.revision() == "0002"
+    loaded = new.load(room.code)
+    assert loaded is not None and loaded.snapshot() == room.snapshot()
+    new.commit(loaded, loaded.say(0, "chat works now", 1.0), 1.0)
+    reloaded = new.load(room.code)
+    assert reloaded is not None and reloaded.chat[0]["text"] == "chat works now"
+    new.close()
+
+
+@pytest.mark.parametrize("url", ["nonsense", "nosuchdb://x/y"])
+def test_a_bad_database_url_is_one_clear_error(url: str) -> None:
+    with pytest.raises(StoreError, match="database"):
+        Store(url).migrate()
+
+
+def test_an_unreachable_database_is_one_clear_error() -> None:
+    with pytest.raises(StoreError, match="cannot open database"):
+        Store("postgresql://nobody@127.0.0.1:1/none").migrate()
+
+
+def test_postgres_urls_get_the_installed_driver() -> None:
+    assert normalise_url("postgresql://u@h/d") == "postgresql+psycopg://u@h/d"
+    assert normalise_url("postgres://u@h/d") == "postgresql+psycopg://u@h/d"
+    assert normalise_url("sqlite:///x") == "sqlite:///x"
