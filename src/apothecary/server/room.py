@@ -676,33 +676,55 @@ class Room:
         """Every seat as anyone may see it, with presence."""
         return [place.public(i, self.presence[i] > 0) for i, place in enumerate(self.seats)]
 
-    def view(self, viewer: Viewer, since: int = 0) -> dict[str, JSON]:
-        """The update message for ``viewer``: its observation, its legal actions,
-        the state id, the events from index ``since`` on as it may read them,
-        and the room's public facts. The only place a message to a viewer is made."""
+    def game_view(self, viewer: Viewer, since: int = 0) -> dict[str, JSON]:
+        """What the game itself shows ``viewer``: its observation, its legal
+        actions on its turn, the state id, and the events from index ``since``
+        on, as it may read them. The only place this is made; it depends only
+        on what the viewer knows (the secrecy tests check it in drawn worlds)."""
         column = len(self.seats) if viewer is None else viewer
         pending = self.pending()
-        message: dict[str, JSON] = {
-            "type": "update",
-            "room": self.code,
-            "status": self.status,
-            "game_no": self.game_no,
+        return {
             "state_id": self.state_id,
-            "you": viewer,
-            "seats": self.seats_view(),
-            "spectators": self.presence[None],
             "to_move": None if pending is None else pending.seat,
             "waiting_for": None if pending is None else pending.kind,
-            "deadline": self.deadline,
-            "match_target": self.settings.match_target,
-            "series_winner": self.series_winner(),
             "observation": None if self.state is None else self.state.observation(viewer),
             "legal": self.legal(viewer) if viewer is not None else [],
             "events": [events[column] for events in self.log[since:]],
             "event_count": len(self.log),
             "outcome": self.outcome,
         }
-        return message
+
+    ROOM_FACTS = (
+        "type",
+        "room",
+        "status",
+        "game_no",
+        "you",
+        "seats",
+        "spectators",
+        "deadline",
+        "match_target",
+        "series_winner",
+    )
+    """The keys of an update beside the game view: facts about the room that
+    every viewer may read alike."""
+
+    def view(self, viewer: Viewer, since: int = 0) -> dict[str, JSON]:
+        """The update message for ``viewer``: :meth:`game_view` and the room's
+        public facts (:data:`ROOM_FACTS`). Every message to a viewer is made here."""
+        facts: dict[str, JSON] = {
+            "type": "update",
+            "room": self.code,
+            "status": self.status,
+            "game_no": self.game_no,
+            "you": viewer,
+            "seats": self.seats_view(),
+            "spectators": self.presence[None],
+            "deadline": self.deadline,
+            "match_target": self.settings.match_target,
+            "series_winner": self.series_winner(),
+        }
+        return {**facts, **self.game_view(viewer, since)}
 
     def public_info(self) -> dict[str, JSON]:
         """What the room list and the room page show to anyone."""
