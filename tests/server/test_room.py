@@ -23,9 +23,7 @@ from apothecary.server.room import (
 )
 
 
-def drive(
-    room: Room, now: float = 0.0, humans: Any = None, steps: int | None = None
-) -> None:
+def drive(room: Room, now: float = 0.0, humans: Any = None, steps: int | None = None) -> None:
     """Play chance and bots until a human is to move (or the game ends, or
     ``steps`` actions were played). ``humans(room, seat)`` picks a human's
     action; None stops at a human."""
@@ -63,7 +61,7 @@ def new_room(game: str = "in-vino-morte", players: int = 3, **settings: Any) -> 
 def test_a_room_plays_a_game_to_its_end_with_people_and_bots() -> None:
     room, host = new_room(seats=["open", "random", "open"])
     room.check_host(host)
-    seat_a, token_a = room.claim("Ann")
+    seat_a, _token_a = room.claim("Ann")
     seat_b, token_b = room.claim("Bob", 2)
     assert (seat_a, seat_b) == (0, 2)
     assert room.seat_of(token_b) == 2
@@ -105,7 +103,9 @@ def test_the_refusals_come_in_the_documented_order() -> None:
     assert state is not None
     mover = state.current_player()
     other = (mover + 1) % 3
-    illegal = next(a for a in range(room.game.num_distinct_actions()) if a not in state.legal_actions())
+    illegal = next(
+        a for a in range(room.game.num_distinct_actions()) if a not in state.legal_actions()
+    )
     stale = "0:0"
     before = room.snapshot(), room.state_id
     # Not your turn beats malformed; malformed beats illegal; illegal beats stale.
@@ -124,7 +124,9 @@ def test_the_refusals_come_in_the_documented_order() -> None:
     with pytest.raises(StaleState):
         room.check_action(mover, state.legal_actions()[0], stale)
     assert (room.snapshot(), room.state_id) == before
-    chosen = room.check_action(mover, state.action_to_string(state.legal_actions()[0]), room.state_id)
+    chosen = room.check_action(
+        mover, state.action_to_string(state.legal_actions()[0]), room.state_id
+    )
     room.apply(chosen, 1.0)
     drive(room, humans=first_legal)
     # Game over beats everything.
@@ -220,7 +222,7 @@ def test_a_series_plays_on_until_someone_reaches_the_target() -> None:
 
 
 def test_a_rematch_rotates_the_people_one_seat_on() -> None:
-    room, host = new_room(seats=["open", "random", "open"])
+    room, _host = new_room(seats=["open", "random", "open"])
     room.claim("Ann")
     _, bob = room.claim("Bob")
     room.start(0.0)

@@ -53,7 +53,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def server_process(db_url: str, *extra: str, port: int | None = None) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+def server_process(
+    db_url: str, *extra: str, port: int | None = None
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """``apothecary serve`` as a subprocess on a loopback port: (base URL, process).
     Waits until /health answers; kills the process at the end if it still runs."""
     port = port or free_port()

@@ -130,7 +130,9 @@ def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
     return None if credentials is None else credentials.credentials
 
 
-def create_app(store: Store, config: HubConfig | None = None, web: WebConfig | None = None) -> FastAPI:
+def create_app(
+    store: Store, config: HubConfig | None = None, web: WebConfig | None = None
+) -> FastAPI:
     """The server's FastAPI application over ``store``."""
     hub = Hub(store, config)
     web = web or WebConfig()
@@ -188,7 +190,9 @@ def create_app(store: Store, config: HubConfig | None = None, web: WebConfig | N
     @app.post("/api/rooms", status_code=201, summary="Create a room (you are its host)")
     async def create_room(request: Request, body: CreateRoom) -> dict[str, Any]:
         client = request.client.host if request.client else "?"
-        bucket = creators.setdefault(client, Bucket(web.create_per_minute / 60, web.create_per_minute))
+        bucket = creators.setdefault(
+            client, Bucket(web.create_per_minute / 60, web.create_per_minute)
+        )
         if not bucket.take():
             raise RoomError("too many rooms created from your address; wait a minute")
         settings = Settings(
@@ -307,8 +311,7 @@ def _game_info(name: str) -> dict[str, Any]:
             for spec in cls.option_specs
         ],
         "levels": [
-            {"name": level.name, "help": level.help}
-            for level in bot_registry.levels(name).values()
+            {"name": level.name, "help": level.help} for level in bot_registry.levels(name).values()
         ],
         "bots": [{"name": e.name, "help": e.help} for e in bot_registry.entries(name).values()],
         "rules": f"/api/games/{name}/rules",
@@ -342,7 +345,7 @@ async def _serve_socket(hub: Hub, web: WebConfig, socket: WebSocket, code: str) 
         return
     hello = _parse(first, web.max_message_bytes)
     if isinstance(hello, str) or hello.get("type") != "hello":
-        await socket.send_json(_error("bad_hello", "the first message is {\"type\": \"hello\"}"))
+        await socket.send_json(_error("bad_hello", 'the first message is {"type": "hello"}'))
         await socket.close(code=1008, reason="say hello first")
         return
     try:

@@ -304,9 +304,7 @@ class Hub:
         if pending.kind == "bot":
             live.waiter = asyncio.create_task(self._bot_turn(live, pending.state_id))
         elif pending.kind == "human" and pending.deadline is not None:
-            live.waiter = asyncio.create_task(
-                self._timer(live, pending.state_id, pending.deadline)
-            )
+            live.waiter = asyncio.create_task(self._timer(live, pending.state_id, pending.deadline))
         elif pending.kind == "next_game":
             live.waiter = asyncio.create_task(self._next_game(live, pending.state_id))
 
