@@ -53,6 +53,9 @@ class HubConfig:
     whoever knows the seed knows every shuffle)."""
     send_queue: int = 256
     """Messages waiting for a slow connection before it is dropped."""
+    idle_seconds: float = 3600.0
+    """A finished room nobody watches leaves memory after this long (it stays
+    in the store, and loads again when someone asks for it)."""
     clock: Callable[[], float] = time.time
 
 
@@ -96,6 +99,8 @@ class _Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     waiter: asyncio.Task[None] | None = None
+    touched: float = field(default_factory=time.time)
+    """When the room last changed (for letting idle rooms leave memory)."""
 
 
 class Hub:
@@ -109,6 +114,7 @@ class Hub:
         # commits stay in the order the rooms made them.
         self._db = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="store")
         self._pool: ThinkingPool | None = None
+        self._sweeper: asyncio.Task[None] | None = None
         self.closing = False
 
     # -- life -------------------------------------------------------------------------
@@ -118,12 +124,36 @@ class Hub:
         await self._run_db(self.store.migrate)
         if self.config.bot_workers > 0:
             self._pool = ThinkingPool(self.config.bot_workers)
-        rooms = await self._run_db(self.store.load_active)
+        since = self.config.clock() - self.config.idle_seconds
+        rooms = await self._run_db(self.store.load_active, since)
         for room in rooms:
-            self._rooms[room.code] = _Live(room)
+            self._rooms[room.code] = _Live(room, touched=self.config.clock())
         for live in self._rooms.values():
             self._schedule(live)
         log.info("resumed %d rooms from %s", len(rooms), self.store.describe())
+        self._sweeper = asyncio.create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(max(1.0, self.config.idle_seconds / 10))
+            self.sweep()
+
+    def sweep(self) -> int:
+        """Let go of finished rooms that nobody watches and nothing waits on,
+        idle for ``idle_seconds``; returns how many left memory."""
+        now = self.config.clock()
+        gone = [
+            code
+            for code, live in self._rooms.items()
+            if live.room.pending() is None
+            and live.room.status == "over"
+            and not live.connections
+            and not live.lock.locked()
+            and now - live.touched > self.config.idle_seconds
+        ]
+        for code in gone:
+            del self._rooms[code]
+        return len(gone)
 
     def close_sockets(self) -> None:
         """Tell every connection the server is going (their writers close them
@@ -137,6 +167,8 @@ class Hub:
         """Stop bots and timers, close every socket with a reason, let the last
         commits finish. Everything accepted was committed before it was told."""
         self.close_sockets()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for live in self._rooms.values():
             if live.waiter is not None:
                 live.waiter.cancel()
@@ -166,7 +198,7 @@ class Hub:
             game, players, options, seats, settings, self.config.clock(), seed=seed
         )
         await self._run_db(self.store.commit, room, Changes(), self.config.clock())
-        self._rooms[room.code] = _Live(room)
+        self._rooms[room.code] = _Live(room, touched=self.config.clock())
         return room, token
 
     async def _live(self, code: str) -> _Live:
@@ -175,7 +207,7 @@ class Hub:
             room = await self._run_db(self.store.load, code)
             if room is None:
                 raise RoomNotFound(f"no room {code!r}")
-            live = self._rooms.setdefault(code, _Live(room))
+            live = self._rooms.setdefault(code, _Live(room, touched=self.config.clock()))
         return live
 
     def listed(self) -> list[dict[str, Any]]:
@@ -217,6 +249,7 @@ class Hub:
                 restored.presence = room.presence
                 live.room = restored
             raise
+        live.touched = now
         self._broadcast(live, changes)
         self._schedule(live)
 

@@ -214,10 +214,20 @@ class Store:
             row = connection.execute(rooms.select().where(rooms.c.code == code)).mappings().first()
             return None if row is None else _rebuild(connection, dict(row))
 
-    def load_active(self) -> list[Room]:
-        """Every room not yet closed, rebuilt (what a restarted server resumes)."""
+    def load_active(self, since: float = 0.0) -> list[Room]:
+        """The rooms a restarted server resumes, rebuilt: every room still in
+        its lobby or playing, and those whose last game ended after ``since``
+        (a series may go on, a rematch may follow). Older rooms load on demand."""
         with self.engine.connect() as connection:
-            rows = connection.execute(rooms.select().order_by(rooms.c.created)).mappings().all()
+            rows = (
+                connection.execute(
+                    rooms.select()
+                    .where(sa.or_(rooms.c.status != "over", rooms.c.updated >= since))
+                    .order_by(rooms.c.created)
+                )
+                .mappings()
+                .all()
+            )
             return [_rebuild(connection, dict(row)) for row in rows]
 
     def game_actions(self, code: str, game_no: int) -> tuple[list[str], list[str]]:
