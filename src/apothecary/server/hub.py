@@ -311,6 +311,11 @@ class Hub:
 
     def _broadcast(self, live: _Live, changes: Changes) -> None:
         room = live.room
+        if changes.chat and not changes.actions and changes.new_game is None:
+            for connection in list(live.connections):  # words only: the table is as it was
+                for entry in changes.chat:
+                    connection.send({"type": "chat", **entry})
+            return
         made: dict[tuple[Viewer, int], dict[str, Any]] = {}
         for connection in list(live.connections):
             if connection.game_no != room.game_no:
