@@ -16,7 +16,9 @@ def test_a_finished_idle_room_leaves_memory_and_loads_again(tmp_path: Path) -> N
         hub = client.app.state.hub  # type: ignore[attr-defined]
         room = make_room(client, None, game="in-vino-morte", players=3, seats=["random"] * 3)
         waiting = make_room(client, None, game="poison-pot", players=2)
-        assert client.post(f"/api/rooms/{room['code']}/start", headers=host_headers(room)).is_success
+        assert client.post(
+            f"/api/rooms/{room['code']}/start", headers=host_headers(room)
+        ).is_success
         for _ in range(200):
             if client.get(f"/api/rooms/{room['code']}").json()["status"] == "over":
                 break
