@@ -15,11 +15,13 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path as PathlibPath
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import Body, Depends, FastAPI, Path, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse, PlainTextResponse, RedirectResponse
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
@@ -31,6 +33,9 @@ from apothecary.server.room import NAME_LIMIT, RoomError, RoomNotFound, Settings
 from apothecary.server.store import Store
 
 CODE = r"^[A-Za-z0-9_-]{1,32}$"
+
+STATIC = PathlibPath(__file__).parent / "static"
+"""The browser client's files."""
 
 
 @dataclass
@@ -162,9 +167,14 @@ def create_app(
         status = getattr(error, "status", 400)
         return JSONResponse({"error": code, "message": str(error)}, status_code=status)
 
+    # The browser client: plain files shipped in the package, no build step.
+    # Every page path serves the one page; the client reads the path itself.
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
     @app.get("/", include_in_schema=False)
-    async def home() -> RedirectResponse:
-        return RedirectResponse("/docs")
+    @app.get("/rooms/{code}", include_in_schema=False)
+    async def page(code: str | None = None) -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/health", summary="Whether the server is up")
     async def health() -> dict[str, Any]:
