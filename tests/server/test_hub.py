@@ -6,7 +6,12 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from serving import FAST, app_client, host_headers, make_room, sqlite_url
+
+from apothecary.core.bot import Bot, RandomBot
+from apothecary.core.game import State
+from apothecary.server.room import Room
 
 
 def test_a_finished_idle_room_leaves_memory_and_loads_again(tmp_path: Path) -> None:
@@ -32,3 +37,27 @@ def test_a_finished_idle_room_leaves_memory_and_loads_again(tmp_path: Path) -> N
         assert again["status"] == "over" and again["game_no"] == 1
         record = client.get(f"/api/rooms/{room['code']}/games/1/record").json()
         assert record["outcome"] is not None
+
+
+def test_a_failing_bot_does_not_stall_its_room(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    class Broken(RandomBot):
+        def _choose(self, state: State) -> int:
+            raise RuntimeError("planted bot failure")
+
+    def broken(self: Room, seat: int) -> Bot:
+        return Broken(self.game, seat, seed=0)
+
+    monkeypatch.setattr(Room, "make_bot", broken)
+    with app_client(sqlite_url(tmp_path)) as client:
+        room = make_room(client, None, game="in-vino-morte", players=3, seats=["random"] * 3)
+        assert client.post(
+            f"/api/rooms/{room['code']}/start", headers=host_headers(room)
+        ).is_success
+        for _ in range(300):
+            if client.get(f"/api/rooms/{room['code']}").json()["status"] == "over":
+                break
+            time.sleep(0.02)
+        assert client.get(f"/api/rooms/{room['code']}").json()["status"] == "over"
+    assert "planted bot failure" in caplog.text

@@ -21,8 +21,8 @@ from urllib.parse import urlsplit
 
 from fastapi import Body, Depends, FastAPI, Path, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
-from fastapi.staticfiles import StaticFiles
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from apothecary import bots as bot_registry

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import concurrent.futures.process
 import contextlib
 import json
 import logging
@@ -21,7 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from apothecary.bots.pool import ThinkingPool
-from apothecary.core.game import Action
+from apothecary.core.bot import Bot, RandomBot
+from apothecary.core.game import Action, State
 from apothecary.server.room import (
     Changes,
     Room,
@@ -359,10 +361,15 @@ class Hub:
             assert state is not None
             position = state.clone()
         # Think without the lock: people may chat, and a person may take the seat back.
-        if self._pool is not None:
-            action: Action = await asyncio.wrap_future(self._pool.step(bot, position))
-        else:
-            action = await asyncio.to_thread(bot.step, position)
+        try:
+            action = await self._think(bot, position)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # A bot that fails must not stall its room: the move is drawn from
+            # the step number by the random bot instead, and the failure is logged.
+            log.exception("bot %r failed in room %s; a random move is played", bot, room.code)
+            action = RandomBot(position.game, seat, seed=position.move_number()).step(position)
 
         def play(room: Room, now: float) -> Changes:
             if room.state_id != state_id:
@@ -373,6 +380,18 @@ class Hub:
             if live.room.state_id == state_id:
                 live.waiter = None  # this task is the one that schedules the next
                 await self._change_locked(live, play)
+
+    async def _think(self, bot: Bot, position: State) -> Action:
+        if self._pool is None:
+            return await asyncio.to_thread(bot.step, position)
+        try:
+            return await asyncio.wrap_future(self._pool.step(bot, position))
+        except concurrent.futures.process.BrokenProcessPool:
+            # A worker died (killed, out of memory): start a fresh pool and retry once.
+            log.warning("the bot pool broke; starting it again")
+            self._pool.close()
+            self._pool = ThinkingPool(self.config.bot_workers)
+            return await asyncio.wrap_future(self._pool.step(bot, position))
 
     async def _timer(self, live: _Live, state_id: str, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - self.config.clock()))
