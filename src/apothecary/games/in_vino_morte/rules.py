@@ -487,6 +487,30 @@ class InVinoMorteState(State):
             return kind + (2 if match.group(3) else 0)
         return None
 
+    def action_label(self, action: Action) -> str:
+        """``Pour poison for seat 2, with cheese``, ``Drink your glass``, ``Swap
+        glasses with seat 0 (the dealer)``, ``Steal seat 1's cheese``.
+
+        A label names the choice and nothing the mover cannot see: the drink
+        reads the same whatever the glass holds (only the dealer knows)."""
+        game = self.game
+        if action < DRINK:
+            glass = CARD_NAMES[action & 1]
+            cheese = ", with cheese" if action >= DEAL_WINE_CHEESE else ""
+            if self.phase != DEAL_PHASE:
+                return f"Pour {glass}{cheese}"
+            to = self.order[self.step]
+            if to == self.dealer:
+                return f"Pour {glass} into your own glass{cheese}"
+            return f"Pour {glass} for seat {to}{cheese}"
+        if action == DRINK:
+            return "Drink your glass"
+        if action < game.steal_base:
+            other = action - SWAP_BASE
+            dealer = " (the dealer)" if other == self.dealer and self.phase == TURN_PHASE else ""
+            return f"Swap glasses with seat {other}{dealer}"
+        return f"Steal seat {action - game.steal_base}'s cheese"
+
     def _describe_action(
         self, action: Action, actor: Player, viewer: Player | None
     ) -> dict[str, JSON]:
