@@ -558,6 +558,40 @@ class TeaSconesArsenicState(State):
                     return MARKED_BASE + slot
         return None
 
+    def action_label(self, action: Action) -> str:
+        """``Stop eating``, ``Shuffle the box``, ``Take a kind-3 scone``, ``Take the
+        marked kind-3 scone seat 1 put back``, ``Eat the kind-3 scone``, ``Put it
+        back for a sugar cube``, ``Use the little spoon on seat 2's scone``...
+
+        Only the choice: never the dose of a scone (what a scone taken by kind
+        holds is drawn after the choice, and a marked scone's dose is known to
+        some seats only)."""
+        if DOSE_BASE <= action < STOP:
+            return f"Dose {action - DOSE_BASE}"  # chance: never offered to a seat
+        if action >= MARKED_BASE:
+            slot = action - MARKED_BASE
+            if slot >= len(self.marked):
+                return f"Take marked scone {slot + 1}"
+            kind, _dose, by, _known = self.marked[slot]
+            alike = [i for i, m in enumerate(self.marked) if m[0] == kind and m[2] == by]
+            which = f"{_ordinal(alike.index(slot) + 1)} " if len(alike) > 1 else ""
+            return f"Take the {which}marked kind-{kind + 1} scone seat {by} put back"
+        if DRAW_BASE <= action < EAT:
+            return f"Take a kind-{action - DRAW_BASE + 1} scone"
+        scone = f"the kind-{self.hand_kind + 1} scone" if self.hand_kind >= 0 else "the scone"
+        if action == EAT:
+            return f"Eat {scone}"
+        if action == BACK:
+            return "Put it back for a sugar cube"
+        if action == BACK_SHUFFLE:
+            return "Put it back for a sugar cube and shuffle the box"
+        eater = self.turn_player
+        if action == SPOON:
+            return f"Use the little spoon on seat {eater}'s scone"
+        if action == PASS:
+            return f"Let seat {eater} eat"
+        return "Stop eating" if action == STOP else "Shuffle the box"
+
     def _describe_action(
         self, action: Action, actor: Player, viewer: Player | None
     ) -> dict[str, JSON]:
@@ -755,6 +789,14 @@ class TeaSconesArsenicState(State):
         from apothecary.games.tea_scones_arsenic.view import render_observation
 
         return render_observation(self.observation(player))
+
+
+def _ordinal(number: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ... ``11th``, ``12th``, ``21st``."""
+    if 10 <= number % 100 <= 20:
+        return f"{number}th"
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
 
 
 def _with(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
