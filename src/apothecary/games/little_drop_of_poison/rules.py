@@ -811,6 +811,25 @@ class LittleDropOfPoisonState(State):
                 return game.CROWN + KINDS.index(word)
         return None
 
+    def action_label(self, action: Action) -> str:
+        """``Play on the king``, ``Play on your own peasant``, ``Play on seat 2's
+        peasant``, ``Add blue 3``, ``Add universal antidote``, ``Done``, ``Pass``;
+        a chance action (never offered to a seat) reads as its notation."""
+        game = self.game
+        if action < game.KING:
+            if action == self.player:
+                return "Play on your own peasant"
+            return f"Play on seat {action}'s peasant"
+        if action == game.KING:
+            return "Play on the king"
+        if action < game.DONE:
+            return f"Add {game.deck.types[action - game.ADD].name}"
+        if action == game.DONE:
+            return "Done"
+        if action == game.PASS:
+            return "Pass"
+        return self.action_to_string(action)
+
     def _describe_action(
         self, action: Action, actor: Player, viewer: Player | None
     ) -> dict[str, JSON]:
