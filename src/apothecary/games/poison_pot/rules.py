@@ -408,6 +408,24 @@ class PoisonPotState(State):
             return None if target is None else origin * n + target
         return None
 
+    def action_label(self, action: Action) -> str:
+        """``Slide the pot from d4 to a1``, ``Slide the red cauldron from c2 to b2``,
+        ``Place the blue cauldron on c3``; a draw (chance, never offered to a
+        seat) reads as its notation."""
+        game = self.game
+        names = game.board.names
+        if action < game.draw_base:
+            origin, target = divmod(action, len(self.board))
+            piece = self.board[origin]
+            what = "the pot" if piece == POT else f"the {PIECE_NAMES[piece]} cauldron"
+            if piece == EMPTY:
+                what = "a piece"  # not a legal slide: there is nothing to move
+            return f"Slide {what} from {names[origin]} to {names[target]}"
+        if action < game.place_base:
+            return game.notation[action]
+        what = f"the {COLOURS[self.drawn]} cauldron" if self.drawn >= 0 else "a cauldron"
+        return f"Place {what} on {names[action - game.place_base]}"
+
     def _describe_action(
         self, action: Action, actor: Player, viewer: Player | None
     ) -> dict[str, JSON]:
