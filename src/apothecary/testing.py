@@ -86,6 +86,8 @@ def check_game(
     - at a chance node, outcomes are sorted, unique, in range, with positive
       probabilities summing to 1, and equal to the legal actions;
     - every legal action's notation parses back to it;
+    - at a decision, ``action_label`` gives every legal action a non-empty
+      str, no two alike (at a chance node it only has to answer with a str);
     - an illegal id, an out-of-range id, a non-int and malformed notation raise
       the right error and leave the state exactly as it was;
     - a clone equals its original and is independent of it, and a state
@@ -94,10 +96,10 @@ def check_game(
       JSON round trip, and tensors have the declared length and finite values;
     - ``resample_from_infostate(p)`` (every ``resample_every`` steps, seats in
       turn) gives seat p the same observation, information state and (on its
-      turn) legal actions, gives a spectator the same observation, has a
-      history that replays to it, and can be played on to the end; and it
-      uses nothing but the seat's information and the rng: resampling the
-      resample with the same seed gives the same state;
+      turn) legal actions and their labels, gives a spectator the same
+      observation, has a history that replays to it, and can be played on to
+      the end; and it uses nothing but the seat's information and the rng:
+      resampling the resample with the same seed gives the same state;
     - each game ends within ``max_game_length`` with an outcome and returns;
     - the game's record survives JSON and replays to identical observations for
       every seat at every step;
@@ -109,7 +111,12 @@ def check_game(
       the actor itself; and at every resample, the drawn world's replay tells
       the last action to seat p and to a spectator exactly as the true game
       did: an event, like an observation, may depend only on what its viewer
-      knows once the action is played.
+      knows once the action is played;
+    - the labels of the seat to move are the same in every world it cannot
+      tell from the game (checked at every resample of that seat, and at the
+      other resample steps in one more world drawn for it, labels only): a
+      label is read before its action is chosen, so it may tell the mover
+      nothing its information does not (that a drink is poison, a dose...).
 
     More games than ``games`` are played until ``min_steps`` actions were
     checked (short games need many to meet every situation). With
@@ -159,6 +166,9 @@ def _check_one_game(
         if resample_every and state.move_number() % resample_every == 0:
             seat = state.move_number() % game.num_players
             _check_resample(state, seat, rng, report, where, events)
+            mover = state.current_player()
+            if mover >= 0 and mover != seat and game.info.has_hidden_information:
+                _check_mover_labels(state, mover, where)
         _check_bad_input(state, rng, where)
         _check_clone(state, rng, where)
         if state.current_player() == CHANCE:
@@ -259,6 +269,8 @@ def _check_position(state: State, where: _Where) -> None:
             where.fail(f"notation {text!r} of action {action} does not parse: {error}")
         if back != action:
             where.fail(f"notation {text!r} of action {action} parses to {back}")
+    if player != TERMINAL:
+        _check_labels(state, legal, player == CHANCE, where)
     size = game.observation_tensor_size()
     for seat in [*range(game.num_players), None]:
         observation = state.observation(seat)
@@ -276,6 +288,36 @@ def _check_position(state: State, where: _Where) -> None:
                 where.fail(f"observation_tensor({seat}) has a non-finite or non-number value")
             if not isinstance(state.information_state_string(seat), str):
                 where.fail(f"information_state_string({seat}) is not a str")
+
+
+def _labels(state: State, legal: list[int], where: _Where) -> list[Any]:
+    """``action_label`` of each of ``legal``; an exception is a failure."""
+    labels: list[Any] = []
+    for action in legal:
+        try:
+            labels.append(state.action_label(action))
+        except Exception as error:
+            where.fail(
+                f"action_label({state.action_to_string(action)!r}) raised "
+                f"{type(error).__name__}: {error}"
+            )
+    return labels
+
+
+def _check_labels(state: State, legal: list[int], chance: bool, where: _Where) -> None:
+    """Labels are button words: a str for every action, and at a decision
+    non-empty and no two alike (a chance action is never offered, so its label
+    only has to exist)."""
+    labels = _labels(state, legal, where)
+    for action, label in zip(legal, labels, strict=True):
+        if not isinstance(label, str) or (not chance and not label.strip()):
+            where.fail(
+                f"action_label({state.action_to_string(action)!r}) is {label!r}, "
+                "not a non-empty str"
+            )
+    if not chance and len(set(labels)) != len(labels):
+        twins = sorted({label for label in labels if labels.count(label) > 1})
+        where.fail(f"two legal actions share a label: {twins} (a button must tell them apart)")
 
 
 def _expect_error(state: State, bad: Any, error: type[Exception], where: _Where, what: str) -> None:
@@ -370,8 +412,16 @@ def _check_resample(
         where.fail(f"{what} changed seat {seat}'s information state")
     if sample.current_player() != state.current_player():
         where.fail(f"{what} changed whose turn it is")
-    if state.current_player() == seat and sample.legal_actions() != state.legal_actions():
-        where.fail(f"{what} changed the legal actions of the seat to move")
+    if state.current_player() == seat:
+        legal = state.legal_actions()
+        if sample.legal_actions() != legal:
+            where.fail(f"{what} changed the legal actions of the seat to move")
+        # Labels are read before the choice: the mover's buttons must read the
+        # same in every world it cannot tell from this one.
+        labels = _labels(state, legal, where)
+        drawn = _labels(sample, legal, where)
+        if drawn != labels:
+            _label_leak(what, labels, drawn, where)
     # Fair by construction: a resampler may use only the seat's information
     # and the rng, so a state the seat cannot tell from this one (its own
     # resample) must give the same draw for the same seed.
@@ -416,6 +466,31 @@ def _check_resample(
             steps += 1
             if sample.move_number() > game.max_game_length():
                 where.fail(f"play from {what} runs past max_game_length")
+
+
+def _check_mover_labels(state: State, mover: Player, where: _Where) -> None:
+    """The labels of the seat to move, in one world drawn for it: a cheap check
+    for the steps where the seats resampled in turn pass the mover by. Its rng
+    is its own (from the label and the step), so the game's draws are as they
+    would be without it."""
+    world_rng = random.Random(f"{where.label}:{state.move_number()}:labels")
+    sample = state.resample_from_infostate(mover, world_rng)
+    what = f"resample_from_infostate({mover})"
+    legal = state.legal_actions()
+    if sample.legal_actions() != legal:
+        where.fail(f"{what} changed the legal actions of the seat to move")
+    labels = _labels(state, legal, where)
+    drawn = _labels(sample, legal, where)
+    if drawn != labels:
+        _label_leak(what, labels, drawn, where)
+
+
+def _label_leak(what: str, labels: list[Any], drawn: list[Any], where: _Where) -> None:
+    diff = [(t, d) for t, d in zip(labels, drawn, strict=True) if t != d]
+    where.fail(
+        f"{what}: the seat to move reads other action labels in a world it "
+        f"cannot tell from the game (a leak in the label): {diff[:3]} (game's, world's)"
+    )
 
 
 def _check_record(

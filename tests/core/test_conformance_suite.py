@@ -6,7 +6,12 @@ import pytest
 from toy_game import ToyGame
 
 from apothecary.core.game import JSON, Action, Player
-from apothecary.games.in_vino_morte.rules import InVinoMorteGame, InVinoMorteState
+from apothecary.games.in_vino_morte.rules import (
+    CARD_NAMES,
+    DRINK,
+    InVinoMorteGame,
+    InVinoMorteState,
+)
 from apothecary.testing import ConformanceError, check_game
 
 
@@ -35,6 +40,8 @@ def test_a_correct_game_passes() -> None:
         ("length", "max_game_length"),
         ("event_leak", "describe_action of the last action tells seat"),
         ("event_actor", "the actor reads notation None"),
+        ("label_leak", "a leak in the label"),
+        ("label_twins", "two legal actions share a label"),
     ],
 )
 def test_each_planted_bug_is_caught(bug: str, message: str) -> None:
@@ -77,4 +84,32 @@ def test_an_event_that_tells_a_secret_is_caught_even_when_observations_keep_it()
     with pytest.raises(ConformanceError, match="a leak in the event"):
         check_game(
             "in-vino-morte", games=3, seed=1, game_factory=lambda: _TellingDealGame(players=3)
+        )
+
+
+class _TellingDrinkState(InVinoMorteState):
+    """In Vino Morte whose drink button says what the glass holds."""
+
+    __slots__ = ()
+
+    def action_label(self, action: Action) -> str:
+        label = super().action_label(action)
+        if action == DRINK:
+            label += f" ({CARD_NAMES[self.card[self.current_player()]]})"
+        return label
+
+
+class _TellingDrinkGame(InVinoMorteGame):
+    def new_initial_state(self) -> _TellingDrinkState:
+        return _TellingDrinkState(self)
+
+
+def test_a_label_that_tells_a_secret_is_caught() -> None:
+    """Rulebook: "Players may not look at their own cards." A drink button that
+    reads "Drink your glass (poison)" breaks no observation and no event, but
+    a world the drinker cannot tell from the game labels it otherwise."""
+    check_game("in-vino-morte", players=3, games=3, seed=1)  # the real labels pass
+    with pytest.raises(ConformanceError, match="a leak in the label"):
+        check_game(
+            "in-vino-morte", games=3, seed=1, game_factory=lambda: _TellingDrinkGame(players=3)
         )

@@ -41,6 +41,8 @@ BUGS = (
     "length",
     "event_leak",
     "event_actor",
+    "label_leak",
+    "label_twins",
 )
 
 
@@ -150,6 +152,16 @@ class ToyState(State):
         if self.bug == "event_actor" and actor == viewer:
             event["notation"] = None  # the actor is not told its own move
         return event
+
+    def action_label(self, action: Action) -> str:
+        if action in DEAL:
+            return f"Deal card {action}"
+        if self.bug == "label_leak" and action == BET:
+            # Tells seat 0, before it bets, the card seat 1 holds face down.
+            return f"Bet against card {self.cards[1]}"
+        if self.bug == "label_twins" and action in (CALL, FOLD):
+            return "Answer the bet"  # two buttons that read alike
+        return MOVE_NAMES[action].capitalize()
 
     def observation(self, player: Player | None) -> dict[str, JSON]:
         view: dict[str, Any] = {"moves": [MOVE_NAMES[m] for m in self.moves]}
