@@ -20,16 +20,18 @@ from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import Body, Depends, FastAPI, Path, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from apothecary import bots as bot_registry
 from apothecary.core.errors import ApothecaryError
 from apothecary.core.registry import game_class, games
 from apothecary.server.hub import Connection, Hub, HubConfig
-from apothecary.server.room import NAME_LIMIT, RoomError, RoomNotFound, Settings
+from apothecary.server.room import NAME_LIMIT, RoomError, RoomNotFound, Settings, clean_text
 from apothecary.server.store import Store
 
 CODE = r"^[A-Za-z0-9_-]{1,32}$"
@@ -111,6 +113,13 @@ class CreateRoom(BaseModel):
     )
 
 
+class Refusal(BaseModel):
+    """Every refusal."""
+
+    error: str
+    message: str
+
+
 class ClaimSeat(BaseModel):
     """Sit down in a room."""
 
@@ -158,8 +167,32 @@ def create_app(
         "/ws/rooms/{code}; see docs/protocol.md.",
         version=f"protocol {1}",
         lifespan=lifespan,
+        responses={
+            422: {
+                "description": "The request is not of the form",
+                "content": {"application/json": {"schema": Refusal.model_json_schema()}},
+            }
+        },
     )
     app.state.hub = hub
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first.get("loc", ()))
+        return JSONResponse(
+            {"error": "invalid_request", "message": f"{where}: {first.get('msg', 'invalid')}"},
+            status_code=422,
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "bad_request")
+        return JSONResponse(
+            {"error": code, "message": str(error.detail)},
+            status_code=error.status_code,
+            headers=getattr(error, "headers", None),
+        )
 
     @app.exception_handler(ApothecaryError)
     async def refused(_request: Request, error: ApothecaryError) -> JSONResponse:
@@ -211,6 +244,8 @@ def create_app(
             listed=body.listed,
             fallback_level=body.fallback_level,
         )
+        if body.host_name is not None:
+            clean_text(body.host_name, NAME_LIMIT, "a display name")
         room, host_token = await hub.create(
             body.game, body.players, dict(body.options), body.seats, settings, body.seed
         )
@@ -222,7 +257,7 @@ def create_app(
         }
         if body.host_name is not None:
             seat, token = await _claim(room.code, body.host_name, None)
-            answer.update(seat=seat, seat_token=token)
+            answer.update(seat=seat, seat_token=token, room=await hub.info(room.code))
         return answer
 
     @app.get("/api/rooms", summary="Listed rooms that are not over")
@@ -342,6 +377,8 @@ def _origin_allowed(socket: WebSocket, allowed: tuple[str, ...]) -> bool:
 
 
 def _error(code: str, message: str) -> dict[str, Any]:
+    if len(message) > 500:
+        message = message[:500] + "…"
     return {"type": "error", "error": code, "message": message}
 
 
@@ -349,7 +386,11 @@ async def _serve_socket(hub: Hub, web: WebConfig, socket: WebSocket, code: str) 
     """One socket's life: hello, then messages until it closes."""
     try:
         first = await asyncio.wait_for(socket.receive_text(), web.hello_timeout)
-    except (TimeoutError, WebSocketDisconnect, KeyError, RuntimeError):
+    except KeyError:  # a binary frame: not a hello
+        await socket.send_json(_error("bad_hello", 'the first message is {"type": "hello"}'))
+        await socket.close(code=1008, reason="say hello first")
+        return
+    except (TimeoutError, WebSocketDisconnect, RuntimeError):
         with contextlib.suppress(Exception):
             await socket.close(code=1008, reason="say hello first")
         return
@@ -374,10 +415,12 @@ async def _serve_socket(hub: Hub, web: WebConfig, socket: WebSocket, code: str) 
             except (WebSocketDisconnect, RuntimeError):
                 break
             except KeyError:  # a binary frame has no "text"
-                connection.send(_error("malformed", "send JSON text frames"))
-                continue
+                text = None
             if not bucket.take():
                 connection.send(_error("rate_limited", "too many messages; slow down"))
+                continue
+            if text is None:
+                connection.send(_error("malformed", "send JSON text frames"))
                 continue
             message = _parse(text, web.max_message_bytes)
             if isinstance(message, str):

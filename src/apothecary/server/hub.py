@@ -31,6 +31,7 @@ from apothecary.server.room import (
     RoomNotFound,
     Settings,
     Viewer,
+    hash_token,
 )
 from apothecary.server.store import Store
 
@@ -66,9 +67,13 @@ class Connection:
     sent, and a queue its writer task drains, so one slow socket never holds
     up a room."""
 
-    def __init__(self, room: str, viewer: Viewer, queue_size: int) -> None:
+    def __init__(
+        self, room: str, viewer: Viewer, queue_size: int, token_hash: str | None = None
+    ) -> None:
         self.room = room
         self.viewer = viewer
+        self.token_hash = token_hash
+        """The hash of the seat token it joined with: the seat follows the person."""
         self.seen = 0
         """How many of the current game's events it has been sent."""
         self.game_no = -1
@@ -264,7 +269,12 @@ class Hub:
         async with live.lock:
             room = live.room
             viewer: Viewer = None if token is None else room.seat_of(token)
-            connection = Connection(code, viewer, self.config.send_queue)
+            connection = Connection(
+                code,
+                viewer,
+                self.config.send_queue,
+                None if viewer is None else hash_token(str(token)),
+            )
             live.connections.add(connection)
             room.presence[viewer] += 1
             welcome = {
@@ -318,10 +328,22 @@ class Hub:
                 for entry in changes.chat:
                     connection.send({"type": "chat", **entry})
             return
+        for connection in live.connections:
+            if connection.game_no != room.game_no:
+                # A new game: its log starts afresh, and a rematch may have moved
+                # the person one seat on (the room moved the presence counts).
+                connection.game_no, connection.seen = room.game_no, 0
+                if connection.token_hash is not None:
+                    connection.viewer = next(
+                        (
+                            i
+                            for i, s in enumerate(room.seats)
+                            if s.token_hash == connection.token_hash
+                        ),
+                        connection.viewer,
+                    )
         made: dict[tuple[Viewer, int], dict[str, Any]] = {}
         for connection in list(live.connections):
-            if connection.game_no != room.game_no:
-                connection.game_no, connection.seen = room.game_no, 0
             key = (connection.viewer, connection.seen)
             if key not in made:
                 made[key] = room.view(connection.viewer, since=connection.seen)

@@ -442,6 +442,11 @@ class Room:
         if self.status != "over":
             raise WrongPhase("no game has finished")
         self.seats = [self.seats[-1], *self.seats[:-1]]
+        # The people's connections move with them (the hub moves each socket).
+        last = len(self.seats) - 1
+        self.presence = Counter(
+            {(None if v is None else (v + 1) % (last + 1)): n for v, n in self.presence.items()}
+        )
         return self._new_game(now)
 
     def _new_game(self, now: float) -> Changes:

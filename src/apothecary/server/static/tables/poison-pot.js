@@ -1,0 +1,578 @@
+// Poison Pot: the hexagonal board, drawn in SVG from the seat's observation alone.
+//
+// A turn is a slide (click a piece, then one of its highlighted destinations), a
+// draw (chance) and a placement (click an empty circle for the drawn cauldron).
+// Every cauldron shows its colour, a pattern and a letter; each player's largest
+// group that does not touch the pot is outlined on the board.
+
+const NS = "http://www.w3.org/2000/svg";
+const D = 60; // distance between neighbouring circles (SVG units)
+const PIECE = 24; // radius of a piece
+const HIT = 29; // radius of a circle's click/tap target
+const SQRT3_2 = Math.sqrt(3) / 2;
+const ROWS = "abcdefghi";
+const NEIGHBOURS = [[1, 0], [-1, 0], [1, -1], [0, -1], [0, 1], [-1, 1]];
+const LOOK = {
+  red: { letter: "R", pattern: "stripes", word: "red" },
+  blue: { letter: "B", pattern: "dots", word: "blue" },
+  yellow: { letter: "Y", pattern: "hatch", word: "yellow" },
+};
+const SLIDE = /^([a-i]\d+)-([a-i]\d+)$/;
+const PLACE = /^[a-i]\d+$/;
+
+let mounts = 0;
+
+function svg(tag, attrs = {}, parent = null) {
+  const node = document.createElementNS(NS, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined) node.setAttribute(key, String(value));
+  }
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function text(parent, x, y, words, attrs = {}) {
+  const node = svg("text", { x, y, ...attrs }, parent);
+  node.textContent = words;
+  return node;
+}
+
+function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+}
+
+function shorten(name, most) {
+  return name.length <= most ? name : `${name.slice(0, most - 1)}…`;
+}
+
+/** The board's geometry from its radius: names, axial coordinates, centres, neighbours. */
+function geometry(radius, names) {
+  const cells = [];
+  const index = new Map();
+  let n = 0;
+  for (let row = 0; row <= 2 * radius; row += 1) {
+    const r = row - radius;
+    const first = Math.max(-radius, -radius - r);
+    const last = Math.min(radius, radius - r);
+    for (let q = first; q <= last; q += 1) {
+      const name = names[n] || `${ROWS[row]}${q - first + 1}`;
+      cells.push({ n, name, q, r, row, x: (q + r / 2) * D, y: r * D * SQRT3_2 });
+      index.set(`${q},${r}`, n);
+      n += 1;
+    }
+  }
+  for (const cell of cells) {
+    cell.neighbours = [];
+    for (const [dq, dr] of NEIGHBOURS) {
+      const other = index.get(`${cell.q + dq},${cell.r + dr}`);
+      if (other !== undefined) cell.neighbours.push(other);
+    }
+  }
+  const byName = new Map(cells.map((cell) => [cell.name, cell]));
+  return { radius, cells, byName };
+}
+
+/** Per colour, the largest groups that touch no pot (the circles of each), and their size. */
+function safeGroups(geo, board) {
+  const pot = board.indexOf("pot");
+  const nearPot = new Set(pot >= 0 ? [pot, ...geo.cells[pot].neighbours] : []);
+  const seen = new Set();
+  const best = {};
+  for (const cell of geo.cells) {
+    const colour = board[cell.n];
+    if (!LOOK[colour] || seen.has(cell.n)) continue;
+    const group = [];
+    const stack = [cell.n];
+    seen.add(cell.n);
+    while (stack.length) {
+      const c = stack.pop();
+      group.push(c);
+      for (const m of geo.cells[c].neighbours) {
+        if (!seen.has(m) && board[m] === colour) {
+          seen.add(m);
+          stack.push(m);
+        }
+      }
+    }
+    if (group.some((c) => nearPot.has(c))) continue;
+    const entry = best[colour] || (best[colour] = { size: 0, groups: [] });
+    if (group.length > entry.size) {
+      entry.size = group.length;
+      entry.groups = [group];
+    } else if (group.length === entry.size) {
+      entry.groups.push(group);
+    }
+  }
+  return { best, nearPot };
+}
+
+function defs(root, id) {
+  const d = svg("defs", {}, root);
+  const stripes = svg("pattern", { id: `${id}-stripes`, width: 7, height: 7, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, d);
+  svg("rect", { x: 0, y: 0, width: 3, height: 7, class: "pp-pat-light" }, stripes);
+  const dots = svg("pattern", { id: `${id}-dots`, width: 8, height: 8, patternUnits: "userSpaceOnUse" }, d);
+  svg("circle", { cx: 2, cy: 2, r: 1.8, class: "pp-pat-light" }, dots);
+  svg("circle", { cx: 6, cy: 6, r: 1.8, class: "pp-pat-light" }, dots);
+  const hatch = svg("pattern", { id: `${id}-hatch`, width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, d);
+  svg("path", { d: "M0 0V8M4 0V8M0 0H8M0 4H8", class: "pp-pat-dark" }, hatch);
+  const arrow = svg("marker", { id: `${id}-arrow`, viewBox: "0 0 10 10", refX: 7, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" }, d);
+  svg("path", { d: "M0 0L10 5L0 10z", class: "pp-arrowhead" }, arrow);
+  return d;
+}
+
+/** A cauldron of `colour` (or the pot) centred on 0,0 of `parent`. */
+function piece(parent, kind, id, scale = 1) {
+  const g = svg("g", { class: `pp-piece pp-${kind}` }, parent);
+  if (scale !== 1) g.setAttribute("transform", `scale(${scale})`);
+  if (kind === "pot") {
+    svg("circle", { r: PIECE, class: "pp-pot-body" }, g);
+    // a small skull
+    svg("path", { d: "M-9 -1a9 9 0 1 1 18 0v3.5a3 3 0 0 1-3 3v3.5h-12v-3.5a3 3 0 0 1-3-3z", class: "pp-skull" }, g);
+    svg("circle", { cx: -3.8, cy: -1.5, r: 2.8, class: "pp-skull-eye" }, g);
+    svg("circle", { cx: 3.8, cy: -1.5, r: 2.8, class: "pp-skull-eye" }, g);
+    svg("path", { d: "M-1.4 4.2L0 2l1.4 2.2zM-3 8.5v2.5M0 8.5v2.5M3 8.5v2.5", class: "pp-skull-teeth" }, g);
+    return g;
+  }
+  const look = LOOK[kind];
+  svg("circle", { r: PIECE, class: "pp-body" }, g);
+  svg("circle", { r: PIECE, fill: `url(#${id}-${look.pattern})`, class: "pp-texture" }, g);
+  svg("circle", { r: PIECE, class: "pp-rim" }, g);
+  svg("circle", { r: 10.5, class: "pp-badge" }, g);
+  text(g, 0, 0.5, look.letter, { class: "pp-letter" });
+  return g;
+}
+
+export function mount(root, ctx) {
+  mounts += 1;
+  const id = `pp${mounts}`;
+  root.classList.add("pp-table");
+  const figure = document.createElement("div");
+  figure.className = "pp-figure";
+  root.appendChild(figure);
+  const summary = document.createElement("p");
+  summary.className = "pp-sr";
+  summary.setAttribute("aria-live", "off");
+  root.appendChild(summary);
+
+  let geo = null;
+  let svgRoot = null;
+  let layers = null;
+  let hits = new Map();
+  let last = null;
+  let selected = null;
+  let lastStateId = null;
+  let seenEvents = null;
+
+  function name(seat) {
+    return ctx.seatLabel ? ctx.seatLabel(seat) : `seat ${seat}`;
+  }
+
+  function build(obs) {
+    clear(figure);
+    geo = geometry(obs.radius, obs.circles || []);
+    const R = obs.radius;
+    const frame = Math.max(R, 3); // small boards keep room for the corners
+    const half = R * D + D * 0.62;
+    const left = -(frame * D + D * 0.62) - D * 0.55;
+    const top = -(frame * D * SQRT3_2) - D * 0.75;
+    const boardBottom = frame * D * SQRT3_2 + D * 0.75;
+    const width = 2 * -left;
+    const strip = 92;
+    svgRoot = svg("svg", {
+      class: "pp-svg",
+      viewBox: `${left} ${top} ${width} ${boardBottom - top + strip}`,
+      role: "group",
+      "aria-label": "Poison Pot board",
+    }, figure);
+    defs(svgRoot, id);
+    const corners = [];
+    for (let k = 0; k < 6; k += 1) {
+      const angle = (Math.PI / 3) * k;
+      corners.push(`${(half * Math.cos(angle)).toFixed(1)},${(half * Math.sin(angle)).toFixed(1)}`);
+    }
+    svg("polygon", { points: corners.join(" "), class: "pp-hex" }, svgRoot);
+    layers = {};
+    for (const layer of ["cells", "zone", "halo", "marks", "pieces", "pointers", "hits", "corner", "strip"]) {
+      layers[layer] = svg("g", { class: `pp-layer-${layer}` }, svgRoot);
+    }
+    layers.bottom = boardBottom;
+    layers.left = left;
+    layers.width = width;
+    layers.top = top;
+    layers.frame = frame;
+    for (let row = 0; row <= 2 * R; row += 1) {
+      const first = geo.cells.find((cell) => cell.row === row);
+      text(layers.cells, first.x - D * 0.8, first.y, ROWS[row], { class: "pp-row-letter", "aria-hidden": "true" });
+    }
+    hits = new Map();
+    for (const cell of geo.cells) {
+      const g = svg("g", { transform: `translate(${cell.x},${cell.y})` }, layers.cells);
+      svg("circle", { r: PIECE, class: "pp-cell" }, g);
+      text(g, 0, 1, cell.name, { class: "pp-name", "aria-hidden": "true" });
+      const hit = svg("g", { class: "pp-hit", transform: `translate(${cell.x},${cell.y})`, "data-circle": cell.name }, layers.hits);
+      svg("circle", { r: HIT, class: "pp-hit-area" }, hit);
+      svg("g", { class: "pp-mark" }, hit);
+      hit.addEventListener("click", (event) => {
+        event.stopPropagation();
+        choose(cell.name);
+      });
+      hit.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          choose(cell.name);
+        } else if (event.key === "Escape" && selected) {
+          selected = null;
+          render();
+        }
+      });
+      hits.set(cell.name, hit);
+    }
+    svgRoot.addEventListener("click", () => {
+      if (selected) {
+        selected = null;
+        render();
+      }
+    });
+  }
+
+  function legalMoves(msg) {
+    const slides = new Map();
+    const places = new Map();
+    for (const action of msg.legal || []) {
+      const notation = String(action.notation || "").toLowerCase();
+      let m = SLIDE.exec(notation);
+      if (m) {
+        if (!slides.has(m[1])) slides.set(m[1], new Map());
+        slides.get(m[1]).set(m[2], action);
+      } else if (PLACE.test(notation)) {
+        places.set(notation, action);
+      }
+    }
+    return { slides, places };
+  }
+
+  function pieceWords(kind) {
+    return kind === "pot" ? "the pot" : `the ${kind} cauldron`;
+  }
+
+  function choose(circle) {
+    if (!last) return;
+    const { slides, places } = legalMoves(last);
+    if (places.has(circle)) {
+      ctx.act(places.get(circle).id);
+      return;
+    }
+    if (selected && slides.has(selected) && slides.get(selected).has(circle)) {
+      const action = slides.get(selected).get(circle);
+      selected = null;
+      ctx.act(action.id);
+      return;
+    }
+    if (slides.has(circle)) {
+      selected = selected === circle ? null : circle;
+    } else {
+      selected = null;
+    }
+    render();
+    const hit = hits.get(circle);
+    if (hit && document.activeElement !== hit && hit.getAttribute("tabindex") === "0") hit.focus();
+  }
+
+  function setButton(hit, label, pressed = null) {
+    hit.setAttribute("tabindex", "0");
+    hit.setAttribute("role", "button");
+    hit.setAttribute("aria-label", label);
+    if (pressed === null) hit.removeAttribute("aria-pressed");
+    else hit.setAttribute("aria-pressed", pressed ? "true" : "false");
+    hit.classList.add("pp-live");
+  }
+
+  function unsetButton(hit) {
+    if (hit === document.activeElement) hit.blur();
+    hit.removeAttribute("tabindex");
+    hit.removeAttribute("role");
+    hit.removeAttribute("aria-label");
+    hit.removeAttribute("aria-pressed");
+    hit.classList.remove("pp-live");
+  }
+
+  function render() {
+    const msg = last;
+    const obs = msg.observation;
+    const board = obs.board;
+    const { slides, places } = legalMoves(msg);
+    if (selected && !slides.has(selected)) selected = null;
+    const targets = selected ? slides.get(selected) : new Map();
+    const { best, nearPot } = safeGroups(geo, board);
+
+    // which empty circles the pot poisons
+    clear(layers.zone);
+    for (const c of nearPot) {
+      const cell = geo.cells[c];
+      if (board[c] === "") svg("circle", { cx: cell.x, cy: cell.y, r: PIECE, class: "pp-zone" }, layers.zone);
+    }
+
+    // each player's largest safe group(s), as an outlined blob behind the cauldrons
+    clear(layers.halo);
+    for (const colour of obs.colours || []) {
+      const entry = best[colour];
+      if (!entry) continue;
+      for (const group of entry.groups) {
+        for (const pass of [`pp-halo-edge pp-halo-${colour}`, `pp-halo-fill pp-halo-${colour}`]) {
+          const g = svg("g", { class: pass }, layers.halo);
+          const members = new Set(group);
+          for (const c of group) {
+            const cell = geo.cells[c];
+            svg("circle", { cx: cell.x, cy: cell.y, r: pass.startsWith("pp-halo-edge") ? PIECE + 8 : PIECE + 4.5 }, g);
+            for (const m of cell.neighbours) {
+              if (m > c && members.has(m)) {
+                const other = geo.cells[m];
+                svg("line", { x1: cell.x, y1: cell.y, x2: other.x, y2: other.y }, g);
+              }
+            }
+          }
+        }
+      }
+    }
+
+    // the last move: the slide's path and the last placement
+    clear(layers.marks);
+    let lastBadge = null;
+    if (obs.last_slide) {
+      const from = geo.byName.get(obs.last_slide[0]);
+      const to = geo.byName.get(obs.last_slide[1]);
+      if (from && to) {
+        svg("circle", { cx: from.x, cy: from.y, r: PIECE - 3, class: "pp-last-from" }, layers.marks);
+        const dx = to.x - from.x;
+        const dy = to.y - from.y;
+        const len = Math.hypot(dx, dy) || 1;
+        const ux = dx / len;
+        const uy = dy / len;
+        svg("line", {
+          x1: from.x + ux * 8, y1: from.y + uy * 8, x2: to.x - ux * (PIECE + 5), y2: to.y - uy * (PIECE + 5),
+          class: "pp-last-path", "marker-end": `url(#${id}-arrow)`,
+        }, layers.marks);
+      }
+    }
+    if (obs.last_placement) {
+      const cell = geo.byName.get(obs.last_placement);
+      if (cell) {
+        svg("circle", { cx: cell.x, cy: cell.y, r: PIECE + 5, class: "pp-last-place" }, layers.marks);
+        lastBadge = cell;
+      }
+    }
+
+    // the pieces
+    clear(layers.pieces);
+    const drawnAt = new Map();
+    for (const cell of geo.cells) {
+      const kind = board[cell.n];
+      if (!kind) continue;
+      const outer = svg("g", { transform: `translate(${cell.x},${cell.y})` }, layers.pieces);
+      const inner = svg("g", { class: "pp-move" }, outer);
+      piece(inner, kind, id);
+      drawnAt.set(cell.name, inner);
+    }
+
+    if (lastBadge) {
+      // a small diamond on the last placed cauldron, above the pieces
+      const x = lastBadge.x + PIECE * 0.72;
+      const y = lastBadge.y - PIECE * 0.72;
+      svg("path", { d: `M${x} ${y - 7}L${x + 7} ${y}L${x} ${y + 7}L${x - 7} ${y}z`, class: "pp-last-badge" }, layers.pieces);
+    }
+
+    // the pointers: selection, destinations, movable pieces, placements
+    clear(layers.pointers);
+    for (const cell of geo.cells) {
+      const hit = hits.get(cell.name);
+      const mark = hit.querySelector(".pp-mark");
+      clear(mark);
+      hit.classList.remove("pp-selected", "pp-target", "pp-movable", "pp-placeable");
+      const kind = board[cell.n];
+      if (places.has(cell.name)) {
+        hit.classList.add("pp-placeable");
+        const ghost = svg("g", { class: "pp-ghost" }, mark);
+        if (obs.drawn && LOOK[obs.drawn]) piece(ghost, obs.drawn, id);
+        svg("circle", { r: PIECE + 1, class: "pp-place-ring" }, mark);
+        setButton(hit, `Place the ${obs.drawn || "drawn"} cauldron on ${cell.name}`);
+      } else if (targets.has(cell.name)) {
+        hit.classList.add("pp-target");
+        svg("circle", { r: PIECE - 1, class: "pp-target-ring" }, mark);
+        setButton(hit, `Slide ${pieceWords(board[geo.byName.get(selected).n])} from ${selected} to ${cell.name}`);
+      } else if (slides.has(cell.name)) {
+        const isSelected = cell.name === selected;
+        hit.classList.add(isSelected ? "pp-selected" : "pp-movable");
+        svg("circle", { r: PIECE + 4, class: isSelected ? "pp-selected-ring" : "pp-movable-ring" }, mark);
+        const count = slides.get(cell.name).size;
+        setButton(
+          hit,
+          isSelected
+            ? `${pieceWords(kind)} on ${cell.name}, chosen: now choose one of its ${count} destinations (Escape to put it back)`
+            : `Slide ${pieceWords(kind)} on ${cell.name} (${count} ${count === 1 ? "destination" : "destinations"})`,
+          isSelected,
+        );
+      } else {
+        unsetButton(hit);
+      }
+    }
+    svgRoot.classList.toggle("pp-choosing", Boolean(selected));
+
+    drawCorners(obs);
+    drawStrip(msg, obs);
+    summary.textContent = describe(obs);
+    return drawnAt;
+  }
+
+  function drawCorners(obs) {
+    const g = layers.corner;
+    clear(g);
+    const top = layers.top + 22;
+    const bottom = layers.bottom - 14;
+    const xLeft = layers.left + 8;
+    const xRight = -layers.left - 8;
+    // top left: the face-down pile
+    text(g, xLeft, top, "face down", { class: "pp-corner-title" });
+    const remaining = obs.remaining || {};
+    ["red", "blue", "yellow"].forEach((colour, k) => {
+      const y = top + 30 + 31 * k;
+      const at = svg("g", { transform: `translate(${xLeft + 13},${y})` }, g);
+      piece(at, colour, id, 0.55);
+      text(g, xLeft + 31, y + 1, `${remaining[colour] ?? 0}`, { class: "pp-count" });
+    });
+    // bottom left: the neutral colour
+    if (obs.neutral && LOOK[obs.neutral]) {
+      const at = svg("g", { transform: `translate(${xLeft + 13},${bottom - 22})` }, g);
+      piece(at, obs.neutral, id, 0.55);
+      text(g, xLeft + 31, bottom - 21, "neutral", { class: "pp-corner-note" });
+      text(g, xLeft, bottom + 4, "counts for nobody", { class: "pp-corner-small" });
+    }
+    // top right: the drawn cauldron
+    if (obs.drawn && LOOK[obs.drawn]) {
+      text(g, xRight, top, `drawn: ${obs.drawn}`, { class: "pp-corner-title pp-end" });
+      const at = svg("g", { transform: `translate(${xRight - 30},${top + 44})` }, g);
+      svg("circle", { r: PIECE + 6, class: "pp-drawn-ring" }, at);
+      piece(at, obs.drawn, id, 1.05);
+    }
+    // bottom right: how far the game is
+    const total = (obs.board || []).length - 1;
+    text(g, xRight, bottom + 4, `${obs.placed ?? 0} of ${total} placed`, { class: "pp-corner-note pp-end" });
+  }
+
+  function drawStrip(msg, obs) {
+    const g = layers.strip;
+    clear(g);
+    const n = obs.players || (obs.colours || []).length;
+    const gap = 8;
+    const x0 = layers.left + 6;
+    const w = (layers.width - 12 - gap * (n - 1)) / n;
+    const y0 = layers.bottom + 4;
+    const h = 80;
+    const winners = (msg.outcome && msg.outcome.winners) || (obs.outcome && obs.outcome.winners) || [];
+    const scores = (msg.outcome && msg.outcome.scores) || null;
+    for (let seat = 0; seat < n; seat += 1) {
+      const colour = obs.colours[seat];
+      const x = x0 + seat * (w + gap);
+      const moving = obs.to_move === seat && obs.phase !== "over";
+      const won = winners.includes(seat);
+      const chip = svg("g", { class: `pp-chip${moving ? " pp-chip-moving" : ""}${won ? " pp-chip-won" : ""}` }, g);
+      svg("rect", { x, y: y0, width: w, height: h, rx: 12, class: "pp-chip-box" }, chip);
+      const at = svg("g", { transform: `translate(${x + 28},${y0 + 40})` }, chip);
+      piece(at, colour, id, 0.82);
+      const most = Math.max(6, Math.floor((w - 64) / 9.2));
+      text(chip, x + 56, y0 + 25, shorten(name(seat), most), { class: "pp-chip-name" });
+      const size = (obs.groups || [])[seat] ?? 0;
+      const scored = scores ? ` · ${scores[seat]}` : "";
+      text(chip, x + 56, y0 + 49, `safe group ${size}${scores && scores[seat] !== size ? scored : ""}`, { class: "pp-chip-group" });
+      let state = "";
+      if (won) state = winners.length > 1 ? "shares the win" : "wins";
+      else if (moving) state = obs.phase === "place" ? "placing" : obs.phase === "draw" ? "drawing" : "sliding";
+      if (state) text(chip, x + 56, y0 + 70, state, { class: `pp-chip-state${won ? " pp-chip-win" : ""}` });
+    }
+  }
+
+  function describe(obs) {
+    const parts = [`The pot is on ${obs.pot}.`];
+    for (const colour of ["red", "blue", "yellow"]) {
+      const where = [];
+      obs.board.forEach((kind, n) => { if (kind === colour) where.push(obs.circles[n]); });
+      if (where.length) parts.push(`${colour}: ${where.join(", ")}.`);
+    }
+    return parts.join(" ");
+  }
+
+  function animate(drawnAt, msg) {
+    if (ctx.prefersReducedMotion || !drawnAt) return;
+    const count = msg.event_count ?? 0;
+    const fresh = seenEvents === null ? [] : (msg.events || []).filter((e) => e.step >= seenEvents);
+    seenEvents = count;
+    for (const event of fresh) {
+      const node = event.kind === "slide" ? drawnAt.get(event.to) : event.kind === "place" ? drawnAt.get(event.on) : null;
+      if (!node || typeof node.animate !== "function") continue;
+      if (event.kind === "slide") {
+        const from = geo.byName.get(event.from);
+        const to = geo.byName.get(event.to);
+        if (!from || !to) continue;
+        node.animate(
+          [{ transform: `translate(${from.x - to.x}px, ${from.y - to.y}px)` }, { transform: "translate(0px, 0px)" }],
+          { duration: 380, easing: "cubic-bezier(.2,.7,.3,1)" },
+        );
+      } else {
+        node.animate(
+          [{ transform: "scale(0.2)", opacity: 0 }, { transform: "scale(1.12)", opacity: 1, offset: 0.7 }, { transform: "scale(1)" }],
+          { duration: 320, easing: "ease-out" },
+        );
+      }
+    }
+  }
+
+  return {
+    update(msg) {
+      const obs = msg.observation;
+      if (!obs || !Array.isArray(obs.board)) return;
+      if (!geo || geo.radius !== obs.radius) {
+        build(obs);
+        seenEvents = null;
+      }
+      if (msg.state_id !== lastStateId) selected = null;
+      lastStateId = msg.state_id;
+      last = msg;
+      const drawnAt = render();
+      if (seenEvents === null) seenEvents = msg.event_count ?? 0;
+      else animate(drawnAt, msg);
+    },
+    turnText(msg) {
+      const obs = msg.observation;
+      if (!obs) return "";
+      const outcome = msg.outcome || obs.outcome;
+      if (outcome) {
+        const winners = outcome.winners || [];
+        const who = winners.map((s) => (s === ctx.you ? "you" : ctx.seatName(s)));
+        const scores = outcome.scores || [];
+        const line = winners.length === 1
+          ? `${who[0] === "you" ? "You win" : `${who[0]} wins`}`
+          : `${who.join(" and ")} share the win`;
+        return `${line}: ${scores.map((v, s) => `${obs.colours[s]} ${v}`).join(", ")}`;
+      }
+      const seat = obs.to_move;
+      if (seat === null || seat === undefined) return "";
+      const colour = obs.colours[seat];
+      const mine = seat === ctx.you && (msg.legal || []).length > 0;
+      if (obs.phase === "slide") {
+        if (!mine) return `${ctx.seatName(seat)} (${colour}) is sliding a piece`;
+        return "Your turn: slide the pot or any cauldron (choose a piece, then where it goes)";
+      }
+      if (obs.phase === "draw") return `${seat === ctx.you ? "You turn" : `${ctx.seatName(seat)} (${colour}) turns`} up a cauldron`;
+      if (obs.phase === "place") {
+        if (mine) return `Your turn: place the ${obs.drawn} cauldron you drew on an empty circle`;
+        return `${ctx.seatName(seat)} (${colour}) places the ${obs.drawn} cauldron`;
+      }
+      return "";
+    },
+    destroy() {
+      clear(root);
+      root.classList.remove("pp-table");
+      geo = null;
+      last = null;
+    },
+  };
+}
