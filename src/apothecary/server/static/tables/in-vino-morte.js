@@ -419,16 +419,18 @@ export function mount(root, ctx) {
       const dealer = obs.dealer === you() ? "You deal" : `${name(obs.dealer)} deals`;
       lines.push([dealer, "ivm-centre-line"]);
       const deck = obs.deck;
-      let rule = `deck ${deck.wine} W + ${deck.poison} P`;
-      if (obs.cheese_rule) rule += ` \u00b7 cheese \u2264 ${obs.cheese_limit}`;
-      lines.push([rule, "ivm-centre-small"]);
+      const rule = `deck ${deck.wine} W + ${deck.poison} P`;
+      const cheese = `cheese \u2264 ${obs.cheese_limit} this round`;
+      if (!obs.cheese_rule) lines.push([rule, "ivm-centre-small"]);
+      else if (wide) lines.push([`${rule} \u00b7 ${cheese}`, "ivm-centre-small"]);
+      else lines.push([rule, "ivm-centre-small"], [cheese, "ivm-centre-small"]);
       if (obs.phase === "deal") {
         const next = obs.deal_order.find((s) => obs.glasses[s] === null);
         if (next !== undefined) lines.push([`pouring for ${next === you() ? "you" : next === obs.dealer ? "the dealer" : name(next)}`, "ivm-centre-small"]);
       }
       if (obs.last_round && !obs.events.length) lines.push([`round ${obs.last_round.round}: ${deathWords(obs.last_round.died)}`, "ivm-centre-small"]);
       // this round so far, the latest three
-      const short = (s) => clip(s === you() ? "you" : name(s), wide ? 14 : 9);
+      const short = (s) => clip(s === you() ? "you" : name(s), wide ? 14 : 8);
       for (const e of obs.events.slice(-3)) {
         let words;
         if (e.act === "drink") words = `${short(e.seat)} drank ${e.glass} ${e.died ? SKULL_NOTE : "\u2713"}`;
@@ -439,7 +441,7 @@ export function mount(root, ctx) {
     }
     let y = -((lines.length - 1) * 20) / 2;
     for (const [words, cls] of lines) {
-      text(g, 0, y + 5, wide ? words : clip(words, cls === "ivm-centre-title" ? 22 : 24), { class: cls });
+      text(g, 0, y + 5, wide ? words : clip(words, 22), { class: cls });
       y += cls === "ivm-centre-title" ? 24 : cls === "ivm-centre-event" ? 18 : 20;
     }
   }
