@@ -300,3 +300,11 @@ def test_only_the_seat_to_move_is_offered_actions() -> None:
         offered = room.view(viewer)["legal"]
         assert bool(offered) == (viewer == mover)
     assert [a["id"] for a in room.view(mover)["legal"]] == state.legal_actions()
+
+
+def test_a_room_takes_bot_names_but_not_budgets() -> None:
+    """A budget of the creator's choosing could hold the shared bot pool."""
+    with pytest.raises(RoomError, match="without a budget"):
+        Room.create("in-vino-morte", 3, {}, ["ismcts:iterations=1000000"], Settings(), now=0.0)
+    room, _ = Room.create("in-vino-morte", 3, {}, ["rules", "ismcts"], Settings(), now=0.0)
+    assert [s.level for s in room.seats[:2]] == ["rules", "ismcts"]

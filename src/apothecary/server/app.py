@@ -31,7 +31,14 @@ from apothecary import bots as bot_registry
 from apothecary.core.errors import ApothecaryError
 from apothecary.core.registry import game_class, games
 from apothecary.server.hub import Connection, Hub, HubConfig
-from apothecary.server.room import NAME_LIMIT, RoomError, RoomNotFound, Settings, clean_text
+from apothecary.server.room import (
+    NAME_LIMIT,
+    RoomError,
+    RoomNotFound,
+    Settings,
+    TooMany,
+    clean_text,
+)
 from apothecary.server.store import Store
 
 CODE = r"^[A-Za-z0-9_-]{1,32}$"
@@ -237,7 +244,7 @@ def create_app(
             client, Bucket(web.create_per_minute / 60, web.create_per_minute)
         )
         if not bucket.take():
-            raise RoomError("too many rooms created from your address; wait a minute")
+            raise TooMany("too many rooms created from your address; wait a minute")
         settings = Settings(
             turn_seconds=body.turn_seconds,
             match_target=body.match_target,

@@ -58,6 +58,13 @@ class RoomError(ApothecaryError):
     status = 400
 
 
+class TooMany(RoomError):
+    """A client that asks too often (rooms created, messages sent)."""
+
+    code = "rate_limited"
+    status = 429
+
+
 class RoomNotFound(RoomError):
     """No room has this code (or the code is malformed)."""
 
@@ -820,7 +827,15 @@ class Room:
 
 
 def _check_bot(game: Game, name: str) -> str:
-    """``name`` if it names a bot or level of ``game``; RoomError otherwise."""
+    """``name`` if it names a bot or level of ``game``; RoomError otherwise.
+
+    A room takes names only, not budgets (``ismcts:iterations=N``): the
+    levels and the bots' own defaults are sized to think in well under a
+    second, and a budget of the creator's choosing could hold a worker of
+    the shared bot pool for as long as they liked.
+    """
+    if ":" in name:
+        raise RoomError(f"seat bot {name!r}: a room takes a level or bot name, without a budget")
     try:
         bot_registry.load(name, game, 0, seed=0)
     except ApothecaryError as error:

@@ -82,6 +82,7 @@ export function mount(root, ctx) {
   const head = html("div", "ldp-head", root);
   const revealBox = html("section", "ldp-reveal", root);
   revealBox.setAttribute("aria-live", "polite");
+  revealBox.hidden = true;
   const chars = html("div", "ldp-chars", root);
   const handBox = html("section", "ldp-hand", root);
   handBox.setAttribute("aria-label", "Your hand");
@@ -297,8 +298,8 @@ export function mount(root, ctx) {
     const info = obs.table[character] || { cards: {}, blocked: [] };
     const lethal = isKing ? obs.king_lethal : obs.peasant_lethal;
     const { drops, blockedLetters } = counts(info.cards, info.blocked);
-    const W = 220;
-    const rowH = 21;
+    const W = 190;
+    const rowH = 22;
     const s = svg("svg", { class: "ldp-pile", "aria-hidden": "true", focusable: "false" }, parent);
     let y = 4;
     // one meter per colour: its drops out of the lethal number
@@ -311,7 +312,7 @@ export function mount(root, ctx) {
       svg("circle", { cx: 9, cy: 9, r: 8.5, class: "ldp-swatch-edge" }, g);
       text(g, 9, 10, c.letter, { class: "ldp-swatch-letter", fill: c.ink });
       const x0 = 24;
-      const barW = W - x0 - 46;
+      const barW = W - x0 - 40;
       const seg = barW / lethal;
       if (blockedLetters.has(colourName[0])) {
         svg("rect", { x: x0, y: 3, width: barW, height: 12, rx: 3, class: "ldp-blocked-bar" }, g);
@@ -408,6 +409,7 @@ export function mount(root, ctx) {
         score.title = "points";
         if (seatInfo.round_points) html("span", "ldp-gain", sub, `+${seatInfo.round_points} this round`);
         html("span", "ldp-handcount", sub, `${seatInfo.hand} in hand`);
+        html("span", "ldp-seatno", sub, `seat ${seatInfo.seat}`);
       }
       const { drops, lethal } = pile(mat, character, obs, isKing);
       if (moving) {

@@ -73,6 +73,8 @@ export function mount(root, ctx) {
     node.dataset.key = key;
     node.dataset.notation = action.notation;
     node.classList.add("tsa-can");
+    // the name says it all; the drawing's own words are for the eye
+    for (const inner of node.querySelectorAll("text")) inner.setAttribute("aria-hidden", "true");
     svg("title", {}, node).textContent = words;
     const go = () => ctx.act(action.id);
     node.addEventListener("click", (event) => {
