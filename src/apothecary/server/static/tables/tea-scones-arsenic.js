@@ -73,8 +73,6 @@ export function mount(root, ctx) {
     node.dataset.key = key;
     node.dataset.notation = action.notation;
     node.classList.add("tsa-can");
-    // the name says it all; the drawing's own words are for the eye
-    for (const inner of node.querySelectorAll("text")) inner.setAttribute("aria-hidden", "true");
     svg("title", {}, node).textContent = words;
     const go = () => ctx.act(action.id);
     node.addEventListener("click", (event) => {
@@ -107,6 +105,12 @@ export function mount(root, ctx) {
       transform: `translate(${x},${y})`,
       class: "tsa-slot",
     }, parent);
+  }
+
+  function overlay(parent, x, y, w, h) {
+    const g = svg("g", { class: "tsa-over" }, parent);
+    svg("rect", { x, y, width: w, height: h, rx: 10, class: "tsa-hit" }, g);
+    return g;
   }
 
   function button(parent, x, y, w, h, words, key, action, cls = "") {
@@ -277,7 +281,6 @@ export function mount(root, ctx) {
       const cx = x + 8 + (k - 1) * colW;
       const col = svg("g", { class: "tsa-kind", "data-kind": k }, g);
       const count = box.unmarked[k - 1];
-      svg("rect", { x: cx + 3, y: cy0, width: colW - 6, height: colH, rx: 10, class: "tsa-hit" }, col);
       text(col, cx + colW / 2, cy0 + 18, `kind ${k}`, { class: "tsa-small tsa-mid tsa-bold" });
       // the unmarked scones of this kind: 6 places, 2 by 3
       for (let i = 0; i < 6; i++) {
@@ -302,10 +305,13 @@ export function mount(root, ctx) {
         text(col, tx, ty, String(d), { class: `tsa-dose-digit ${out ? "tsa-dose-gone" : ""}` });
         if (out) svg("line", { x1: tx - 4, y1: ty - 4, x2: tx + 4, y2: ty - 4, class: "tsa-dose-strike" }, col);
       });
+      // what is clicked lies over the drawing, so its name is all a reader hears
+      const hit = overlay(g, cx + 3, cy0, colW - 6, colH);
+      hit.dataset.kind = String(k);
       const take = legal.get(`d${k}`);
-      if (take) clickable(col, `kind-${k}`, `Take a kind-${k} scone (${count} left)`, take);
-      else svg("title", {}, col).textContent = `kind ${k}: ${count} unmarked`;
-      if (latest && latest.kind === "draw" && latest.scone === k && latest.marked_by === null) col.classList.add("tsa-last");
+      if (take) clickable(hit, `kind-${k}`, `Take a kind-${k} scone (${count} left)`, take);
+      else svg("title", {}, hit).textContent = `kind ${k}: ${count} unmarked`;
+      if (latest && latest.kind === "draw" && latest.scone === k && latest.marked_by === null) hit.classList.add("tsa-last");
     }
     let my = cy0 + colH + 6;
     if (marked.length) {
@@ -316,7 +322,7 @@ export function mount(root, ctx) {
         const cx = x + 10 + (i % perRow) * chipW;
         const cy = my + Math.floor(i / perRow) * markedRowH;
         const chip = svg("g", { class: "tsa-marked", "data-kind": m.kind, "data-by": m.by }, g);
-        svg("rect", { x: cx + 2, y: cy, width: chipW - 4, height: markedRowH - 6, rx: 10, class: "tsa-hit tsa-chip" }, chip);
+        svg("rect", { x: cx + 2, y: cy, width: chipW - 4, height: markedRowH - 6, rx: 10, class: "tsa-chip" }, chip);
         scone(chip, cx + 24, cy + (markedRowH - 6) / 2, wide ? 15 : 13, m.kind);
         // the flag: whose mark
         text(chip, cx + 46, cy + 20, clip(`by ${who(m.by)}`, wide ? 15 : 18), { class: "tsa-small tsa-bold" });
@@ -324,9 +330,11 @@ export function mount(root, ctx) {
         text(chip, cx + 46, cy + 38, dose, { class: `tsa-small ${m.dose === null || m.dose === undefined ? "" : "tsa-known"}` });
         const action = legal.get(notes[i]);
         const words = `Take the marked kind-${m.kind} scone ${who(m.by) === "you" ? "you" : name(m.by)} put back (${dose})`;
-        if (action) clickable(chip, `marked-${i}`, words, action);
-        else svg("title", {}, chip).textContent = `kind ${m.kind}, put back by ${who(m.by)}, ${dose}`;
-        if (latest && (latest.kind === "back" || latest.kind === "spoon") && i === marked.length - 1 && !latest.shuffle) chip.classList.add("tsa-last");
+        const hit = overlay(g, cx + 2, cy, chipW - 4, markedRowH - 6);
+        hit.dataset.marked = String(i);
+        if (action) clickable(hit, `marked-${i}`, words, action);
+        else svg("title", {}, hit).textContent = `kind ${m.kind}, put back by ${who(m.by)}, ${dose}`;
+        if (latest && (latest.kind === "back" || latest.kind === "spoon") && i === marked.length - 1 && !latest.shuffle) hit.classList.add("tsa-last");
       });
       my += markedRows * markedRowH;
     }
@@ -398,7 +406,9 @@ export function mount(root, ctx) {
       const byy = by + Math.floor(i / cols) * (lineH + 6);
       const action = legal.get(notation);
       const cls = notation === "eat" ? "tsa-btn-eat" : notation === "spoon" ? "tsa-btn-spoon" : "";
-      button(g, bx, byy, bw, lineH, words, `hand-${notation}`, action, cls).querySelector("title").textContent = action.label;
+      const b = button(g, bx, byy, bw, lineH, words, `hand-${notation}`, action, cls);
+      b.setAttribute("aria-label", `${words}: ${action.label}`);
+      b.querySelector("title").textContent = action.label;
     });
     return y + h;
   }
