@@ -243,7 +243,7 @@ export function mount(root, ctx) {
     const skull = svg("g", { transform: `translate(${bx + bw + 16},${by + bh / 2})`, class: "tsa-lethal" }, g);
     text(skull, 0, 6, "\u2620", {});
     text(g, bx, by + bh + 18, hand !== null && alive ? `if you eat the scone in hand: ${total} + ${hand} \u2192 ${total + hand}` : "0", { class: hand !== null && alive ? "tsa-small tsa-bold" : "tsa-tiny" });
-    text(g, bx + bw, by + bh + 18, `${lethal} lethal`, { class: "tsa-tiny tsa-right" });
+    if (hand === null || !alive) text(g, bx + bw, by + bh + 18, `${lethal} lethal`, { class: "tsa-tiny tsa-right" });
     return y + h;
   }
 
