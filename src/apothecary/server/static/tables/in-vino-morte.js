@@ -230,8 +230,9 @@ export function mount(root, ctx) {
     svg("path", { d: FOOT, class: "ivm-stem" }, inner);
     if (!kind) {
       // A covered glass: a cloth over the bowl and a question mark.
-      svg("path", { d: "M-20,-33 L20,-33 L18,-4 C10,4 -10,4 -18,-4 Z", class: "ivm-cover" }, inner);
-      text(inner, 0, -12, "?", { class: "ivm-letter ivm-letter-covered" });
+      // a napkin over the bowl
+      svg("path", { d: "M-21,2 C-23,-24 -14,-37 0,-37 C14,-37 23,-24 21,2 L16,-2 L11,3 L5,-2 L0,3 L-5,-2 L-11,3 L-16,-2 Z", class: "ivm-cover" }, inner);
+      text(inner, 0, -10, "?", { class: "ivm-letter ivm-letter-covered" });
     } else {
       text(inner, 0, view.drunk ? -8 : -3, kind.letter, { class: "ivm-letter" });
       if (kind.cls === "poison" && !view.drunk) text(inner, 0, 20, SKULL_NOTE, { class: "ivm-skull-small", "aria-hidden": "true" });
@@ -274,12 +275,12 @@ export function mount(root, ctx) {
       const mx = (a.x + b.x) / 2 + (geo.cx - (a.x + b.x) / 2) * 0.35;
       const my = (a.y + b.y) / 2 + (geo.cy - (a.y + b.y) / 2) * 0.35;
       svg("path", { d: `M${a.x},${a.y} Q${mx},${my} ${b.x},${b.y}`, class: `ivm-move-line ivm-move-${lastEvent.kind}` }, layer);
-      const tag = lastEvent.kind === "swap" ? "\u21c4 swap" : "C steal";
-      const t = 0.3;
+      const tag = lastEvent.kind === "swap" ? "\u21c4" : "C";
+      const t = 0.2;
       const qx = (1 - t) * (1 - t) * a.x + 2 * t * (1 - t) * mx + t * t * b.x;
       const qy = (1 - t) * (1 - t) * a.y + 2 * t * (1 - t) * my + t * t * b.y;
-      svg("rect", { x: qx - 30, y: qy - 12, width: 60, height: 22, rx: 11, class: "ivm-move-tag" }, layer);
-      text(layer, qx, qy + 4, tag, { class: "ivm-move-tag-text" });
+      svg("circle", { cx: qx, cy: qy, r: 12, class: "ivm-move-tag" }, layer);
+      text(layer, qx, qy + 4.5, tag, { class: "ivm-move-tag-text" });
     }
 
     // The centre: round, dealer, deck, what the last round did.
@@ -430,7 +431,12 @@ export function mount(root, ctx) {
       }
       if (obs.last_round && !obs.events.length) lines.push([`round ${obs.last_round.round}: ${deathWords(obs.last_round.died)}`, "ivm-centre-small"]);
       // this round so far, the latest three
-      const short = (s) => clip(s === you() ? "you" : name(s), wide ? 14 : 8);
+      const names = Array.from({ length: obs.players }, (_, s) => name(s));
+      const short = (s) => {
+        if (s === you()) return "you";
+        const alike = names.filter((other) => other === names[s]).length > 1;
+        return clip(names[s], wide ? 14 : 8) + (alike ? ` #${s}` : "");
+      };
       for (const e of obs.events.slice(-3)) {
         let words;
         if (e.act === "drink") words = `${short(e.seat)} drank ${e.glass} ${e.died ? SKULL_NOTE : "\u2713"}`;

@@ -96,11 +96,29 @@ export function mount(root, ctx) {
   let firstUpdate = true;
   let lastStateId = null;
 
-  function name(seat) {
+  let twins = new Set(); // seats whose display name another seat shares
+  function baseName(seat) {
     return ctx.seatName ? ctx.seatName(seat) : `seat ${seat}`;
   }
+  function findTwins(players) {
+    const seen = new Map();
+    twins = new Set();
+    for (let seat = 0; seat < players; seat += 1) {
+      const key = baseName(seat);
+      if (seen.has(key)) {
+        twins.add(seen.get(key));
+        twins.add(seat);
+      } else {
+        seen.set(key, seat);
+      }
+    }
+  }
+  function name(seat) {
+    return twins.has(seat) ? `${baseName(seat)} ${seat}` : baseName(seat);
+  }
   function label(seat) {
-    return ctx.seatLabel ? ctx.seatLabel(seat) : name(seat);
+    const words = ctx.seatLabel ? ctx.seatLabel(seat) : baseName(seat);
+    return twins.has(seat) ? words.replace(baseName(seat), name(seat)) : words;
   }
   function whose(seat) {
     return seat === ctx.you ? "you" : name(seat);
@@ -322,7 +340,7 @@ export function mount(root, ctx) {
         for (let k = 0; k < lethal; k += 1) {
           const filled = k < n;
           const r = svg("rect", { x: x0 + k * seg + 1, y: 3, width: seg - 2, height: 12, rx: 2.5, class: filled ? "ldp-seg ldp-seg-on" : "ldp-seg" }, g);
-          if (filled) r.setAttribute("fill", c.fill);
+          if (filled) r.style.fill = c.fill;
         }
         text(g, W - 2, 10, `${n}/${lethal}`, { class: `ldp-meter-count${n >= lethal - 1 && n > 0 ? " ldp-danger" : ""}` });
       }
@@ -409,7 +427,6 @@ export function mount(root, ctx) {
         score.title = "points";
         if (seatInfo.round_points) html("span", "ldp-gain", sub, `+${seatInfo.round_points} this round`);
         html("span", "ldp-handcount", sub, `${seatInfo.hand} in hand`);
-        html("span", "ldp-seatno", sub, `seat ${seatInfo.seat}`);
       }
       const { drops, lethal } = pile(mat, character, obs, isKing);
       if (moving) {
@@ -580,6 +597,9 @@ export function mount(root, ctx) {
     const h = html("h3", "ldp-reveal-title", revealBox);
     h.textContent = `The reveal of poison round ${reveal.poison_round} (assassination round ${reveal.assassination_round})`;
     const list = html("div", "ldp-reveal-list", revealBox);
+    const total = (reveal.plays || []).reduce((n, play) => n + Object.values(play.cards || {}).reduce((a, b) => a + b, 0), 0);
+    const step = Math.round(Math.min(320, 2600 / Math.max(total, 1)));
+    revealBox.style.setProperty("--ldp-step", `${step}ms`);
     let i = 0;
     for (const play of reveal.plays || []) {
       const row = html("div", "ldp-reveal-row", list);
@@ -615,11 +635,8 @@ export function mount(root, ctx) {
       const cards = expand(hand.cards, obs.cards || []);
       if (cards.length) words += ` ${hand.seat === ctx.you ? "Your" : `${name(hand.seat)}'s`} hand is discarded face up: ${cards.join(" ")}.`;
     }
-    result.textContent = words.charAt(0) === "☠" ? words : words;
-    if (motion) {
-      const total = i * 320 + 700;
-      window.setTimeout(() => revealBox.classList.remove("ldp-animate"), total + 200);
-    }
+    result.textContent = words;
+    if (motion) window.setTimeout(() => revealBox.classList.remove("ldp-animate"), i * step + 900);
   }
 
   // -- the legal actions ---------------------------------------------------------
@@ -661,6 +678,7 @@ export function mount(root, ctx) {
       const obs = msg.observation;
       if (!obs || !obs.seats || !obs.table) return;
       setColours(obs.colours || []);
+      findTwins(obs.players || obs.seats.length);
       if (msg.state_id !== lastStateId) {
         lastStateId = msg.state_id;
       }
