@@ -67,6 +67,8 @@ def serve_command(
     if log_level not in ("debug", "info", "warning", "error"):
         raise BadOptionError(f"--log-level {log_level!r}: debug, info, warning or error")
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    if log_level != "debug":  # Alembic's start-up chatter says nothing a user needs
+        logging.getLogger("alembic").setLevel(logging.WARNING)
     store = Store(db or default_url())
     store.migrate()  # a bad URL or an unreachable database is one clear line, before listening
     app = create_app(
@@ -113,3 +115,8 @@ class _Server(_Base):  # type: ignore[misc]
     def handle_exit(self, sig: int, frame: Any) -> None:
         self.hub.close_sockets()
         super().handle_exit(sig, frame)
+        # uvicorn raises the signal again once it has shut down, so the process
+        # would die by SIGTERM; a stop we were asked for is a clean exit.
+        captured = getattr(self, "_captured_signals", None)
+        if isinstance(captured, list):
+            captured.clear()

@@ -140,7 +140,8 @@ class Store:
             with self.engine.begin() as connection:
                 command.upgrade(alembic_config(connection), "head")
         except sa.exc.OperationalError as error:
-            raise StoreError(f"cannot open database {self.describe()}: {error.orig}") from None
+            detail = " ".join(str(error.orig).split())  # one line, whatever the driver says
+            raise StoreError(f"cannot open database {self.describe()}: {detail}") from None
 
     def revision(self) -> str | None:
         """The schema's current Alembic revision (None: an empty database)."""

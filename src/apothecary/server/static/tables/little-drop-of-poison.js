@@ -239,7 +239,6 @@ export function mount(root, ctx) {
       const size = Math.min(w / 3.4, body * 0.62) * 1.25;
       const drops = [];
       for (let d = 0; d < card.drops; d += 1) for (const letter of card.letters) drops.push(letter);
-      const cols = Math.min(drops.length, 3);
       const rows = Math.ceil(drops.length / 3);
       const stepX = (w - 6) / 3;
       const scale = rows > 1 ? 0.72 : 1;
@@ -252,7 +251,6 @@ export function mount(root, ctx) {
         const c = look.get(letter);
         droplet(g, cx, cy, size * scale, c ? c.fill : "#888");
       });
-      void cols;
     }
     svg("rect", { width: w, height: h, rx: 5, class: "ldp-card-edge" }, g);
     return card;
@@ -665,7 +663,7 @@ export function mount(root, ctx) {
     const msg = last;
     const obs = msg.observation;
     const moves = legalMoves(msg);
-    if (selected && !(obs.hand && obs.hand[selected]) ) selected = null;
+    if (selected && !(obs.hand && obs.hand[selected])) selected = null;
     if (selected && moves.targets.size === 0) selected = null;
     root.classList.toggle("ldp-choosing", Boolean(selected));
     drawHead(obs);
@@ -691,15 +689,12 @@ export function mount(root, ctx) {
         : null;
       render();
       // a card chosen before the character: add it now that the character is chosen
-      if (pending) {
+      if (pending && msg.state_id !== pending.after) {
         const moves = legalMoves(msg);
         const add = moves.adds.get(pending.code);
-        const code = pending.code;
-        if (msg.state_id !== pending.after) pending = null;
-        if (add && msg.state_id) {
-          pending = null;
+        pending = null;
+        if (add) {
           ctx.act(add.id);
-          void code;
           return;
         }
       }

@@ -1,0 +1,95 @@
+// The HTTP API (docs/protocol.md) and what the client keeps in localStorage.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function request(method, path, { body, token, text = false } = {}) {
+  const headers = {};
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (token) headers.authorization = `Bearer ${token}`;
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) {
+    let code = "http_error";
+    let message = `${response.status} ${response.statusText}`;
+    try {
+      const data = await response.json();
+      code = data.error || code;
+      message = data.message || (typeof data.detail === "string" ? data.detail : message);
+      if (Array.isArray(data.detail)) message = data.detail.map((d) => d.msg).join("; ");
+    } catch {
+      /* not JSON */
+    }
+    throw new ApiError(response.status, code, message);
+  }
+  return text ? response.text() : response.json();
+}
+
+let gamesCache = null;
+
+export const api = {
+  games() {
+    gamesCache = gamesCache || request("GET", "/api/games");
+    return gamesCache;
+  },
+  async game(name) {
+    const games = await api.games();
+    return games.find((g) => g.name === name) || request("GET", `/api/games/${encodeURIComponent(name)}`);
+  },
+  rules: (name) => request("GET", `/api/games/${encodeURIComponent(name)}/rules`, { text: true }),
+  rooms: () => request("GET", "/api/rooms"),
+  room: (code) => request("GET", `/api/rooms/${encodeURIComponent(code)}`),
+  create: (body) => request("POST", "/api/rooms", { body }),
+  claim: (code, name, seat) =>
+    request("POST", `/api/rooms/${encodeURIComponent(code)}/seats`, {
+      body: seat === null || seat === undefined ? { name } : { name, seat },
+    }),
+  start: (code, token) => request("POST", `/api/rooms/${encodeURIComponent(code)}/start`, { token }),
+  seatBot: (code, seat, level, token) =>
+    request("PUT", `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/bot`, { body: { level }, token }),
+  rematch: (code, token) => request("POST", `/api/rooms/${encodeURIComponent(code)}/rematch`, { token }),
+};
+
+// -- localStorage: per room {seat_token, host_token, seat, name}; the last display name ----------
+
+function storage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+const roomKey = (code) => `apothecary.room.${code}`;
+
+export function kept(code) {
+  try {
+    return JSON.parse(storage()?.getItem(roomKey(code)) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+export function keep(code, changes) {
+  const next = { ...kept(code), ...changes };
+  for (const [k, v] of Object.entries(next)) if (v === null || v === undefined) delete next[k];
+  storage()?.setItem(roomKey(code), JSON.stringify(next));
+  return next;
+}
+
+export function setting(name, fallback = null) {
+  const value = storage()?.getItem(`apothecary.${name}`);
+  return value === null || value === undefined ? fallback : value;
+}
+
+export function setSetting(name, value) {
+  storage()?.setItem(`apothecary.${name}`, String(value));
+}

@@ -1,0 +1,371 @@
+// The lobby (/): the games, a form to set up a room (generated from each game's
+// option descriptions), and the open rooms to join or watch.
+
+import { api, keep, setting, setSetting } from "./api.js";
+import { h, replace, toast } from "./dom.js";
+import { firstParagraph, inline } from "./markdown.js";
+
+const NAME_LIMIT = 40;
+
+export async function showLobby(main) {
+  document.title = "apothecary: poison-themed games with friends and bots";
+  const gamesBox = h("div", { class: "game-cards", role: "list" }, h("p", { class: "muted" }, "Loading the games…"));
+  const formBox = h("div", { id: "setup" });
+  const roomsBox = h("div", { id: "open-rooms" }, h("p", { class: "muted" }, "Looking for open rooms…"));
+  replace(
+    main,
+    h(
+      "section",
+      { class: "intro" },
+      h("h1", {}, "Pick your poison"),
+      h(
+        "p",
+        { class: "lead" },
+        "Four tabletop games of nerve and deduction. Set up a room, send the invite to your friends, and fill the empty chairs with bots.",
+      ),
+    ),
+    h("section", { "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, "Choose a game"), gamesBox),
+    h("section", { "aria-labelledby": "setup-title", class: "panel setup-panel" }, formBox),
+    h(
+      "section",
+      { "aria-labelledby": "rooms-title" },
+      h(
+        "div",
+        { class: "section-head" },
+        h("h2", { id: "rooms-title" }, "Open rooms"),
+        h("button", { type: "button", class: "quiet", onclick: () => refreshRooms(roomsBox) }, "Refresh"),
+      ),
+      roomsBox,
+    ),
+  );
+  let games;
+  try {
+    games = await api.games();
+  } catch (error) {
+    replace(gamesBox, h("p", { class: "error" }, `The games could not be loaded: ${error.message}`));
+    return;
+  }
+  const wanted = new URLSearchParams(location.search).get("game");
+  let chosen = games.find((g) => g.name === wanted) || games[0];
+  const cards = games.map((game) => gameCard(game, () => choose(game)));
+  replace(gamesBox, cards);
+  function choose(game) {
+    chosen = game;
+    cards.forEach((card) => {
+      const on = card.dataset.game === game.name;
+      card.classList.toggle("chosen", on);
+      card.querySelector("button.choose").setAttribute("aria-pressed", on ? "true" : "false");
+    });
+    replace(formBox, setupForm(game));
+  }
+  choose(chosen);
+  refreshRooms(roomsBox);
+  const timer = setInterval(() => {
+    if (!roomsBox.isConnected) clearInterval(timer);
+    else if (!document.hidden) refreshRooms(roomsBox);
+  }, 5000);
+}
+
+function gameCard(game, onChoose) {
+  const longer = h("p", { class: "card-more" });
+  api
+    .rules(game.name)
+    .then((markdown) => {
+      const first = firstParagraph(markdown.replace(/^#.*$/m, ""));
+      if (first) replace(longer, inline(first));
+    })
+    .catch(() => {});
+  const players =
+    game.min_players === game.max_players
+      ? `${game.min_players} players`
+      : `${game.min_players}–${game.max_players} players`;
+  return h(
+    "article",
+    { class: "game-card", role: "listitem", dataset: { game: game.name }, "aria-labelledby": `card-${game.name}` },
+    h("div", { class: "card-mark", "aria-hidden": "true" }, game.title.slice(0, 1)),
+    h("h3", { id: `card-${game.name}` }, game.title),
+    h("p", { class: "card-summary" }, game.summary),
+    longer,
+    h(
+      "p",
+      { class: "card-facts" },
+      h("span", {}, players),
+      game.has_hidden_information ? h("span", {}, "hidden information") : h("span", {}, "open information"),
+    ),
+    h(
+      "div",
+      { class: "card-actions" },
+      h(
+        "button",
+        { type: "button", class: "choose", "aria-pressed": "false", onclick: onChoose },
+        `Set up ${game.title}`,
+      ),
+      h("a", { href: `/?rules=${encodeURIComponent(game.name)}`, class: "rules-link" }, "Read the rules"),
+    ),
+  );
+}
+
+// One input per option, from its description.
+function optionField(option) {
+  const id = `opt-${option.name}`;
+  const label = option.name.replace(/_/g, " ");
+  const help = option.help ? h("small", { class: "help", id: `${id}-help` }, option.help) : null;
+  const described = option.help ? `${id}-help` : null;
+  let input;
+  if (option.type === "bool") {
+    input = h("input", { type: "checkbox", id, name: option.name, "aria-describedby": described });
+    input.checked = Boolean(option.default);
+    return h("div", { class: "field field-check" }, input, h("label", { for: id }, label), help);
+  }
+  if (option.choices) {
+    input = h(
+      "select",
+      { id, name: option.name, "aria-describedby": described },
+      option.choices.map((c) => h("option", { value: String(c), selected: c === option.default }, String(c))),
+    );
+  } else if (option.type === "int" || option.type === "float") {
+    input = h("input", {
+      type: "number",
+      id,
+      name: option.name,
+      inputmode: option.type === "int" ? "numeric" : "decimal",
+      step: option.type === "int" ? "1" : "any",
+      min: option.minimum ?? null,
+      max: option.maximum ?? null,
+      value: String(option.default),
+      required: true,
+      "aria-describedby": described,
+    });
+  } else {
+    input = h("input", { type: "text", id, name: option.name, value: String(option.default ?? ""), "aria-describedby": described });
+  }
+  input.dataset.type = option.type;
+  return h("div", { class: "field" }, h("label", { for: id }, label), input, help);
+}
+
+function readOption(form, option) {
+  const input = form.elements.namedItem(option.name);
+  if (option.type === "bool") return input.checked;
+  if (option.choices) {
+    const found = option.choices.find((c) => String(c) === input.value);
+    return found === undefined ? input.value : found;
+  }
+  if (option.type === "int") return parseInt(input.value, 10);
+  if (option.type === "float") return parseFloat(input.value);
+  return input.value;
+}
+
+function setupForm(game) {
+  const nameInput = h("input", {
+    type: "text",
+    id: "host-name",
+    name: "host_name",
+    required: true,
+    maxlength: NAME_LIMIT,
+    autocomplete: "nickname",
+    value: setting("name", ""),
+    placeholder: "e.g. Lucrezia",
+  });
+  const playersInput = h("input", {
+    type: "number",
+    id: "players",
+    name: "players",
+    min: game.min_players,
+    max: game.max_players,
+    value: game.default_players,
+    step: 1,
+    inputmode: "numeric",
+    required: true,
+  });
+  const seatsBox = h("ol", { class: "seat-choices", start: 0 });
+  const levels = game.levels.map((l) => l.name);
+  function drawSeats() {
+    const count = Math.max(game.min_players, Math.min(game.max_players, parseInt(playersInput.value, 10) || game.default_players));
+    const previous = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
+    replace(
+      seatsBox,
+      Array.from({ length: count }, (_, i) => {
+        if (i === 0) return h("li", {}, h("span", { class: "seat-no" }, "seat 0"), h("span", {}, "You (the host)"));
+        const id = `seat-${i}`;
+        const select = h(
+          "select",
+          { id, name: id, "aria-label": `Seat ${i}` },
+          h("option", { value: "open" }, "Open for a person"),
+          levels.map((level) => h("option", { value: level }, `Bot: ${level}`)),
+        );
+        select.value = previous[i - 1] || "open";
+        return h("li", {}, h("label", { class: "seat-no", for: id }, `seat ${i}`), select);
+      }),
+    );
+  }
+  playersInput.addEventListener("input", drawSeats);
+  drawSeats();
+
+  const timerOn = h("input", { type: "checkbox", id: "timer-on", name: "timer_on" });
+  const timerSeconds = h("input", {
+    type: "number",
+    id: "turn-seconds",
+    name: "turn_seconds",
+    min: 5,
+    max: 3600,
+    value: 60,
+    step: 1,
+    disabled: true,
+    "aria-label": "Seconds per move",
+  });
+  timerOn.addEventListener("change", () => (timerSeconds.disabled = !timerOn.checked));
+  const seriesOn = h("input", { type: "checkbox", id: "series-on", name: "series_on" });
+  const seriesTarget = h("input", {
+    type: "number",
+    id: "match-target",
+    name: "match_target",
+    min: 2,
+    max: 99,
+    value: 3,
+    step: 1,
+    disabled: true,
+    "aria-label": "Wins needed to take the series",
+  });
+  seriesOn.addEventListener("change", () => (seriesTarget.disabled = !seriesOn.checked));
+  const listed = h("input", { type: "checkbox", id: "listed", name: "listed", checked: true });
+  const submit = h("button", { type: "submit", class: "primary" }, "Create the room");
+
+  const form = h(
+    "form",
+    { class: "setup", id: "setup-form", dataset: { game: game.name }, "aria-labelledby": "setup-title" },
+    h("h2", { id: "setup-title" }, `Set up ${game.title}`),
+    h(
+      "div",
+      { class: "setup-grid" },
+      h(
+        "fieldset",
+        {},
+        h("legend", {}, "Players"),
+        h("div", { class: "field" }, h("label", { for: "host-name" }, "Your display name"), nameInput),
+        h(
+          "div",
+          { class: "field" },
+          h("label", { for: "players" }, "How many play"),
+          playersInput,
+          h("small", { class: "help" }, `${game.min_players} to ${game.max_players}`),
+        ),
+        h("p", { class: "field-title" }, "Seats"),
+        seatsBox,
+      ),
+      h(
+        "fieldset",
+        {},
+        h("legend", {}, "Game options"),
+        game.options.length ? game.options.map(optionField) : h("p", { class: "muted" }, "This game has no options."),
+      ),
+      h(
+        "fieldset",
+        {},
+        h("legend", {}, "Room"),
+        h(
+          "div",
+          { class: "field field-check" },
+          timerOn,
+          h("label", { for: "timer-on" }, "Turn timer"),
+          h("span", { class: "inline-number" }, timerSeconds, " seconds a move"),
+          h("small", { class: "help" }, "When a person's time runs out, a bot plays for them until they come back."),
+        ),
+        h(
+          "div",
+          { class: "field field-check" },
+          seriesOn,
+          h("label", { for: "series-on" }, "Series"),
+          h("span", { class: "inline-number" }, "first to ", seriesTarget, " wins"),
+        ),
+        h(
+          "div",
+          { class: "field field-check" },
+          listed,
+          h("label", { for: "listed" }, "List this room under Open rooms"),
+          h("small", { class: "help" }, "Unlisted rooms are found only through their invite link."),
+        ),
+      ),
+    ),
+    h("div", { class: "form-actions" }, submit),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (!form.reportValidity()) return;
+    const name = nameInput.value.trim();
+    if (!name) {
+      nameInput.focus();
+      toast("Choose a display name first.", "error");
+      return;
+    }
+    const players = parseInt(playersInput.value, 10);
+    const body = {
+      game: game.name,
+      players,
+      options: Object.fromEntries(game.options.map((o) => [o.name, readOption(form, o)])),
+      seats: ["open", ...[...seatsBox.querySelectorAll("select")].map((s) => s.value)].slice(0, players),
+      listed: listed.checked,
+      host_name: name,
+    };
+    if (timerOn.checked) body.turn_seconds = parseFloat(timerSeconds.value);
+    if (seriesOn.checked) body.match_target = parseInt(seriesTarget.value, 10);
+    submit.disabled = true;
+    try {
+      const answer = await api.create(body);
+      setSetting("name", name);
+      keep(answer.code, { seat_token: answer.seat_token, host_token: answer.host_token, seat: answer.seat, name });
+      location.assign(answer.invite);
+    } catch (error) {
+      toast(`The room was not created: ${error.message}`, "error");
+      submit.disabled = false;
+    }
+  });
+  return form;
+}
+
+async function refreshRooms(box) {
+  let rooms;
+  try {
+    rooms = await api.rooms();
+  } catch (error) {
+    replace(box, h("p", { class: "error" }, `The rooms could not be loaded: ${error.message}`));
+    return;
+  }
+  if (!rooms.length) {
+    replace(box, h("p", { class: "muted" }, "No open rooms right now. Create one above, and it shows here."));
+    return;
+  }
+  rooms.sort((a, b) => (b.created || 0) - (a.created || 0));
+  replace(
+    box,
+    h(
+      "ul",
+      { class: "room-list" },
+      rooms.map((room) => {
+        const people = room.seats.filter((s) => s.kind === "human").map((s) => s.name);
+        const open = room.open_seats.length;
+        const status =
+          room.status === "lobby" ? (open ? `${open} of ${room.players} seats open` : "full, about to start") : `playing game ${room.game_no}`;
+        const href = `/rooms/${encodeURIComponent(room.code)}`;
+        return h(
+          "li",
+          { class: "room-item", dataset: { code: room.code } },
+          h(
+            "div",
+            { class: "room-what" },
+            h("strong", {}, room.title),
+            h("span", { class: "muted" }, ` · ${status}`),
+            h("div", { class: "room-who" }, people.length ? `with ${people.join(", ")}` : "no one seated yet"),
+          ),
+          h(
+            "div",
+            { class: "room-buttons" },
+            room.status === "lobby" && open
+              ? h("a", { class: "button primary", href: `${href}#join`, "aria-label": `Join ${room.title} room ${room.code}` }, "Join")
+              : null,
+            h("a", { class: "button", href: `${href}#watch`, "aria-label": `Watch ${room.title} room ${room.code}` }, "Watch"),
+          ),
+        );
+      }),
+    ),
+  );
+}

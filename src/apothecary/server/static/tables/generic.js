@@ -1,0 +1,95 @@
+// The generic table: any game's observation as a readable definition list.
+// The shell's legal-action buttons are how one plays with it; a game with a
+// table of its own (static/tables/<game>.js) draws a real board instead.
+
+function words(key) {
+  return String(key).replace(/_/g, " ");
+}
+
+function scalar(value) {
+  if (value === null || value === undefined) return "—";
+  if (value === true) return "yes";
+  if (value === false) return "no";
+  return String(value);
+}
+
+const isScalar = (v) => v === null || typeof v !== "object";
+
+export function mount(root, ctx) {
+  root.classList.add("generic-table");
+  const heading = document.createElement("h2");
+  heading.className = "generic-title";
+  heading.textContent = "What you can see";
+  const last = document.createElement("p");
+  last.className = "generic-last";
+  const body = document.createElement("div");
+  body.className = "generic-body";
+  root.append(heading, last, body);
+
+  // A value as nodes. Arrays as long as the table (one entry per seat) are labelled by seat.
+  function render(value, depth) {
+    if (isScalar(value)) {
+      const span = document.createElement("span");
+      span.textContent = scalar(value);
+      return span;
+    }
+    if (Array.isArray(value)) {
+      if (value.length === 0) {
+        const span = document.createElement("span");
+        span.className = "muted";
+        span.textContent = "none";
+        return span;
+      }
+      const perSeat = ctx.players > 1 && value.length === ctx.players;
+      if (!perSeat && value.every(isScalar)) {
+        const span = document.createElement("span");
+        span.textContent = value.map(scalar).join(", ");
+        return span;
+      }
+      if (perSeat) {
+        const dl = document.createElement("dl");
+        dl.className = "generic-seats";
+        value.forEach((item, seat) => {
+          const dt = document.createElement("dt");
+          dt.textContent = ctx.seatLabel(seat);
+          const dd = document.createElement("dd");
+          dd.append(render(item, depth + 1));
+          dl.append(dt, dd);
+        });
+        return dl;
+      }
+      const ol = document.createElement("ol");
+      ol.start = 0;
+      for (const item of value) {
+        const li = document.createElement("li");
+        li.append(render(item, depth + 1));
+        ol.append(li);
+      }
+      return ol;
+    }
+    const dl = document.createElement("dl");
+    if (depth === 0) dl.className = "generic-top";
+    for (const [key, item] of Object.entries(value)) {
+      const dt = document.createElement("dt");
+      dt.textContent = words(key);
+      const dd = document.createElement("dd");
+      dd.append(render(item, depth + 1));
+      dl.append(dt, dd);
+    }
+    return dl;
+  }
+
+  return {
+    update(msg) {
+      const events = msg.events || [];
+      if (events.length) {
+        const text = events[events.length - 1].text || "";
+        last.textContent = `Last: ${text.replace(/\bseat (\d+)\b/g, (_, n) => ctx.seatLabel(Number(n)))}`;
+      }
+      body.replaceChildren(render(msg.observation ?? {}, 0));
+    },
+    destroy() {
+      root.replaceChildren();
+    },
+  };
+}
