@@ -47,9 +47,9 @@ export async function showLobby(main) {
   }
   const wanted = new URLSearchParams(location.search).get("game");
   let chosen = games.find((g) => g.name === wanted) || games[0];
-  const cards = games.map((game) => gameCard(game, () => choose(game)));
+  const cards = games.map((game) => gameCard(game, () => choose(game, true)));
   replace(gamesBox, cards);
-  function choose(game) {
+  function choose(game, scroll = false) {
     chosen = game;
     cards.forEach((card) => {
       const on = card.dataset.game === game.name;
@@ -57,6 +57,10 @@ export async function showLobby(main) {
       card.querySelector("button.choose").setAttribute("aria-pressed", on ? "true" : "false");
     });
     replace(formBox, setupForm(game));
+    if (scroll) {
+      formBox.scrollIntoView({ behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth", block: "start" });
+      formBox.querySelector("#host-name")?.focus({ preventScroll: true });
+    }
   }
   choose(chosen);
   refreshRooms(roomsBox);
@@ -71,7 +75,7 @@ function gameCard(game, onChoose) {
   api
     .rules(game.name)
     .then((markdown) => {
-      const first = firstParagraph(markdown.replace(/^#.*$/m, ""));
+      const first = firstParagraph(markdown, { skip: new RegExp(`registry name|\\b${game.name}\\b`, "i") });
       if (first) replace(longer, inline(first));
     })
     .catch(() => {});

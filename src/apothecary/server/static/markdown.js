@@ -211,20 +211,28 @@ export function render(markdown) {
   return fragment;
 }
 
-// The first paragraph's Markdown source (for a game card's longer summary; render it with inline()).
-export function firstParagraph(markdown) {
+// The Markdown source of the first real paragraph (for a game card's longer summary; render
+// it with inline()): headings, lists, code, tables and short notes are skipped, and so is any
+// paragraph that ``skip`` matches.
+export function firstParagraph(markdown, { skip = null, minLength = 100 } = {}) {
   const lines = String(markdown).replace(/\r\n?/g, "\n").split("\n");
-  const body = [];
+  let body = [];
+  let fenced = false;
+  const done = () => {
+    const text = body.join(" ");
+    body = [];
+    return text.length >= minLength && !(skip && skip.test(text)) ? text : null;
+  };
   for (const line of lines) {
-    if (isBlank(line)) {
-      if (body.length) break;
-      continue;
-    }
-    if (/^\s*(#|```|\||>|[-*+]\s)/.test(line)) {
-      if (body.length) break;
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    if (fenced || isBlank(line) || /^\s*(#|```|~~~|\||>|[-*+]\s|\d+[.)]\s)/.test(line)) {
+      if (body.length) {
+        const text = done();
+        if (text) return text;
+      }
       continue;
     }
     body.push(line.trim());
   }
-  return body.join(" ");
+  return (body.length && done()) || "";
 }

@@ -1,0 +1,51 @@
+// The browser client's entry: reads the path and shows the lobby (/), a game's
+// rules page (/?rules=NAME) or a room (/rooms/CODE). Plain ES modules, no build step.
+
+import { api } from "./api.js";
+import { flask, h, replace } from "./dom.js";
+import { showLobby } from "./lobby.js";
+import { render as renderMarkdown } from "./markdown.js";
+import { showRoom } from "./room.js";
+
+function frame() {
+  const main = h("main", { id: "app", class: "app", tabindex: "-1" });
+  const header = h(
+    "header",
+    { class: "site-head" },
+    h("a", { href: "/", class: "brand", "aria-label": "apothecary: the lobby" }, flask(26), h("span", {}, "apothecary")),
+    h("nav", { "aria-label": "Site" }, h("a", { href: "/", class: "nav-link" }, "Lobby")),
+  );
+  const footer = h(
+    "footer",
+    { class: "site-foot" },
+    h("p", {}, "Four poison-themed games, played on this server. Rules run here; each device sees only what its seat may see."),
+  );
+  replace(document.body, h("a", { href: "#app", class: "skip" }, "Skip to the content"), header, main, footer);
+  return main;
+}
+
+async function showRules(main, name) {
+  replace(main, h("p", { class: "muted" }, "Loading the rules…"));
+  try {
+    const [game, markdown] = await Promise.all([api.game(name), api.rules(name)]);
+    document.title = `Rules of ${game.title} · apothecary`;
+    replace(
+      main,
+      h(
+        "article",
+        { class: "panel markdown rules-page" },
+        h("p", {}, h("a", { href: `/?game=${encodeURIComponent(name)}` }, "← Back to the lobby")),
+        renderMarkdown(markdown),
+      ),
+    );
+  } catch (error) {
+    replace(main, h("section", { class: "panel" }, h("h1", {}, "No rules found"), h("p", {}, error.message), h("a", { href: "/" }, "Go to the lobby")));
+  }
+}
+
+const main = frame();
+const room = location.pathname.match(/^\/rooms\/([A-Za-z0-9_-]{1,32})\/?$/);
+const rules = new URLSearchParams(location.search).get("rules");
+if (room) showRoom(main, room[1]);
+else if (rules) showRules(main, rules);
+else showLobby(main);
