@@ -93,13 +93,19 @@ def wait_change(page: Any, before: str) -> None:
     )
 
 
+def snap(page: Any, shots: Path, name: str) -> None:
+    """The whole page, and the table alone."""
+    page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
+    page.locator(".table-area").screenshot(path=str(shots / f"{name}-table.png"))
+
+
 def play_to_end(page: Any, rng: random.Random, shots: Path | None = None, tag: str = "") -> int:
     """Click the board until the result shows; a screenshot at start, mid-game and end."""
     moves = 0
     deadline = time.monotonic() + 90
     page.wait_for_selector(".table-area svg")
     if shots:
-        page.screenshot(path=str(shots / f"{tag}-start.png"))
+        snap(page, shots, f"{tag}-start")
     mid_taken = False
     while not over(page):
         assert time.monotonic() < deadline, "the game did not end in 90 s"
@@ -112,7 +118,7 @@ def play_to_end(page: Any, rng: random.Random, shots: Path | None = None, tag: s
             and not mid_taken
             and page.locator(".table-area .ivm-move-line, .table-area [data-glass=covered]").count()
         ):
-            page.screenshot(path=str(shots / f"{tag}-mid.png"))
+            snap(page, shots, f"{tag}-mid")
             mid_taken = True
     # the last reveal plays on the table, then the table holds the final round
     page.wait_for_selector(".table-area .ivm-winner, .table-area .ivm-centre-title", timeout=10_000)
@@ -120,7 +126,7 @@ def play_to_end(page: Any, rng: random.Random, shots: Path | None = None, tag: s
     if skip.count():
         skip.first.click()
     if shots:
-        page.screenshot(path=str(shots / f"{tag}-end.png"), full_page=True)
+        snap(page, shots, f"{tag}-end")
     return moves
 
 
@@ -287,7 +293,7 @@ def test_axe_finds_nothing_serious(page: Any, api: Any, enter_room: Any) -> None
 def test_readme_picture(browser: Any, api: Any, enter_room: Any) -> None:
     if os.environ.get("APOTHECARY_REFRESH_PICTURES") != "1":
         pytest.skip("set APOTHECARY_REFRESH_PICTURES=1 to write docs/images/in-vino-morte.png")
-    context = browser.new_context(viewport={"width": 1000, "height": 760}, color_scheme="light")
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme="light")
     try:
         page = context.new_page()
         # seat 3's first turn: two players before it have drunk or swapped

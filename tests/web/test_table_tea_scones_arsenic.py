@@ -82,23 +82,29 @@ def board_move(page: Any, rng: random.Random, stop_after: int, moves: int) -> bo
     return True
 
 
+def snap(page: Any, shots: Path, name: str) -> None:
+    """The whole page, and the table alone."""
+    page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
+    page.locator(".table-area").screenshot(path=str(shots / f"{name}-table.png"))
+
+
 def play_to_end(page: Any, seed: int, shots: Path | None, tag: str, stop_after: int = 14) -> int:
     rng = random.Random(seed)
     moves = 0
     deadline = time.monotonic() + 120
     page.wait_for_selector(".table-area svg")
     if shots:
-        page.screenshot(path=str(shots / f"{tag}-start.png"), full_page=True)
+        snap(page, shots, f"{tag}-start")
     while not page.locator("#result").is_visible():
         assert time.monotonic() < deadline, "the game did not end in 120 s"
         if board_move(page, rng, stop_after, moves):
             moves += 1
             if shots and moves == 8:
-                page.screenshot(path=str(shots / f"{tag}-mid.png"), full_page=True)
+                snap(page, shots, f"{tag}-mid")
         else:
             time.sleep(0.1)
     if shots:
-        page.screenshot(path=str(shots / f"{tag}-end.png"), full_page=True)
+        snap(page, shots, f"{tag}-end")
     return moves
 
 
@@ -196,7 +202,7 @@ def test_axe_finds_nothing_serious(page: Any, api: Any, enter_room: Any) -> None
 def test_readme_picture(browser: Any, api: Any, enter_room: Any) -> None:
     if os.environ.get("APOTHECARY_REFRESH_PICTURES") != "1":
         pytest.skip("set APOTHECARY_REFRESH_PICTURES=1 to write docs/images/tea-scones-arsenic.png")
-    context = browser.new_context(viewport={"width": 1100, "height": 800}, color_scheme="light")
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme="light")
     try:
         page = context.new_page()
         answer = start_room(

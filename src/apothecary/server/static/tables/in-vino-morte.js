@@ -51,6 +51,19 @@ function clip(words, most) {
   return words.length <= most ? words : `${words.slice(0, most - 1)}\u2026`;
 }
 
+function wrap(words, most) {
+  const out = [];
+  let line = "";
+  for (const word of words.split(" ")) {
+    if (line && (line + " " + word).length > most) {
+      out.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) out.push(line);
+  return out;
+}
+
 function parseDeal(notation) {
   const m = /^deal (\d+) (wine|poison)(\+cheese)?$/.exec(notation);
   return m ? { seat: Number(m[1]), glass: m[2], cheese: Boolean(m[3]) } : null;
@@ -81,6 +94,8 @@ export function mount(root, ctx) {
   const label = (s) => (ctx.seatLabel ? ctx.seatLabel(s) : name(s));
   const you = () => (last && last.observation ? last.observation.seat : ctx.you);
   const who = (s) => (s === you() ? "you" : name(s));
+  // On the board a seat's number is drawn beside its name, so "(seat N)" goes.
+  const plain = (words) => words.replace(/\s*\(seat \d+\)/, "");
 
   function closePopover(refocus = false) {
     if (!popover) return;
@@ -158,11 +173,11 @@ export function mount(root, ctx) {
   // -- the picture -----------------------------------------------------------
 
   function layout(n) {
-    const W = wide ? 900 : 400;
+    const W = wide ? 900 : 370;
     const H = wide ? 560 : n > 6 ? 700 : n > 5 ? 600 : 560;
     const cx = W / 2;
     const cy = wide ? 264 : n > 6 ? 330 : n > 5 ? 286 : 264;
-    const rx = wide ? 350 : 128;
+    const rx = wide ? 350 : 116;
     const ry = wide ? 200 : n > 6 ? 262 : n > 5 ? 222 : 200;
     return { W, H, cx, cy, rx, ry };
   }
@@ -311,7 +326,7 @@ export function mount(root, ctx) {
 
       // Name and fate.
       const nameY = foot + 30;
-      const shortName = clip(label(s), wide ? 24 : n > 5 ? 11 : 15);
+      const shortName = clip(plain(label(s)), wide ? 24 : n > 5 ? 11 : 14);
       const nameText = text(group, 0, nameY, (view.alive ? "" : `${SKULL_NOTE} `) + shortName, { class: "ivm-name" });
       if (shortName !== label(s)) svg("title", {}, nameText).textContent = label(s);
       const num = svg("tspan", { class: "ivm-seatno", dx: 5 }, nameText);
@@ -406,18 +421,18 @@ export function mount(root, ctx) {
       lines.push([`Round ${reveal.lr.round}: the reveal`, "ivm-centre-title"]);
       const died = reveal.lr.died;
       const done = reveal.shown >= reveal.lr.revealed.length;
-      if (done) lines.push([died.length ? `${died.map(who).join(", ")} ${died.length === 1 && died[0] !== you() ? "dies" : "die"}` : "nobody dies", "ivm-centre-line"]);
+      if (done) lines.push([died.length ? `${died.map((s) => (s === you() ? "you" : `${plain(name(s))} #${s}`)).join(", ")} ${died.length === 1 && died[0] !== you() ? "dies" : "die"}` : "nobody dies", "ivm-centre-line"]);
       else lines.push(["the glasses are turned over\u2026", "ivm-centre-line"]);
     } else if (obs.phase === "over") {
       const winners = obs.outcome ? obs.outcome.winners : [];
       lines.push(["Game over", "ivm-centre-title"]);
-      if (winners.length === 1) lines.push([`${winners[0] === you() ? "You are" : name(winners[0]) + " is"} the last alive`, "ivm-centre-line"]);
+      if (winners.length === 1) lines.push([`${winners[0] === you() ? "You are" : plain(name(winners[0])) + ` #${winners[0]} is`} the last alive`, "ivm-centre-line"]);
       else if (winners.length) lines.push([`${winners.map(who).join(", ")} share the win`, "ivm-centre-line"]);
       else lines.push(["nobody survives", "ivm-centre-line"]);
       if (obs.last_round) lines.push([`round ${obs.last_round.round}: ${deathWords(obs.last_round.died)}`, "ivm-centre-small"]);
     } else {
       lines.push([`Round ${obs.round}`, "ivm-centre-title"]);
-      const dealer = obs.dealer === you() ? "You deal" : `${name(obs.dealer)} deals`;
+      const dealer = obs.dealer === you() ? "You deal" : `${plain(name(obs.dealer))} #${obs.dealer} deals`;
       lines.push([dealer, "ivm-centre-line"]);
       const deck = obs.deck;
       const rule = `deck ${deck.wine} W + ${deck.poison} P`;
@@ -427,15 +442,15 @@ export function mount(root, ctx) {
       else lines.push([rule, "ivm-centre-small"], [cheese, "ivm-centre-small"]);
       if (obs.phase === "deal") {
         const next = obs.deal_order.find((s) => obs.glasses[s] === null);
-        if (next !== undefined) lines.push([`pouring for ${next === you() ? "you" : next === obs.dealer ? "the dealer" : name(next)}`, "ivm-centre-small"]);
+        if (next !== undefined) lines.push([`pouring for ${next === you() ? "you" : next === obs.dealer ? "the dealer" : `${plain(name(next))} #${next}`}`, "ivm-centre-small"]);
       }
       if (obs.last_round && !obs.events.length) lines.push([`round ${obs.last_round.round}: ${deathWords(obs.last_round.died)}`, "ivm-centre-small"]);
       // this round so far, the latest three
       const names = Array.from({ length: obs.players }, (_, s) => name(s));
       const short = (s) => {
         if (s === you()) return "you";
-        const alike = names.filter((other) => other === names[s]).length > 1;
-        return clip(names[s], wide ? 14 : 8) + (alike ? ` #${s}` : "");
+        const alike = names.filter((other) => plain(other) === plain(names[s])).length > 1;
+        return clip(plain(names[s]), wide ? 14 : 8) + (alike ? ` #${s}` : "");
       };
       for (const e of obs.events.slice(-3)) {
         let words;
@@ -446,6 +461,14 @@ export function mount(root, ctx) {
       }
     }
     let y = -((lines.length - 1) * 20) / 2;
+    const shown = [];
+    for (const [words, cls] of lines) {
+      if (wide || words.length <= 22) shown.push([words, cls]);
+      else for (const part of wrap(words, 22).slice(0, 2)) shown.push([part, cls]);
+    }
+    lines.length = 0;
+    lines.push(...shown);
+    y = -((lines.length - 1) * 20) / 2;
     for (const [words, cls] of lines) {
       text(g, 0, y + 5, wide ? words : clip(words, 22), { class: cls });
       y += cls === "ivm-centre-title" ? 24 : cls === "ivm-centre-event" ? 18 : 20;
@@ -454,7 +477,7 @@ export function mount(root, ctx) {
 
   function deathWords(died) {
     if (!died.length) return "nobody died";
-    return `${died.map(who).join(", ")} died`;
+    return `${died.map((s) => (s === you() ? "you" : `${plain(name(s))} #${s}`)).join(", ")} died`;
   }
 
   function lastTableEvent(msg) {

@@ -64,6 +64,9 @@ export function mount(root, ctx) {
   const label = (s) => (ctx.seatLabel ? ctx.seatLabel(s) : name(s));
   const me = () => (last && last.observation ? last.observation.seat : ctx.you);
   const who = (s) => (s === me() ? "you" : name(s));
+  // On the board a seat's number is drawn beside its name, so "(seat N)" goes.
+  const plain = (words) => words.replace(/\s*\(seat \d+\)/, "");
+  const tag = (s) => (s === me() ? "you" : `${plain(name(s))} #${s}`);
   const named = (words) => words.replace(/\bseat (\d+)/g, (_, n) => name(Number(n)));
 
   function clickable(node, key, words, action) {
@@ -134,7 +137,7 @@ export function mount(root, ctx) {
     const obs = msg.observation;
     const n = obs.players;
     const you = obs.seat;
-    const W = wide ? 960 : 400;
+    const W = wide ? 960 : 360;
     const pad = wide ? 16 : 10;
     const legal = new Map((msg.legal || []).map((a) => [a.notation, a]));
     const latest = lastEvent(msg);
@@ -325,7 +328,7 @@ export function mount(root, ctx) {
         svg("rect", { x: cx + 2, y: cy, width: chipW - 4, height: markedRowH - 6, rx: 10, class: "tsa-chip" }, chip);
         scone(chip, cx + 24, cy + (markedRowH - 6) / 2, wide ? 15 : 13, m.kind);
         // the flag: whose mark
-        text(chip, cx + 46, cy + 20, clip(`by ${who(m.by)}`, wide ? 15 : 18), { class: "tsa-small tsa-bold" });
+        text(chip, cx + 46, cy + 20, clip(`by ${tag(m.by)}`, wide ? 17 : 16), { class: "tsa-small tsa-bold" });
         const dose = m.dose === null || m.dose === undefined ? "dose ?" : `dose ${m.dose}`;
         text(chip, cx + 46, cy + 38, dose, { class: `tsa-small ${m.dose === null || m.dose === undefined ? "" : "tsa-known"}` });
         const action = legal.get(notes[i]);
@@ -455,8 +458,10 @@ export function mount(root, ctx) {
       panel(g, cx, cy, cw, ch + (s === you ? stopH : 0), `${obs.turn === s && obs.phase !== "over" ? "tsa-panel-turn" : ""} ${latest && latest.actor === s ? "tsa-panel-last" : ""}`);
       let winner = obs.outcome && obs.outcome.winners.includes(s);
       // name, state, counts
-      const shown = clip(label(s), wide ? 22 : 17);
+      const shown = clip(plain(label(s)), wide ? 22 : 14);
       const nm = text(g, cx + 12, cy + 22, (seat.alive ? "" : "\u2620 ") + shown, { class: "tsa-name" });
+      const num = svg("tspan", { class: "tsa-seatno", dx: 5 }, nm);
+      num.textContent = `#${s}`;
       if (!seat.alive) {
         const len = Math.min(cw - 24, 8.6 * (shown.length + 2));
         svg("line", { x1: cx + 12, y1: cy + 17, x2: cx + 12 + len, y2: cy + 17, class: "tsa-strike" }, g);
@@ -474,9 +479,9 @@ export function mount(root, ctx) {
       const cubes = svg("g", { class: "tsa-cubes" }, g);
       const cubesX = cx + cw - 12 - 3 * 15 + 4;
       for (let c = 0; c < 3; c++) {
-        svg("rect", { x: cubesX + c * 15, y: line2 - 12, width: 11, height: 11, rx: 2, class: c < seat.cubes ? "tsa-cube" : "tsa-cube-used" }, cubes);
+        svg("rect", { x: cubesX + c * 15, y: cy + 29, width: 11, height: 11, rx: 2, class: c < seat.cubes ? "tsa-cube" : "tsa-cube-used" }, cubes);
       }
-      text(cubes, cubesX - 5, line2 - 2, "cubes", { class: "tsa-tiny tsa-right" });
+      if (wide) text(cubes, cubesX - 5, cy + 39, "cubes", { class: "tsa-tiny tsa-right" });
       svg("title", {}, cubes).textContent = `${seat.cubes} sugar cube${seat.cubes === 1 ? "" : "s"} left`;
       const extras = [];
       if (obs.little_spoon) extras.push(seat.spoon ? "has spoon" : "spoon used");
