@@ -262,7 +262,7 @@ export function mount(root, ctx) {
     const doseH = wide ? 22 : 37;
     const colH = 26 + gridH + 20 + doseH + 8;
     const markedRowH = wide ? 58 : 54;
-    const perRow = wide ? 4 : 2;
+    const perRow = wide ? 3 : 2;
     const markedRows = marked.length ? Math.ceil(marked.length / perRow) : 0;
     const h = headH + colH + (markedRows ? 26 + markedRows * markedRowH : 0) + 10;
     panel(g, x, y, w, h, "tsa-box-panel");
