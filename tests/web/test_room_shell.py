@@ -265,3 +265,43 @@ def test_the_rules_dialog_opens_from_the_room(page, web_server, api, enter_room)
     assert page.locator("#rules-body table").count() >= 1
     page.keyboard.press("Escape")
     page.wait_for_selector("#rules-dialog:not([open])", state="attached")
+
+
+def shoot(page: Any, folder: Any, screen: str, size: str) -> None:
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.screenshot(path=str(folder / f"{screen}-{size}-{scheme}.png"), full_page=True)
+
+
+def test_screenshots_of_every_screen(browser, web_server, api, enter_room, artifacts):
+    """The lobby, a room's lobby, a table mid-game and a result, on desktop and phone,
+    light and dark, saved under ``artifacts`` to be looked at (never committed)."""
+    waiting = make_room(api, host_name="Ann", game="in-vino-morte", players=3, seats=["open"])
+    sizes = {
+        "desktop": {"viewport": {"width": 1280, "height": 800}},
+        "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+    }
+    for size, options in sizes.items():
+        playing = ivm_with_bots(api)
+        context = browser.new_context(**options)
+        try:
+            page = context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))  # noqa: B023
+            page.goto(f"{web_server}/")
+            page.wait_for_function("document.querySelector('.card-more')?.textContent.length > 0")
+            shoot(page, artifacts, "lobby", size)
+            enter_room(page, waiting)
+            page.wait_for_selector("#room-lobby .qr")
+            shoot(page, artifacts, "room-lobby", size)
+            enter_room(page, playing)
+            wait_for_move(page)
+            if page.get_attribute("#room", "data-status") != "over":
+                shoot(page, artifacts, "table", size)
+            play_to_the_end(page)
+            page.wait_for_selector("#result h2")
+            shoot(page, artifacts, "result", size)
+            assert errors == []
+        finally:
+            context.close()
+    assert len(list(artifacts.glob("*.png"))) == 16

@@ -15,6 +15,13 @@ function scalar(value) {
 
 const isScalar = (v) => v === null || typeof v !== "object";
 
+// An object whose values are scalars or short lists of scalars: one row of a table.
+const isFlatRecord = (v) =>
+  v !== null &&
+  typeof v === "object" &&
+  !Array.isArray(v) &&
+  Object.values(v).every((x) => isScalar(x) || (Array.isArray(x) && x.length <= 12 && x.every(isScalar)));
+
 export function mount(root, ctx) {
   root.classList.add("generic-table");
   const heading = document.createElement("h2");
@@ -25,6 +32,37 @@ export function mount(root, ctx) {
   const body = document.createElement("div");
   body.className = "generic-body";
   root.append(heading, last, body);
+
+  // Records side by side: one row each (a seat's name first when there is one per seat).
+  function grid(records, perSeat) {
+    const keys = [...new Set(records.flatMap((r) => Object.keys(r)))].filter((k) => !(perSeat && k === "seat"));
+    const table = document.createElement("table");
+    table.className = "generic-grid";
+    const head = table.createTHead().insertRow();
+    for (const label of [perSeat ? "seat" : "#", ...keys]) {
+      const th = document.createElement("th");
+      th.scope = "col";
+      th.textContent = words(label);
+      head.append(th);
+    }
+    const body = table.createTBody();
+    records.forEach((record, i) => {
+      const row = body.insertRow();
+      const th = document.createElement("th");
+      th.scope = "row";
+      th.textContent = perSeat ? ctx.seatLabel(i) : String(i);
+      row.append(th);
+      for (const key of keys) {
+        const cell = row.insertCell();
+        const item = record[key];
+        cell.textContent = Array.isArray(item) ? (item.length ? item.map(scalar).join(", ") : "—") : scalar(item);
+      }
+    });
+    const wrap = document.createElement("div");
+    wrap.className = "generic-grid-wrap";
+    wrap.append(table);
+    return wrap;
+  }
 
   // A value as nodes. Arrays as long as the table (one entry per seat) are labelled by seat.
   function render(value, depth) {
@@ -41,6 +79,7 @@ export function mount(root, ctx) {
         return span;
       }
       const perSeat = ctx.players > 1 && value.length === ctx.players;
+      if (value.every(isFlatRecord) && value.length > 1) return grid(value, perSeat);
       if (!perSeat && value.every(isScalar)) {
         const span = document.createElement("span");
         span.textContent = value.map(scalar).join(", ");
@@ -66,6 +105,12 @@ export function mount(root, ctx) {
         ol.append(li);
       }
       return ol;
+    }
+    if (Object.keys(value).length === 0) {
+      const span = document.createElement("span");
+      span.className = "muted";
+      span.textContent = "none";
+      return span;
     }
     const dl = document.createElement("dl");
     if (depth === 0) dl.className = "generic-top";
