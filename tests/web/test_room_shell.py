@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 from serving import host_headers, make_room
+
+VENDOR = Path(__file__).parent / "vendor"
 
 
 def start(api: Any, room: dict[str, Any]) -> None:
@@ -305,3 +308,20 @@ def test_screenshots_of_every_screen(browser, web_server, api, enter_room, artif
         finally:
             context.close()
     assert len(list(artifacts.glob("*.png"))) == 16
+
+
+def test_the_room_screen_has_no_serious_accessibility_violations(page, web_server, api, enter_room):
+    """The shell around a table (the generic one, so a game's own table is not judged here)."""
+    page.route("**/static/tables/in-vino-morte.*", lambda route: route.abort())
+    room = ivm_with_bots(api, turn_seconds=600)
+    enter_room(page, room)
+    wait_for_move(page)
+    page.fill("#chat-input", "hello")
+    page.press("#chat-input", "Enter")
+    page.wait_for_selector("#chat-log li")
+    page.add_script_tag(path=str(VENDOR / "axe.min.js"))
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+        serious = [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
+        assert not serious, [(v["id"], [n["target"] for n in v["nodes"]][:5]) for v in serious]

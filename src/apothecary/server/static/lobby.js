@@ -84,7 +84,7 @@ function gameCard(game, onChoose) {
       ? `${game.min_players} players`
       : `${game.min_players}–${game.max_players} players`;
   return h(
-    "article",
+    "div",
     { class: "game-card", role: "listitem", dataset: { game: game.name }, "aria-labelledby": `card-${game.name}` },
     h("div", { class: "card-mark", "aria-hidden": "true" }, game.title.slice(0, 1)),
     h("h3", { id: `card-${game.name}` }, game.title),
