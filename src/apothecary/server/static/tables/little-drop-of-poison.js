@@ -91,6 +91,7 @@ export function mount(root, ctx) {
   let colours = [];
   let look = new Map(); // colour letter -> {name, fill, ink, pattern}
   let selected = null; // a card code chosen in the hand, waiting for a character
+  let selectedSlot = null; // which of the hand's cards it is
   let pending = null; // {code, after}: add this card once the character is chosen
   let revealKey = null;
   let firstUpdate = true;
@@ -443,44 +444,21 @@ export function mount(root, ctx) {
         alive ? null : "dead",
         danger.length ? `drops: ${danger.join(", ")}` : "no drops",
       ].filter(Boolean).join("; ");
+      mat.setAttribute("role", "group");
+      mat.setAttribute("aria-label", state);
       if (action) {
+        // the whole mat is the target: a button laid over it (its name is its words)
         mat.classList.add("ldp-live");
-        mat.tabIndex = 0;
-        mat.setAttribute("role", "button");
-        const cardWords = selected ? `put ${parse(selected).words} on ` : "play on ";
-        mat.setAttribute("aria-label", `${cardWords}${characterWords(character, obs)} (${state})`);
-        const go = () => {
+        const hit = html("button", "ldp-mat-hit", mat);
+        hit.type = "button";
+        hit.dataset.character = character;
+        const cardWords = selected ? `Put ${parse(selected).words} on ` : "Play on ";
+        hit.setAttribute("aria-label", `${cardWords}${characterWords(character, obs)}`);
+        hit.addEventListener("click", () => {
           if (selected) pending = { code: selected, after: msg.state_id };
           selected = null;
           ctx.act(action.id);
-        };
-        mat.addEventListener("click", go);
-        mat.addEventListener("keydown", (event) => {
-          if (event.key === "Enter" || event.key === " ") {
-            event.preventDefault();
-            go();
-          }
         });
-      } else if (isTarget && moves.adds.size && selected && moves.adds.has(selected)) {
-        mat.classList.add("ldp-live");
-        mat.tabIndex = 0;
-        mat.setAttribute("role", "button");
-        mat.setAttribute("aria-label", `put ${parse(selected).words} on ${characterWords(character, obs)} (${state})`);
-        const go = () => {
-          const code = selected;
-          selected = null;
-          ctx.act(moves.adds.get(code).id);
-        };
-        mat.addEventListener("click", go);
-        mat.addEventListener("keydown", (event) => {
-          if (event.key === "Enter" || event.key === " ") {
-            event.preventDefault();
-            go();
-          }
-        });
-      } else {
-        mat.setAttribute("role", "group");
-        mat.setAttribute("aria-label", state);
       }
     }
   }
@@ -502,50 +480,50 @@ export function mount(root, ctx) {
     if (!cards.length) html("span", "ldp-empty", row, "no cards");
     cards.forEach((code, k) => {
       const card = parse(code);
-      const holder = html("div", "ldp-hand-card", row);
-      const s = svg("svg", { viewBox: `-3 -3 ${CARD_W + 6} ${CARD_H + 6}`, class: "ldp-card-svg", "aria-hidden": "true", focusable: "false" }, holder);
-      const g = svg("g", {}, s);
-      face(g, code);
       const canChoose = moves.targets.size > 0; // a character is still to be chosen
       const add = moves.adds.get(code);
-      if (canChoose || add) {
-        holder.classList.add("ldp-live");
-        holder.tabIndex = 0;
-        holder.setAttribute("role", "button");
-        const where = moves.target ? characterWords(moves.target, obs) : null;
-        if (add) {
-          holder.setAttribute("aria-label", `add ${code}, ${card.words}, face down on ${where}`);
-        } else {
-          holder.setAttribute("aria-pressed", selected === code ? "true" : "false");
-          holder.setAttribute("aria-label", `${code}, ${card.words}: choose it, then a character`);
-        }
-        if (selected === code && canChoose && cards.indexOf(code) === k) holder.classList.add("ldp-selected");
-        const go = () => {
-          if (add) {
-            selected = null;
-            ctx.act(add.id);
-            return;
-          }
-          selected = selected === code ? null : code;
-          render();
-          const again = handBox.querySelectorAll(".ldp-hand-card")[k];
-          if (again) again.focus();
-        };
-        holder.addEventListener("click", go);
-        holder.addEventListener("keydown", (event) => {
-          if (event.key === "Enter" || event.key === " ") {
-            event.preventDefault();
-            go();
-          } else if (event.key === "Escape" && selected) {
-            selected = null;
-            render();
-          }
-        });
-      } else {
+      const live = canChoose || Boolean(add);
+      const holder = html(live ? "button" : "div", "ldp-hand-card", row);
+      holder.dataset.slot = String(k);
+      const s = svg("svg", { viewBox: `-3 -3 ${CARD_W + 6} ${CARD_H + 6}`, class: "ldp-card-svg", "aria-hidden": "true", focusable: "false" }, holder);
+      face(svg("g", {}, s), code);
+      html("span", "ldp-code", holder, code);
+      // the card's words, for those who do not see it (inside the name, after its code)
+      const words = html("span", "ldp-sr", holder);
+      if (!live) {
         holder.setAttribute("role", "img");
         holder.setAttribute("aria-label", `${code}, ${card.words}`);
+        return;
       }
-      html("div", "ldp-code", holder, code);
+      holder.type = "button";
+      holder.classList.add("ldp-live");
+      if (add) {
+        words.textContent = `: add ${card.words} face down on ${characterWords(moves.target, obs)}`;
+      } else {
+        const chosen = selected === code && selectedSlot === k;
+        holder.setAttribute("aria-pressed", chosen ? "true" : "false");
+        if (chosen) holder.classList.add("ldp-selected");
+        words.textContent = `: ${card.words}; choose it, then a character`;
+      }
+      holder.addEventListener("click", () => {
+        if (add) {
+          selected = null;
+          ctx.act(add.id);
+          return;
+        }
+        const chosen = selected === code && selectedSlot === k;
+        selected = chosen ? null : code;
+        selectedSlot = chosen ? null : k;
+        render();
+        const again = handBox.querySelector(`[data-slot="${k}"]`);
+        if (again) again.focus({ preventScroll: true });
+      });
+      holder.addEventListener("keydown", (event) => {
+        if (event.key === "Escape" && selected) {
+          selected = null;
+          render();
+        }
+      });
     });
     const buttons = html("div", "ldp-buttons", handBox);
     for (const [notation, words] of [["done", doneWords(obs)], ["pass", "Pass (no card to play)"]]) {
@@ -659,6 +637,39 @@ export function mount(root, ctx) {
     return { targets, adds, other, target };
   }
 
+  // The keyboard's place survives a redraw: the same character or card if it can
+  // still be chosen, else the first thing that can (once it is this seat's turn).
+  let wantFocus = false;
+  function focusedKey() {
+    const active = document.activeElement;
+    if (!active || !root.contains(active)) return null;
+    if (active.classList.contains("ldp-mat-hit")) return `c:${active.dataset.character}`;
+    if (active.dataset.slot) return `h:${active.dataset.slot}`;
+    if (active.classList.contains("ldp-button")) return `b:${active.className}`;
+    return "any";
+  }
+  function restoreFocus(key) {
+    if (key) wantFocus = true;
+    if (!wantFocus) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && root.contains(active)) {
+      wantFocus = false;
+      return;
+    }
+    if (active && active !== document.body && !root.contains(active)) {
+      wantFocus = false; // the person went elsewhere (the chat, the log)
+      return;
+    }
+    let again = null;
+    if (key && key.startsWith("c:")) again = chars.querySelector(`.ldp-mat-hit[data-character="${key.slice(2)}"]`);
+    if (key && key.startsWith("h:")) again = handBox.querySelector(`[data-slot="${key.slice(2)}"][tabindex="0"]`);
+    if (!again) again = root.querySelector(".ldp-hand-card[tabindex='0'], .ldp-button, .ldp-mat-hit");
+    if (again) {
+      again.focus({ preventScroll: true });
+      wantFocus = false;
+    }
+  }
+
   function render() {
     const msg = last;
     const obs = msg.observation;
@@ -684,9 +695,7 @@ export function mount(root, ctx) {
       const fresh = !firstUpdate && (msg.events || []).some((event) => event.reveal);
       firstUpdate = false;
       drawReveal(obs, fresh);
-      const focusKey = document.activeElement && root.contains(document.activeElement)
-        ? (document.activeElement.dataset.character ? `c:${document.activeElement.dataset.character}` : document.activeElement.classList.contains("ldp-hand-card") ? "hand" : null)
-        : null;
+      const focusKey = focusedKey();
       render();
       // a card chosen before the character: add it now that the character is chosen
       if (pending && msg.state_id !== pending.after) {
@@ -698,13 +707,7 @@ export function mount(root, ctx) {
           return;
         }
       }
-      if (focusKey && focusKey.startsWith("c:")) {
-        const again = chars.querySelector(`[data-character="${focusKey.slice(2)}"]`);
-        if (again && again.tabIndex === 0) again.focus();
-      } else if (focusKey === "hand") {
-        const again = handBox.querySelector(".ldp-live") || handBox.querySelector("button");
-        if (again) again.focus();
-      }
+      restoreFocus(focusKey);
     },
     turnText(msg) {
       const obs = msg.observation;

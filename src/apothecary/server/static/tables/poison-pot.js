@@ -275,7 +275,7 @@ export function mount(root, ctx) {
     }
     render();
     const hit = hits.get(circle);
-    if (hit && document.activeElement !== hit && hit.getAttribute("tabindex") === "0") hit.focus();
+    if (hit && document.activeElement !== hit && hit.getAttribute("tabindex") === "0") hit.focus({ preventScroll: true });
   }
 
   function setButton(hit, label, pressed = null) {
@@ -403,6 +403,7 @@ export function mount(root, ctx) {
         const isSelected = cell.name === selected;
         hit.classList.add(isSelected ? "pp-selected" : "pp-movable");
         svg("circle", { r: PIECE + 4, class: isSelected ? "pp-selected-ring" : "pp-movable-ring" }, mark);
+        if (isSelected) svg("circle", { r: PIECE + 0.5, class: "pp-selected-gap" }, mark);
         const count = slides.get(cell.name).size;
         setButton(
           hit,
@@ -471,22 +472,53 @@ export function mount(root, ctx) {
     const scores = (msg.outcome && msg.outcome.scores) || null;
     for (let seat = 0; seat < n; seat += 1) {
       const colour = obs.colours[seat];
+      const look = LOOK[colour];
       const x = x0 + seat * (w + gap);
       const moving = obs.to_move === seat && obs.phase !== "over";
       const won = winners.includes(seat);
-      const chip = svg("g", { class: `pp-chip${moving ? " pp-chip-moving" : ""}${won ? " pp-chip-won" : ""}` }, g);
+      const chip = svg("g", { class: `pp-chip pp-${colour}${moving ? " pp-chip-moving" : ""}${won ? " pp-chip-won" : ""}` }, g);
+      const clip = `${id}-chip${seat}`;
+      const cp = svg("clipPath", { id: clip }, chip);
+      svg("rect", { x, y: y0, width: w, height: h, rx: 12 }, cp);
       svg("rect", { x, y: y0, width: w, height: h, rx: 12, class: "pp-chip-box" }, chip);
-      const at = svg("g", { transform: `translate(${x + 28},${y0 + 40})` }, chip);
-      piece(at, colour, id, 0.82);
-      const most = Math.max(6, Math.floor((w - 64) / 9.2));
-      text(chip, x + 56, y0 + 25, shorten(name(seat), most), { class: "pp-chip-name" });
+      // the colour band on the left: colour, pattern and letter
+      const band = svg("g", { "clip-path": `url(#${clip})` }, chip);
+      svg("rect", { x, y: y0, width: 30, height: h, class: "pp-body" }, band);
+      svg("rect", { x, y: y0, width: 30, height: h, fill: `url(#${id}-${look.pattern})` }, band);
+      svg("circle", { cx: x + 15, cy: y0 + h / 2, r: 10.5, class: "pp-badge" }, chip);
+      text(chip, x + 15, y0 + h / 2 + 0.5, look.letter, { class: "pp-letter" });
+      svg("rect", { x, y: y0, width: w, height: h, rx: 12, class: "pp-chip-edge" }, chip);
+      const most = Math.max(5, Math.floor((w - 46) / 10.2));
+      text(chip, x + 40, y0 + 28, shorten(name(seat), most), { class: "pp-chip-name" });
       const size = (obs.groups || [])[seat] ?? 0;
-      const scored = scores ? ` · ${scores[seat]}` : "";
-      text(chip, x + 56, y0 + 49, `safe group ${size}${scores && scores[seat] !== size ? scored : ""}`, { class: "pp-chip-group" });
-      let state = "";
+      let state = "safe group";
       if (won) state = winners.length > 1 ? "shares the win" : "wins";
       else if (moving) state = obs.phase === "place" ? "placing" : obs.phase === "draw" ? "drawing" : "sliding";
-      if (state) text(chip, x + 56, y0 + 70, state, { class: `pp-chip-state${won ? " pp-chip-win" : ""}` });
+      text(chip, x + 40, y0 + 60, state, { class: `pp-chip-state${won ? " pp-chip-win" : moving ? " pp-chip-turn" : ""}` });
+      const score = scores && scores[seat] !== size ? String(scores[seat]) : String(size);
+      text(chip, x + w - 10, y0 + 60, score, { class: "pp-chip-group" });
+    }
+  }
+
+  // The keyboard's place survives an update: the same circle if it can still be
+  // chosen, else the first one that can (once it is this seat's turn again).
+  let wantFocus = false;
+  function keepFocus(inside, circle) {
+    if (inside) wantFocus = true;
+    if (!wantFocus) return;
+    const active = document.activeElement;
+    if (active && active !== document.body) {
+      if (!svgRoot.contains(active)) wantFocus = false; // the person went elsewhere
+      else wantFocus = false;
+      return;
+    }
+    const same = circle ? hits.get(circle) : null;
+    const again = same && same.getAttribute("tabindex") === "0"
+      ? same
+      : svgRoot.querySelector(".pp-selected[tabindex='0']") || svgRoot.querySelector(".pp-live[tabindex='0']");
+    if (again) {
+      again.focus({ preventScroll: true });
+      wantFocus = false;
     }
   }
 
@@ -536,7 +568,11 @@ export function mount(root, ctx) {
       if (msg.state_id !== lastStateId) selected = null;
       lastStateId = msg.state_id;
       last = msg;
+      const active = document.activeElement;
+      const inside = Boolean(active && svgRoot.contains(active));
+      const focused = inside && active.dataset ? active.dataset.circle : null;
       const drawnAt = render();
+      keepFocus(inside, focused);
       if (seenEvents === null) seenEvents = msg.event_count ?? 0;
       else animate(drawnAt, msg);
     },
