@@ -294,7 +294,9 @@ class RoomScreen {
       this.ws = null;
       clearInterval(ws.pinger);
       if (this.stopped) return;
-      this.showBanner("Connection lost. Reconnecting…");
+      this.showBanner(
+        navigator.onLine === false ? "You are offline. Reconnecting when the network is back…" : "Connection lost. Reconnecting…",
+      );
       this.root.classList.add("offline");
       const delay = RETRY_DELAYS[Math.min(this.attempt, RETRY_DELAYS.length - 1)] * (0.8 + Math.random() * 0.4);
       this.attempt += 1;
@@ -651,16 +653,14 @@ class RoomScreen {
       );
     });
     const parts = [];
-    parts.push(
-      h(
+    const invitePanel = h(
         "section",
         { class: "panel invite", "aria-labelledby": "invite-title" },
         h("h2", { id: "invite-title" }, "Invite your friends"),
         h("p", {}, "Send them this link, or let them scan the code. Anyone with the link may take an open seat or watch."),
         h("div", { class: "invite-row" }, linkInput, copy),
         h("div", { class: "qr-box" }, qrSvg(invite, { label: `QR code of the invite link ${invite}` })),
-      ),
-    );
+      );
     const seatPanel = h(
       "section",
       { class: "panel seats-panel", "aria-labelledby": "seats-title" },
@@ -688,7 +688,9 @@ class RoomScreen {
     } else if (seated) {
       seatPanel.append(h("p", { class: "muted" }, "Waiting for the host to start the game…"));
     }
-    parts.push(seatPanel);
+    // A visitor first sees where to sit; the host first sees how to invite.
+    if (seated) parts.push(invitePanel, seatPanel);
+    else parts.push(seatPanel, invitePanel);
     const focused = document.activeElement && this.lobbyPanel.contains(document.activeElement) ? document.activeElement.id : null;
     const typed = this.lobbyPanel.querySelector("#join-name")?.value;
     replace(this.lobbyPanel, parts);
