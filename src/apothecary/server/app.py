@@ -213,6 +213,7 @@ def create_app(
 
     @app.get("/", include_in_schema=False)
     @app.get("/rooms/{code}", include_in_schema=False)
+    @app.get("/rules/{code}", include_in_schema=False)
     async def page(code: str | None = None) -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 

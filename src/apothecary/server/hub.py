@@ -343,10 +343,11 @@ class Hub:
                         connection.viewer,
                     )
         made: dict[tuple[Viewer, int], dict[str, Any]] = {}
+        now = self.config.clock()
         for connection in list(live.connections):
             key = (connection.viewer, connection.seen)
             if key not in made:
-                made[key] = room.view(connection.viewer, since=connection.seen)
+                made[key] = room.view(connection.viewer, connection.seen, now)
             connection.send(made[key])
             connection.seen = len(room.log)
             for entry in changes.chat:

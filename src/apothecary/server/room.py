@@ -717,13 +717,16 @@ class Room:
         "deadline",
         "match_target",
         "series_winner",
+        "now",
     )
     """The keys of an update beside the game view: facts about the room that
     every viewer may read alike."""
 
-    def view(self, viewer: Viewer, since: int = 0) -> dict[str, JSON]:
+    def view(self, viewer: Viewer, since: int = 0, now: float | None = None) -> dict[str, JSON]:
         """The update message for ``viewer``: :meth:`game_view` and the room's
-        public facts (:data:`ROOM_FACTS`). Every message to a viewer is made here."""
+        public facts (:data:`ROOM_FACTS`), ``now`` the server's time (so a
+        client's countdown to ``deadline`` need not trust the device's clock).
+        Every message to a viewer is made here."""
         facts: dict[str, JSON] = {
             "type": "update",
             "room": self.code,
@@ -735,6 +738,7 @@ class Room:
             "deadline": self.deadline,
             "match_target": self.settings.match_target,
             "series_winner": self.series_winner(),
+            "now": now,
         }
         return {**facts, **self.game_view(viewer, since)}
 
