@@ -57,7 +57,7 @@ def test_the_lobby_lists_every_game(page, web_server, api):
         card = page.locator(f'.game-card[data-game="{game["name"]}"]')
         assert game["summary"] in card.inner_text()
         link = card.locator("a.rules-link")
-        assert link.get_attribute("href") == f"/?rules={game['name']}"
+        assert link.get_attribute("href") == f"/rules/{game['name']}"
     # The longer paragraph comes from the rules page, rendered as text.
     page.wait_for_function("document.querySelector('.card-more').textContent.length > 80")
     assert page.errors == []
@@ -173,7 +173,7 @@ def test_open_rooms_can_be_joined_or_watched(page, web_server, api):
 
 def test_the_rules_page_is_rendered_from_markdown(page, web_server, api):
     markdown = api.get("/api/games/in-vino-morte/rules").text
-    page.goto(f"{web_server}/?rules=in-vino-morte")
+    page.goto(f"{web_server}/rules/in-vino-morte")
     page.wait_for_selector(".rules-page h1")
     assert page.inner_text(".rules-page h1") == "In Vino Morte"
     assert page.locator(".rules-page h2").count() == markdown.count("\n## ")

@@ -1,5 +1,5 @@
 // The browser client's entry: reads the path and shows the lobby (/), a game's
-// rules page (/?rules=NAME) or a room (/rooms/CODE). Plain ES modules, no build step.
+// rules page (/rules/NAME) or a room (/rooms/CODE). Plain ES modules, no build step.
 
 import { api } from "./api.js";
 import { flask, h, replace } from "./dom.js";
@@ -45,7 +45,9 @@ async function showRules(main, name) {
 
 const main = frame();
 const room = location.pathname.match(/^\/rooms\/([A-Za-z0-9_-]{1,32})\/?$/);
-const rules = new URLSearchParams(location.search).get("rules");
+// /rules/NAME is the rules page; the older /?rules=NAME still works.
+const rulesPath = location.pathname.match(/^\/rules\/([a-z0-9-]{1,64})\/?$/);
+const rules = rulesPath ? rulesPath[1] : new URLSearchParams(location.search).get("rules");
 if (room) showRoom(main, room[1]);
 else if (rules) showRules(main, rules);
 else showLobby(main);

@@ -104,7 +104,7 @@ function gameCard(game, onChoose) {
         { type: "button", class: "choose", "aria-pressed": "false", onclick: onChoose },
         `Set up ${game.title}`,
       ),
-      h("a", { href: `/?rules=${encodeURIComponent(game.name)}`, class: "rules-link" }, "Read the rules"),
+      h("a", { href: `/rules/${encodeURIComponent(game.name)}`, class: "rules-link" }, "Read the rules"),
     ),
   );
 }

@@ -466,6 +466,8 @@ class RoomScreen {
     const fresh = Boolean(this.fresh);
     this.fresh = false;
     msg.fresh = fresh; // the first update on a connection carries the whole game's events
+    // How far the device's clock is from the server's, so countdowns are the server's.
+    if (typeof msg.now === "number") this.skew = msg.now - Date.now() / 1000;
     const previous = this.msg;
     const newGame = this.gameNo !== null && msg.game_no !== this.gameNo;
     this.msg = msg;
@@ -864,7 +866,7 @@ class RoomScreen {
       this.clock.hidden = true;
       return;
     }
-    const left = Math.max(0, msg.deadline - Date.now() / 1000);
+    const left = Math.max(0, msg.deadline - (Date.now() / 1000 + (this.skew || 0)));
     const whole = Math.ceil(left);
     const text = `${String(Math.floor(whole / 60))}:${String(whole % 60).padStart(2, "0")}`;
     this.clock.hidden = false;
