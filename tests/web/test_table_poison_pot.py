@@ -109,6 +109,7 @@ def play_to_end(page: Any, rng: random.Random, shots: Path, tag: str) -> int:
                 page.locator(".table-area .pp-selected").first.click()  # put it back
         else:
             time.sleep(0.03)
+    page.wait_for_timeout(500)  # the last placement drops in
     page.screenshot(path=str(shots / f"{tag}-end.png"), full_page=True)
     return moves
 
@@ -246,6 +247,7 @@ def test_readme_picture(browser: Any, api: Any, enter_room: Any) -> None:
         page.locator(".table-area .pp-movable").first.wait_for(timeout=10_000)
         page.locator(".table-area .pp-movable").first.click()
         page.wait_for_timeout(300)
+        page.mouse.move(1, 1)  # no hover on the picture
         target = ROOT / "docs" / "images" / f"{GAME}.png"
         target.parent.mkdir(parents=True, exist_ok=True)
         page.locator(".table-area").screenshot(path=str(target))

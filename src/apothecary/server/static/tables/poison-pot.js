@@ -20,6 +20,7 @@ const LOOK = {
 const SLIDE = /^([a-i]\d+)-([a-i]\d+)$/;
 const PLACE = /^[a-i]\d+$/;
 
+const WIDE = 700; // a table area at least this wide (CSS px) puts the players beside the board
 let mounts = 0;
 
 function svg(tag, attrs = {}, parent = null) {
@@ -155,6 +156,7 @@ export function mount(root, ctx) {
   root.appendChild(summary);
 
   let geo = null;
+  let wide = false;
   let svgRoot = null;
   let layers = null;
   let hits = new Map();
@@ -177,10 +179,15 @@ export function mount(root, ctx) {
     const top = -(frame * D * SQRT3_2) - D * 0.75;
     const boardBottom = frame * D * SQRT3_2 + D * 0.75;
     const width = 2 * -left;
-    const strip = 92;
+    // wide: the players in a column right of the board; narrow: in a row under it
+    wide = root.clientWidth >= WIDE;
+    const players = obs.players || (obs.colours || []).length;
+    const column = wide ? 250 : 0;
+    const strip = wide ? 0 : 92;
+    const height = Math.max(boardBottom - top + strip, wide ? players * 92 + 8 : 0);
     svgRoot = svg("svg", {
-      class: "pp-svg",
-      viewBox: `${left} ${top} ${width} ${boardBottom - top + strip}`,
+      class: `pp-svg ${wide ? "pp-wide" : "pp-narrow"}`,
+      viewBox: `${left} ${top} ${width + column} ${height}`,
       role: "group",
       "aria-label": "Poison Pot board",
     }, figure);
@@ -198,6 +205,7 @@ export function mount(root, ctx) {
     layers.bottom = boardBottom;
     layers.left = left;
     layers.width = width;
+    layers.wide = wide;
     layers.top = top;
     layers.frame = frame;
     for (let row = 0; row <= 2 * R; row += 1) {
@@ -447,7 +455,23 @@ export function mount(root, ctx) {
       text(g, xLeft + 31, bottom - 21, "neutral", { class: "pp-corner-note" });
       text(g, xLeft, bottom + 4, "counts for nobody", { class: "pp-corner-small" });
     }
-    // top right: the drawn cauldron
+    // the drawn cauldron: top right (narrow), or under the players (wide)
+    const total = (obs.board || []).length - 1;
+    const placed = `${obs.placed ?? 0} of ${total} placed`;
+    if (layers.wide) {
+      const x = layers.left + layers.width + 12;
+      const players = obs.players || (obs.colours || []).length;
+      const y = layers.top + 14 + players * 92 + 26;
+      if (obs.drawn && LOOK[obs.drawn]) {
+        const at = svg("g", { transform: `translate(${x + 30},${y + 14})` }, g);
+        svg("circle", { r: PIECE + 6, class: "pp-drawn-ring" }, at);
+        piece(at, obs.drawn, id, 1.05);
+        text(g, x + 70, y + 4, `drawn: ${obs.drawn}`, { class: "pp-corner-title" });
+        text(g, x + 70, y + 28, obs.to_move === ctx.you ? "yours to place" : "to be placed", { class: "pp-corner-small" });
+      }
+      text(g, x, bottom + 4, placed, { class: "pp-corner-note" });
+      return;
+    }
     if (obs.drawn && LOOK[obs.drawn]) {
       text(g, xRight, top, `drawn: ${obs.drawn}`, { class: "pp-corner-title pp-end" });
       const at = svg("g", { transform: `translate(${xRight - 30},${top + 44})` }, g);
@@ -455,25 +479,25 @@ export function mount(root, ctx) {
       piece(at, obs.drawn, id, 1.05);
     }
     // bottom right: how far the game is
-    const total = (obs.board || []).length - 1;
-    text(g, xRight, bottom + 4, `${obs.placed ?? 0} of ${total} placed`, { class: "pp-corner-note pp-end" });
+    text(g, xRight, bottom + 4, placed, { class: "pp-corner-note pp-end" });
   }
 
   function drawStrip(msg, obs) {
     const g = layers.strip;
     clear(g);
     const n = obs.players || (obs.colours || []).length;
-    const gap = 8;
-    const x0 = layers.left + 6;
-    const w = (layers.width - 12 - gap * (n - 1)) / n;
-    const y0 = layers.bottom + 4;
+    const gap = layers.wide ? 12 : 8;
     const h = 80;
+    const w = layers.wide ? 236 : (layers.width - 12 - gap * (n - 1)) / n;
+    const place = (seat) => (layers.wide
+      ? [layers.left + layers.width + 8, layers.top + 14 + seat * (h + gap)]
+      : [layers.left + 6 + seat * (w + gap), layers.bottom + 4]);
     const winners = (msg.outcome && msg.outcome.winners) || (obs.outcome && obs.outcome.winners) || [];
     const scores = (msg.outcome && msg.outcome.scores) || null;
     for (let seat = 0; seat < n; seat += 1) {
       const colour = obs.colours[seat];
       const look = LOOK[colour];
-      const x = x0 + seat * (w + gap);
+      const [x, y0] = place(seat);
       const moving = obs.to_move === seat && obs.phase !== "over";
       const won = winners.includes(seat);
       const chip = svg("g", { class: `pp-chip pp-${colour}${moving ? " pp-chip-moving" : ""}${won ? " pp-chip-won" : ""}` }, g);
@@ -557,6 +581,16 @@ export function mount(root, ctx) {
     }
   }
 
+  const resize = typeof ResizeObserver === "function"
+    ? new ResizeObserver(() => {
+      if (!last || !geo) return;
+      if ((root.clientWidth >= WIDE) === wide) return;
+      build(last.observation);
+      render();
+    })
+    : null;
+  if (resize) resize.observe(root);
+
   return {
     update(msg) {
       const obs = msg.observation;
@@ -605,6 +639,7 @@ export function mount(root, ctx) {
       return "";
     },
     destroy() {
+      if (resize) resize.disconnect();
       clear(root);
       root.classList.remove("pp-table");
       geo = null;
