@@ -61,6 +61,15 @@ function listWords(items) {
 }
 
 /** Expand {code: count} into a list of codes, in the deck's order of kinds. */
+/** A name cut to `most` characters, keeping the shell's "(seat N)" as "#N". */
+function short(name, most) {
+  const m = /^(.*) \(seat (\d+)\)$/.exec(name);
+  const tail = m ? ` #${m[2]}` : "";
+  const head = m ? m[1] : name;
+  if (head.length + tail.length <= most) return head + tail;
+  return `${head.slice(0, Math.max(1, most - tail.length - 1))}…${tail}`;
+}
+
 function expand(counts, order) {
   const out = [];
   const codes = Object.keys(counts || {});
@@ -94,6 +103,7 @@ export function mount(root, ctx) {
   let selectedSlot = null; // which of the hand's cards it is
   let pending = null; // {code, after}: add this card once the character is chosen
   let revealKey = null;
+  let lastPlay = null; // {seat, on}: the latest card put face down, marked on its pile
   let firstUpdate = true;
   let lastStateId = null;
 
@@ -367,11 +377,15 @@ export function mount(root, ctx) {
         const mine = seat.seat === ctx.you;
         const known = mine ? expand(obs.my_play || {}, obs.cards || []) : [];
         const n = seat.played;
-        const who = mine ? "you" : name(seat.seat);
-        const width = Math.min(n, 6) * 9 + 22 + Math.min(who.length, 12) * 7.2;
+        const who = mine ? "you" : short(name(seat.seat), 12);
+        const width = Math.min(n, 6) * 9 + 22 + Math.max(who.length, 6) * 7.4;
         if (x + width > W && x > 0) {
           x = 0;
           y += ch - 6 + 6;
+        }
+        if (lastPlay && lastPlay.seat === seat.seat && lastPlay.on === character) {
+          // the latest card put down
+          svg("rect", { x: x - 3, y: y - 3, width: Math.min(width + 4, W - x + 3), height: ch, rx: 6, class: "ldp-lastplay" }, s);
         }
         for (let k = 0; k < n; k += 1) {
           const g = svg("g", { transform: `translate(${x + Math.min(k, 5) * 9},${y})` }, s);
@@ -384,7 +398,7 @@ export function mount(root, ctx) {
         }
         const tx = x + Math.min(n, 6) * 9 + 18;
         text(s, tx, y + 11, `${n} from`, { class: "ldp-fd-note" });
-        text(s, tx, y + 26, who.length > 12 ? `${who.slice(0, 11)}…` : who, { class: "ldp-fd-who" });
+        text(s, tx, y + 26, who, { class: "ldp-fd-who" });
         x += width + 8;
       }
       y += ch - 6;
@@ -525,13 +539,17 @@ export function mount(root, ctx) {
         }
       });
     });
-    const buttons = html("div", "ldp-buttons", handBox);
-    for (const [notation, words] of [["done", doneWords(obs)], ["pass", "Pass (no card to play)"]]) {
+    const buttons = html("div", "ldp-buttons", row);
+    for (const [notation, words, full] of [
+      ["done", ...doneWords(obs)],
+      ["pass", "Pass", "Pass: you have no card to play"],
+    ]) {
       const action = moves.other.get(notation);
       if (!action) continue;
       const button = html("button", `ldp-button ldp-${notation}`, buttons);
       button.type = "button";
       button.textContent = words;
+      button.setAttribute("aria-label", full);
       button.addEventListener("click", () => {
         selected = null;
         ctx.act(action.id);
@@ -539,11 +557,13 @@ export function mount(root, ctx) {
     }
   }
 
+  /** The Done button's words, and its full name (the words come first in it). */
   function doneWords(obs) {
     const me = obs.seats[obs.seat];
-    if (!me || !me.played_on) return "Done";
+    if (!me || !me.played_on) return ["Done", "Done"];
     const on = me.played_on === "king" ? "the king" : Number(me.played_on) === obs.seat ? "your peasant" : `${name(Number(me.played_on))}'s peasant`;
-    return `Done: ${plural(me.played, "card")} on ${on}`;
+    const words = `Done: ${plural(me.played, "card")}`;
+    return [words, `${words} face down on ${on}`];
   }
 
   // -- the header and the reveal -----------------------------------------------
@@ -692,7 +712,13 @@ export function mount(root, ctx) {
         lastStateId = msg.state_id;
       }
       last = msg;
-      const fresh = !firstUpdate && (msg.events || []).some((event) => event.reveal);
+      // a reveal among the new events is turned over card by card (not on a
+      // (re)connection's first update, which carries the whole game's events)
+      for (const event of msg.events || []) {
+        if (event.kind === "card" || event.kind === "target") lastPlay = { seat: event.actor, on: event.on };
+        else if (event.reveal || event.kind === "king") lastPlay = null;
+      }
+      const fresh = !firstUpdate && !msg.fresh && (msg.events || []).some((event) => event.reveal);
       firstUpdate = false;
       drawReveal(obs, fresh);
       const focusKey = focusedKey();

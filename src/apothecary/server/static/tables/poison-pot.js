@@ -163,6 +163,7 @@ export function mount(root, ctx) {
   let last = null;
   let selected = null;
   let lastStateId = null;
+  let lastGame = null;
   let seenEvents = null;
 
   function name(seat) {
@@ -599,6 +600,8 @@ export function mount(root, ctx) {
         build(obs);
         seenEvents = null;
       }
+      if (msg.game_no !== lastGame || msg.fresh) seenEvents = null; // a new game, or a (re)connection
+      lastGame = msg.game_no;
       if (msg.state_id !== lastStateId) selected = null;
       lastStateId = msg.state_id;
       last = msg;
