@@ -42,8 +42,13 @@ function clear(node) {
   while (node.firstChild) node.removeChild(node.firstChild);
 }
 
+/** A name cut to `most` characters, keeping the shell's "(seat N)" as "#N". */
 function shorten(name, most) {
-  return name.length <= most ? name : `${name.slice(0, most - 1)}…`;
+  const m = /^(.*) \(seat (\d+)\)( \(you\))?$/.exec(name);
+  const tail = m ? ` #${m[2]}${m[3] || ""}` : "";
+  const head = m ? m[1] : name;
+  if (head.length + tail.length <= most) return m ? head + tail : name;
+  return `${head.slice(0, Math.max(1, most - tail.length - 1))}…${tail}`;
 }
 
 /** The board's geometry from its radius: names, axial coordinates, centres, neighbours. */
