@@ -33,6 +33,8 @@ from apothecary.core.registry import game_class, games
 from apothecary.server.hub import Connection, Hub, HubConfig
 from apothecary.server.room import (
     NAME_LIMIT,
+    Changes,
+    Room,
     RoomError,
     RoomNotFound,
     Settings,
@@ -279,10 +281,8 @@ def create_app(
     async def _claim(code: str, name: str, seat: int | None) -> tuple[int, str]:
         taken: dict[str, Any] = {}
 
-        def sit(room: Any, _now: float) -> Any:
+        def sit(room: Room, _now: float) -> Changes:
             taken["seat"], taken["token"] = room.claim(name, seat)
-            from apothecary.server.room import Changes
-
             return Changes()
 
         await hub.change(code, sit)
@@ -293,13 +293,22 @@ def create_app(
         seat, token = await _claim(code, body.name, body.seat)
         return {"seat": seat, "token": token}
 
+    async def as_host(
+        code: str, credentials: HTTPAuthorizationCredentials | None, what: Any
+    ) -> dict[str, Any]:
+        """Apply ``what(room, now)`` for the room's host; the room's public facts after."""
+
+        def checked(room: Room, now: float) -> Changes:
+            room.check_host(_token(credentials))
+            changes: Changes = what(room, now)
+            return changes
+
+        info: dict[str, Any] = (await hub.change(code, checked)).public_info()
+        return info
+
     @app.post("/api/rooms/{code}/start", summary="Host: start, bots in the open seats")
     async def start(code: Code, credentials: Host) -> dict[str, Any]:
-        def go(room: Any, now: float) -> Any:
-            room.check_host(_token(credentials))
-            return room.start(now)
-
-        return (await hub.change(code, go)).public_info()
+        return await as_host(code, credentials, lambda room, now: room.start(now))
 
     @app.put("/api/rooms/{code}/seats/{seat}/bot", summary="Host: a bot plays this seat")
     async def seat_bot(
@@ -308,19 +317,11 @@ def create_app(
         credentials: Host,
         body: Annotated[SeatBot, Body()],
     ) -> dict[str, Any]:
-        def hand(room: Any, _now: float) -> Any:
-            room.check_host(_token(credentials))
-            return room.set_bot(seat, body.level)
-
-        return (await hub.change(code, hand)).public_info()
+        return await as_host(code, credentials, lambda room, _now: room.set_bot(seat, body.level))
 
     @app.post("/api/rooms/{code}/rematch", summary="Host: play again, seats rotated")
     async def rematch(code: Code, credentials: Host) -> dict[str, Any]:
-        def again(room: Any, now: float) -> Any:
-            room.check_host(_token(credentials))
-            return room.rematch(now)
-
-        return (await hub.change(code, again)).public_info()
+        return await as_host(code, credentials, lambda room, now: room.rematch(now))
 
     @app.get(
         "/api/rooms/{code}/games/{game_no}/record",

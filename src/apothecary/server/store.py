@@ -24,6 +24,11 @@ from apothecary.server.room import Changes, Room
 DB_ENV = "APOTHECARY_DB"
 """The environment variable that names the database when ``--db`` does not."""
 
+# The tables as this version of the code reads and writes them. The migrations
+# in migrations/versions/ spell each table out again on purpose: a migration
+# is history, frozen as the schema was when it was written, so it must not
+# follow later edits of these definitions (a test upgrades an old database
+# and checks the two agree).
 metadata = sa.MetaData()
 
 rooms = sa.Table(
