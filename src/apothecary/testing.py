@@ -413,15 +413,7 @@ def _check_resample(
     if sample.current_player() != state.current_player():
         where.fail(f"{what} changed whose turn it is")
     if state.current_player() == seat:
-        legal = state.legal_actions()
-        if sample.legal_actions() != legal:
-            where.fail(f"{what} changed the legal actions of the seat to move")
-        # Labels are read before the choice: the mover's buttons must read the
-        # same in every world it cannot tell from this one.
-        labels = _labels(state, legal, where)
-        drawn = _labels(sample, legal, where)
-        if drawn != labels:
-            _label_leak(what, labels, drawn, where)
+        _check_world_labels(state, sample, what, where)
     # Fair by construction: a resampler may use only the seat's information
     # and the rng, so a state the seat cannot tell from this one (its own
     # resample) must give the same draw for the same seed.
@@ -475,22 +467,24 @@ def _check_mover_labels(state: State, mover: Player, where: _Where) -> None:
     would be without it."""
     world_rng = random.Random(f"{where.label}:{state.move_number()}:labels")
     sample = state.resample_from_infostate(mover, world_rng)
-    what = f"resample_from_infostate({mover})"
+    _check_world_labels(state, sample, f"resample_from_infostate({mover})", where)
+
+
+def _check_world_labels(state: State, sample: State, what: str, where: _Where) -> None:
+    """The seat to move has the same legal actions in ``sample`` (a world drawn
+    for it by ``what``) as in ``state``, and, since labels are read before the
+    choice, its buttons read the same in every world it cannot tell from this one."""
     legal = state.legal_actions()
     if sample.legal_actions() != legal:
         where.fail(f"{what} changed the legal actions of the seat to move")
     labels = _labels(state, legal, where)
     drawn = _labels(sample, legal, where)
     if drawn != labels:
-        _label_leak(what, labels, drawn, where)
-
-
-def _label_leak(what: str, labels: list[Any], drawn: list[Any], where: _Where) -> None:
-    diff = [(t, d) for t, d in zip(labels, drawn, strict=True) if t != d]
-    where.fail(
-        f"{what}: the seat to move reads other action labels in a world it "
-        f"cannot tell from the game (a leak in the label): {diff[:3]} (game's, world's)"
-    )
+        diff = [(t, d) for t, d in zip(labels, drawn, strict=True) if t != d]
+        where.fail(
+            f"{what}: the seat to move reads other action labels in a world it "
+            f"cannot tell from the game (a leak in the label): {diff[:3]} (game's, world's)"
+        )
 
 
 def _check_record(

@@ -6,24 +6,9 @@ and checks the event the actor, another seat and a spectator read.
 
 from __future__ import annotations
 
-from apothecary import Record
-from apothecary.games.little_drop_of_poison.rules import LittleDropOfPoisonState
+from little_drop_of_poison_records import THREE_SEATS, replay
 
-GAME = "little-drop-of-poison"
-OPENING = [
-    "weasel king",
-    "rat to 0",
-    "rat to 1",
-    "weasel to 2",
-    *("b3 to 0", "b2 to 1", "p1 to 2"),
-    *("p1 to 0", "p1 to 1", "g1 to 2"),
-]
-
-
-def replay(actions: list[str]) -> LittleDropOfPoisonState:
-    state = Record(game=GAME, players=3, options={}, actions=actions).replay()
-    assert isinstance(state, LittleDropOfPoisonState)
-    return state
+OPENING = [*THREE_SEATS, "p1 to 0", "p1 to 1", "g1 to 2"]
 
 
 def test_a_dealt_card_is_read_by_its_seat_alone() -> None:

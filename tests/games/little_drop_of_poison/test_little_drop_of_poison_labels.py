@@ -7,24 +7,11 @@ A turn is a few buttons: a character to play on, the cards to add, then
 
 from __future__ import annotations
 
-from apothecary import Record
+from little_drop_of_poison_records import THREE_SEATS, replay
+
 from apothecary.games.little_drop_of_poison.rules import LittleDropOfPoisonState
 
-GAME = "little-drop-of-poison"
-OPENING = [
-    "weasel king",
-    "rat to 0",
-    "rat to 1",
-    "weasel to 2",
-    *("b3 to 0", "b2 to 1", "p1 to 2"),
-    *("p1 to 0", "u! to 1", "g+p1 to 2"),
-]
-
-
-def replay(actions: list[str]) -> LittleDropOfPoisonState:
-    state = Record(game=GAME, players=3, options={}, actions=actions).replay()
-    assert isinstance(state, LittleDropOfPoisonState)
-    return state
+OPENING = [*THREE_SEATS, "p1 to 0", "u! to 1", "g+p1 to 2"]
 
 
 def labels(state: LittleDropOfPoisonState) -> dict[str, str]:
@@ -67,8 +54,6 @@ def test_a_player_with_no_card_passes() -> None:
     deal stops before seat 2 gets one."""
     deal = ["weasel king", "rat to 0", "rat to 1", "weasel to 2", "b1 to 0", "b1 to 1"]
     plays = ["on king", "b1", "done", "on 0", "b1", "done"]
-    record = Record(game=GAME, players=3, options={"deck": "blue:2x1"}, actions=deal + plays)
-    state = record.replay()
-    assert isinstance(state, LittleDropOfPoisonState)
+    state = replay(deal + plays, deck="blue:2x1")  # asserts a LittleDropOfPoisonState
     assert state.current_player() == 2
     assert labels(state) == {"pass": "Pass"}

@@ -28,7 +28,7 @@ empty for most actions.
 
 from __future__ import annotations
 
-from apothecary.core.events import add_then, seat, seats
+from apothecary.core.events import add_then, after_action, new_event, seat, seats
 from apothecary.core.game import JSON, Action, Player
 from apothecary.games.in_vino_morte.rules import (
     CARD_NAMES,
@@ -96,22 +96,12 @@ def describe(
 def _event(
     actor: Player, kind: str, notation: str | None, text: str, **args: JSON
 ) -> dict[str, JSON]:
-    return {
-        "actor": actor,
-        "kind": kind,
-        "notation": notation,
-        "text": text,
-        **args,
-        "reveal": None,
-        "then": [],
-    }
+    return new_event(actor, kind, notation, text, {**args, "reveal": None})
 
 
 def _add_reveal(state: InVinoMorteState, action: Action, event: dict[str, JSON]) -> None:
     """The last turn of a round: every glass not drunk is turned over, for all to see."""
-    after = state.clone()
-    assert isinstance(after, InVinoMorteState)
-    after.apply_action(action)
+    after = after_action(state, action)
     assert after.last_round is not None
     _number, _dealer, cards, cheese, revealed, died = after.last_round
     shown = [

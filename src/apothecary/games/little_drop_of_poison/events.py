@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from apothecary.core.events import add_then, seat, seats
+from apothecary.core.events import add_then, after_action, new_event, seat, seats
 from apothecary.core.game import CHANCE, JSON, Action, Player
 from apothecary.games.little_drop_of_poison.rules import (
     DEAL_PHASE,
@@ -106,15 +106,7 @@ def describe(
 def _event(
     actor: Player, kind: str, notation: str | None, text: str, **args: JSON
 ) -> dict[str, JSON]:
-    return {
-        "actor": actor,
-        "kind": kind,
-        "notation": notation,
-        "text": text,
-        **args,
-        "reveal": None,
-        "then": [],
-    }
+    return new_event(actor, kind, notation, text, {**args, "reveal": None})
 
 
 def _character(character: int, actor: Player, king: int) -> str:
@@ -131,9 +123,7 @@ def _add_consequences(
 ) -> None:
     """What the action set off that everyone sees: a reveal, a refill, the end of an
     assassination round or of the game, told in the order they happened."""
-    after = state.clone()
-    assert isinstance(after, LittleDropOfPoisonState)
-    after.apply_action(action)
+    after = after_action(state, action)
     # The log is a linked list of (earlier, entry): the entries this action
     # added are those in front of the node the state had before it.
     added: list[tuple[int, int, Any]] = []

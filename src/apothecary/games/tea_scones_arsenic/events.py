@@ -36,7 +36,7 @@ most actions.
 
 from __future__ import annotations
 
-from apothecary.core.events import add_then, seat, seats
+from apothecary.core.events import add_then, after_action, new_event, seat, seats
 from apothecary.core.game import CHANCE, JSON, Action, Player
 from apothecary.games.tea_scones_arsenic.rules import (
     BACK_SHUFFLE,
@@ -133,23 +133,13 @@ def _known(dose: int, known: int, viewer: Player | None) -> int | None:
 def _event(
     actor: Player, kind: str, notation: str | None, text: str, **args: JSON
 ) -> dict[str, JSON]:
-    return {
-        "actor": actor,
-        "kind": kind,
-        "notation": notation,
-        "text": text,
-        **args,
-        "deaths": [],
-        "then": [],
-    }
+    return new_event(actor, kind, notation, text, {**args, "deaths": []})
 
 
 def _add_consequences(state: TeaSconesArsenicState, action: Action, event: dict[str, JSON]) -> None:
     """What the action set off that everyone sees: honour turns owed, deaths, the
     end of the main game, an eat-off, the end."""
-    after = state.clone()
-    assert isinstance(after, TeaSconesArsenicState)
-    after.apply_action(action)
+    after = after_action(state, action)
     n = state.game.num_players
     words: list[str] = []
     if event["kind"] == "stop":
