@@ -7,32 +7,19 @@
 // (swap), a cheese (steal), and, for the dealer, the seat being poured for,
 // then wine or poison (and their cheese variants) in a small popover.
 
-const SVG = "http://www.w3.org/2000/svg";
-
-function svg(tag, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value !== null && value !== undefined && value !== false) node.setAttribute(key, String(value));
-  }
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-function text(parent, x, y, words, attrs = {}) {
-  const node = svg("text", { x, y, ...attrs }, parent);
-  node.textContent = words;
-  return node;
-}
-
-function html(tag, attrs = {}, parent = null) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "text") node.textContent = value;
-    else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, String(value));
-  }
-  if (parent) parent.appendChild(node);
-  return node;
-}
+import {
+  clickable as kitClickable,
+  clip,
+  focusedKey as keyInFocus,
+  html,
+  legalByNotation,
+  plain,
+  refocus,
+  seatWords,
+  svg,
+  text,
+  watchWidth,
+} from "./kit.js";
 
 // A wine glass: bowl, stem and foot, its rim at y=-30 and foot at y=+30.
 const BOWL = "M-17,-30 L17,-30 C17,-8 10,2 0,4 C-10,2 -17,-8 -17,-30 Z";
@@ -46,10 +33,6 @@ const KIND = {
   wine: { letter: "W", word: "wine", cls: "wine" },
   poison: { letter: "P", word: "poison", cls: "poison" },
 };
-
-function clip(words, most) {
-  return words.length <= most ? words : `${words.slice(0, most - 1)}\u2026`;
-}
 
 function wrap(words, most) {
   const out = [];
@@ -79,23 +62,13 @@ export function mount(root, ctx) {
   let last = null; // the last update
   let reveal = null; // {round, shown, timer, started} while a round's glasses turn over
   let wide = root.clientWidth >= 640;
-  const observer = typeof ResizeObserver === "function"
-    ? new ResizeObserver(() => {
-        const now = root.clientWidth >= 640;
-        if (now !== wide) {
-          wide = now;
-          if (last) draw();
-        }
-      })
-    : null;
-  if (observer) observer.observe(root);
+  const stopWatching = watchWidth(root, 640, (now) => {
+    wide = now;
+    if (last) draw();
+  });
 
-  const name = (s) => (ctx.seatName ? ctx.seatName(s) : `seat ${s}`);
-  const label = (s) => (ctx.seatLabel ? ctx.seatLabel(s) : name(s));
   const you = () => (last && last.observation ? last.observation.seat : ctx.you);
-  const who = (s) => (s === you() ? "you" : name(s));
-  // On the board a seat's number is drawn beside its name, so "(seat N)" goes.
-  const plain = (words) => words.replace(/\s*\(seat \d+\)/, "");
+  const { name, label, who } = seatWords(ctx, you);
 
   function closePopover(refocus = false) {
     if (!popover) return;
@@ -150,25 +123,7 @@ export function mount(root, ctx) {
     if (first) first.focus();
   }
 
-  function clickable(node, key, words, onActivate) {
-    node.setAttribute("tabindex", "0");
-    node.setAttribute("role", "button");
-    node.setAttribute("aria-label", words);
-    node.dataset.key = key;
-    node.classList.add("ivm-can");
-    const title = svg("title", {}, node);
-    title.textContent = words;
-    node.addEventListener("click", (event) => {
-      event.stopPropagation();
-      onActivate(node);
-    });
-    node.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" || event.key === " ") {
-        event.preventDefault();
-        onActivate(node);
-      }
-    });
-  }
+  const clickable = (node, key, words, onActivate) => kitClickable(node, key, words, "ivm-can", onActivate);
 
   // -- the picture -----------------------------------------------------------
 
@@ -262,7 +217,7 @@ export function mount(root, ctx) {
     const me = obs.seat;
     const geo = layout(n);
     closePopover();
-    const focusedKey = document.activeElement && board.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+    const focusedKey = keyInFocus(board);
     board.textContent = "";
     const root_ = svg("svg", {
       viewBox: `0 0 ${geo.W} ${geo.H}`,
@@ -273,7 +228,7 @@ export function mount(root, ctx) {
     // The table.
     svg("ellipse", { cx: geo.cx, cy: geo.cy, rx: geo.rx - (wide ? 40 : 52), ry: geo.ry - (wide ? 40 : 64), class: "ivm-table" }, root_);
     const legal = (msg.legal || []);
-    const byNotation = new Map(legal.map((a) => [a.notation, a]));
+    const byNotation = legalByNotation(msg);
     const deals = legal.map((a) => ({ action: a, deal: parseDeal(a.notation) })).filter((d) => d.deal);
     const pourSeat = deals.length ? deals[0].deal.seat : null;
     const live = !reveal && obs.phase !== "over";
@@ -399,11 +354,8 @@ export function mount(root, ctx) {
       clickable(skip, "skip", obs.phase === "over" ? "Show the result" : "Go on to the next round", () => endReveal());
     }
 
-    if (focusedKey) {
-      // keep the keyboard on the board: the same thing if it is still there, else the first move
-      const again = board.querySelector(`[data-key="${focusedKey}"][tabindex]`) || board.querySelector(".ivm-can");
-      if (again) again.focus();
-    }
+    // keep the keyboard on the board: the same thing if it is still there, else the first move
+    refocus(board, focusedKey, ".ivm-can");
   }
 
   function glassWords(s, view) {
@@ -539,29 +491,28 @@ export function mount(root, ctx) {
       const obs = msg.observation;
       if (!obs) return "";
       const me = obs.seat;
-      const nm = (s) => (ctx.seatName ? ctx.seatName(s) : `seat ${s}`);
       if (obs.phase === "over") {
         const w = obs.outcome ? obs.outcome.winners : [];
-        if (w.length === 1) return w[0] === me ? "You are the last one alive: you win" : `${nm(w[0])} is the last one alive and wins`;
-        if (w.length) return `${w.map((s) => (s === me ? "you" : nm(s))).join(", ")} share the win`;
+        if (w.length === 1) return w[0] === me ? "You are the last one alive: you win" : `${name(w[0])} is the last one alive and wins`;
+        if (w.length) return `${w.map((s) => (s === me ? "you" : name(s))).join(", ")} share the win`;
         return "Game over: nobody survives";
       }
       const mover = obs.to_move;
       if (obs.phase === "deal") {
         const next = obs.deal_order.find((s) => obs.glasses[s] === null);
-        const whom = next === obs.dealer ? (mover === me ? "your own glass" : "their own glass") : next === me ? "you" : `${nm(next)}`;
+        const whom = next === obs.dealer ? (mover === me ? "your own glass" : "their own glass") : next === me ? "you" : `${name(next)}`;
         if (mover === me) return `Your deal: pour ${next === obs.dealer ? "" : "a glass for "}${whom}: wine or poison`;
-        return `${nm(mover)} (the dealer) is pouring a glass for ${next === me ? "you" : whom}`;
+        return `${name(mover)} (the dealer) is pouring a glass for ${next === me ? "you" : whom}`;
       }
       const steal = obs.cheese_rule && obs.cheese.some((c, s) => c && obs.alive[s]) && !obs.cheese[mover];
       if (mover === me) return `Your turn: drink your glass or swap it${steal ? ", or steal a cheese" : ""}`;
-      return `${nm(mover)} is deciding: drink or swap${steal ? " (or steal cheese)" : ""}`;
+      return `${name(mover)} is deciding: drink or swap${steal ? " (or steal cheese)" : ""}`;
     },
 
     destroy() {
       if (reveal) clearTimeout(reveal.timer);
       reveal = null;
-      if (observer) observer.disconnect();
+      stopWatching();
       closePopover();
       root.textContent = "";
       root.classList.remove("ivm");

@@ -5,7 +5,8 @@
 // character first); then more cards on the same character, and "Done". The reveal
 // turns the round's cards over one by one.
 
-const NS = "http://www.w3.org/2000/svg";
+import { clear, focusKeeper, html, legalByNotation, mountId, seatWords, shortName, svg, text } from "./kit.js";
+
 const PALETTE = {
   blue: "#0072b2",
   green: "#009e73",
@@ -22,35 +23,6 @@ const LIGHT_INK = new Set(["#f0e442", "#e69f00", "#56b4e9", "#cc79a7"]);
 const CARD_W = 46;
 const CARD_H = 64;
 
-let mounts = 0;
-
-function svg(tag, attrs = {}, parent = null) {
-  const node = document.createElementNS(NS, tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value !== null && value !== undefined) node.setAttribute(key, String(value));
-  }
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-function html(tag, className, parent = null, words = null) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (words !== null) node.textContent = words;
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-function text(parent, x, y, words, attrs = {}) {
-  const node = svg("text", { x, y, ...attrs }, parent);
-  node.textContent = words;
-  return node;
-}
-
-function clear(node) {
-  while (node.firstChild) node.removeChild(node.firstChild);
-}
-
 function plural(n, one, many = `${one}s`) {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -61,15 +33,6 @@ function listWords(items) {
 }
 
 /** Expand {code: count} into a list of codes, in the deck's order of kinds. */
-/** A name cut to `most` characters, keeping the shell's "(seat N)" as "#N". */
-function short(name, most) {
-  const m = /^(.*) \(seat (\d+)\)$/.exec(name);
-  const tail = m ? ` #${m[2]}` : "";
-  const head = m ? m[1] : name;
-  if (head.length + tail.length <= most) return head + tail;
-  return `${head.slice(0, Math.max(1, most - tail.length - 1))}…${tail}`;
-}
-
 function expand(counts, order) {
   const out = [];
   const codes = Object.keys(counts || {});
@@ -79,8 +42,7 @@ function expand(counts, order) {
 }
 
 export function mount(root, ctx) {
-  mounts += 1;
-  const id = `ldp${mounts}`;
+  const id = mountId("ldp");
   root.classList.add("ldp-table");
 
   // a hidden SVG holding the patterns every card refers to
@@ -108,9 +70,7 @@ export function mount(root, ctx) {
   let lastStateId = null;
 
   let twins = new Set(); // seats whose display name another seat shares
-  function baseName(seat) {
-    return ctx.seatName ? ctx.seatName(seat) : `seat ${seat}`;
-  }
+  const { name: baseName, label: baseLabel } = seatWords(ctx);
   function findTwins(players) {
     const seen = new Map();
     twins = new Set();
@@ -128,7 +88,7 @@ export function mount(root, ctx) {
     return twins.has(seat) ? `${baseName(seat)} ${seat}` : baseName(seat);
   }
   function label(seat) {
-    const words = ctx.seatLabel ? ctx.seatLabel(seat) : baseName(seat);
+    const words = baseLabel(seat);
     return twins.has(seat) ? words.replace(baseName(seat), name(seat)) : words;
   }
   function whose(seat) {
@@ -377,7 +337,7 @@ export function mount(root, ctx) {
         const mine = seat.seat === ctx.you;
         const known = mine ? expand(obs.my_play || {}, obs.cards || []) : [];
         const n = seat.played;
-        const who = mine ? "you" : short(name(seat.seat), 12);
+        const who = mine ? "you" : shortName(name(seat.seat), 12);
         const width = Math.min(n, 6) * 9 + 22 + Math.max(who.length, 6) * 7.4;
         if (x + width > W && x > 0) {
           x = 0;
@@ -423,23 +383,23 @@ export function mount(root, ctx) {
       const headRow = html("div", "ldp-mat-head", mat);
       if (isKing) {
         crown(headRow, 28);
-        html("span", "ldp-who", headRow, obs.king ? `The ${obs.king} king` : "The king");
+        html("span", { class: "ldp-who", text: obs.king ? `The ${obs.king} king` : "The king" }, headRow);
       } else {
         kindIcon(headRow, seatInfo.kind, 28);
-        html("span", "ldp-who", headRow, label(seatInfo.seat));
-        if (obs.starting_seat === seatInfo.seat) html("span", "ldp-tag ldp-tag-start", headRow, "starts");
+        html("span", { class: "ldp-who", text: label(seatInfo.seat) }, headRow);
+        if (obs.starting_seat === seatInfo.seat) html("span", { class: "ldp-tag ldp-tag-start", text: "starts" }, headRow);
       }
-      if (!alive) html("span", "ldp-tag ldp-tag-dead", headRow, "dead");
+      if (!alive) html("span", { class: "ldp-tag ldp-tag-dead", text: "dead" }, headRow);
       const sub = html("div", "ldp-mat-sub", mat);
       if (isKing) {
         sub.textContent = `dies at ${obs.king_lethal} drops of one colour`;
       } else {
         const kind = seatInfo.kind ? `${seatInfo.kind}` : "";
-        html("span", "ldp-kind", sub, kind);
-        const score = html("span", "ldp-score", sub, `${seatInfo.score} ${seatInfo.score === 1 ? "pt" : "pts"}`);
+        html("span", { class: "ldp-kind", text: kind }, sub);
+        const score = html("span", { class: "ldp-score", text: `${seatInfo.score} ${seatInfo.score === 1 ? "pt" : "pts"}` }, sub);
         score.title = "points";
-        if (seatInfo.round_points) html("span", "ldp-gain", sub, `+${seatInfo.round_points} this round`);
-        html("span", "ldp-handcount", sub, `${seatInfo.hand} in hand`);
+        if (seatInfo.round_points) html("span", { class: "ldp-gain", text: `+${seatInfo.round_points} this round` }, sub);
+        html("span", { class: "ldp-handcount", text: `${seatInfo.hand} in hand` }, sub);
       }
       const { drops, lethal } = pile(mat, character, obs, isKing);
       if (moving) {
@@ -491,7 +451,7 @@ export function mount(root, ctx) {
     title.textContent = me && !me.alive ? "Your hand (your peasant is dead this round)" : "Your hand";
     const row = html("div", "ldp-hand-row", handBox);
     const cards = expand(obs.hand, obs.cards || []);
-    if (!cards.length) html("span", "ldp-empty", row, "no cards");
+    if (!cards.length) html("span", { class: "ldp-empty", text: "no cards" }, row);
     cards.forEach((code, k) => {
       const card = parse(code);
       const canChoose = moves.targets.size > 0; // a character is still to be chosen
@@ -501,7 +461,7 @@ export function mount(root, ctx) {
       holder.dataset.slot = String(k);
       const s = svg("svg", { viewBox: `-3 -3 ${CARD_W + 6} ${CARD_H + 6}`, class: "ldp-card-svg", "aria-hidden": "true", focusable: "false" }, holder);
       face(svg("g", {}, s), code);
-      html("span", "ldp-code", holder, code);
+      html("span", { class: "ldp-code", text: code }, holder);
       // the card's words, for those who do not see it (inside the name, after its code)
       const words = html("span", "ldp-sr", holder);
       if (!live) {
@@ -577,7 +537,7 @@ export function mount(root, ctx) {
       `deck ${obs.deck}`,
       `discards ${obs.discard_count}`,
     ];
-    items.forEach((words, k) => html("span", k === 2 ? "ldp-head-item ldp-target-score" : "ldp-head-item", head, words));
+    items.forEach((words, k) => html("span", { class: k === 2 ? "ldp-head-item ldp-target-score" : "ldp-head-item", text: words }, head));
   }
 
   function drawReveal(obs, animate) {
@@ -641,8 +601,7 @@ export function mount(root, ctx) {
     const targets = new Map();
     const adds = new Map();
     const other = new Map();
-    for (const action of msg.legal || []) {
-      const notation = String(action.notation || "");
+    for (const [notation, action] of legalByNotation(msg)) {
       const m = /^on (king|\d+)$/.exec(notation);
       if (m) targets.set(m[1], action);
       else if (notation === "done" || notation === "pass") other.set(notation, action);
@@ -659,7 +618,7 @@ export function mount(root, ctx) {
 
   // The keyboard's place survives a redraw: the same character or card if it can
   // still be chosen, else the first thing that can (once it is this seat's turn).
-  let wantFocus = false;
+  const keepFocus = focusKeeper();
   function focusedKey() {
     const active = document.activeElement;
     if (!active || !root.contains(active)) return null;
@@ -669,25 +628,12 @@ export function mount(root, ctx) {
     return "any";
   }
   function restoreFocus(key) {
-    if (key) wantFocus = true;
-    if (!wantFocus) return;
-    const active = document.activeElement;
-    if (active && active !== document.body && root.contains(active)) {
-      wantFocus = false;
-      return;
-    }
-    if (active && active !== document.body && !root.contains(active)) {
-      wantFocus = false; // the person went elsewhere (the chat, the log)
-      return;
-    }
-    let again = null;
-    if (key && key.startsWith("c:")) again = chars.querySelector(`.ldp-mat-hit[data-character="${key.slice(2)}"]`);
-    if (key && key.startsWith("h:")) again = handBox.querySelector(`[data-slot="${key.slice(2)}"][tabindex="0"]`);
-    if (!again) again = root.querySelector(".ldp-hand-card[tabindex='0'], .ldp-button, .ldp-mat-hit");
-    if (again) {
-      again.focus({ preventScroll: true });
-      wantFocus = false;
-    }
+    keepFocus(Boolean(key), () => {
+      let again = null;
+      if (key && key.startsWith("c:")) again = chars.querySelector(`.ldp-mat-hit[data-character="${key.slice(2)}"]`);
+      if (key && key.startsWith("h:")) again = handBox.querySelector(`[data-slot="${key.slice(2)}"][tabindex="0"]`);
+      return again || root.querySelector(".ldp-hand-card[tabindex='0'], .ldp-button, .ldp-mat-hit");
+    });
   }
 
   function render() {

@@ -5,7 +5,21 @@
 // Every cauldron shows its colour, a pattern and a letter; each player's largest
 // group that does not touch the pot is outlined on the board.
 
-const NS = "http://www.w3.org/2000/svg";
+import {
+  asButton,
+  clear,
+  focusKeeper,
+  html,
+  legalByNotation,
+  mountId,
+  onActivate,
+  seatWords,
+  shortName,
+  svg,
+  text,
+  watchWidth,
+} from "./kit.js";
+
 const D = 60; // distance between neighbouring circles (SVG units)
 const PIECE = 24; // radius of a piece
 const HIT = 29; // radius of a circle's click/tap target
@@ -21,36 +35,6 @@ const SLIDE = /^([a-i]\d+)-([a-i]\d+)$/;
 const PLACE = /^[a-i]\d+$/;
 
 const WIDE = 700; // a table area at least this wide (CSS px) puts the players beside the board
-let mounts = 0;
-
-function svg(tag, attrs = {}, parent = null) {
-  const node = document.createElementNS(NS, tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value !== null && value !== undefined) node.setAttribute(key, String(value));
-  }
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-function text(parent, x, y, words, attrs = {}) {
-  const node = svg("text", { x, y, ...attrs }, parent);
-  node.textContent = words;
-  return node;
-}
-
-function clear(node) {
-  while (node.firstChild) node.removeChild(node.firstChild);
-}
-
-/** A name cut to `most` characters, keeping the shell's "(seat N)" as "#N". */
-function shorten(name, most) {
-  const m = /^(.*) \(seat (\d+)\)( \(you\))?$/.exec(name);
-  const tail = m ? ` #${m[2]}${m[3] || ""}` : "";
-  const head = m ? m[1] : name;
-  if (head.length + tail.length <= most) return m ? head + tail : name;
-  return `${head.slice(0, Math.max(1, most - tail.length - 1))}…${tail}`;
-}
-
 /** The board's geometry from its radius: names, axial coordinates, centres, neighbours. */
 function geometry(radius, names) {
   const cells = [];
@@ -149,16 +133,10 @@ function piece(parent, kind, id, scale = 1) {
 }
 
 export function mount(root, ctx) {
-  mounts += 1;
-  const id = `pp${mounts}`;
+  const id = mountId("pp");
   root.classList.add("pp-table");
-  const figure = document.createElement("div");
-  figure.className = "pp-figure";
-  root.appendChild(figure);
-  const summary = document.createElement("p");
-  summary.className = "pp-sr";
-  summary.setAttribute("aria-live", "off");
-  root.appendChild(summary);
+  const figure = html("div", "pp-figure", root);
+  const summary = html("p", { class: "pp-sr", "aria-live": "off" }, root);
 
   let geo = null;
   let wide = false;
@@ -171,9 +149,7 @@ export function mount(root, ctx) {
   let lastGame = null;
   let seenEvents = null;
 
-  function name(seat) {
-    return ctx.seatLabel ? ctx.seatLabel(seat) : `seat ${seat}`;
-  }
+  const { label: name } = seatWords(ctx);
 
   function build(obs) {
     clear(figure);
@@ -226,15 +202,9 @@ export function mount(root, ctx) {
       const hit = svg("g", { class: "pp-hit", transform: `translate(${cell.x},${cell.y})`, "data-circle": cell.name }, layers.hits);
       svg("circle", { r: HIT, class: "pp-hit-area" }, hit);
       svg("g", { class: "pp-mark" }, hit);
-      hit.addEventListener("click", (event) => {
-        event.stopPropagation();
-        choose(cell.name);
-      });
+      onActivate(hit, () => choose(cell.name));
       hit.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") {
-          event.preventDefault();
-          choose(cell.name);
-        } else if (event.key === "Escape" && selected) {
+        if (event.key === "Escape" && selected) {
           selected = null;
           render();
         }
@@ -252,8 +222,8 @@ export function mount(root, ctx) {
   function legalMoves(msg) {
     const slides = new Map();
     const places = new Map();
-    for (const action of msg.legal || []) {
-      const notation = String(action.notation || "").toLowerCase();
+    for (const [written, action] of legalByNotation(msg)) {
+      const notation = written.toLowerCase();
       let m = SLIDE.exec(notation);
       if (m) {
         if (!slides.has(m[1])) slides.set(m[1], new Map());
@@ -293,9 +263,7 @@ export function mount(root, ctx) {
   }
 
   function setButton(hit, label, pressed = null) {
-    hit.setAttribute("tabindex", "0");
-    hit.setAttribute("role", "button");
-    hit.setAttribute("aria-label", label);
+    asButton(hit, label);
     if (pressed === null) hit.removeAttribute("aria-pressed");
     else hit.setAttribute("aria-pressed", pressed ? "true" : "false");
     hit.classList.add("pp-live");
@@ -519,7 +487,7 @@ export function mount(root, ctx) {
       text(chip, x + 15, y0 + h / 2 + 0.5, look.letter, { class: "pp-letter" });
       svg("rect", { x, y: y0, width: w, height: h, rx: 12, class: "pp-chip-edge" }, chip);
       const most = Math.max(5, Math.floor((w - 46) / 10.2));
-      text(chip, x + 40, y0 + 28, shorten(name(seat), most), { class: "pp-chip-name" });
+      text(chip, x + 40, y0 + 28, shortName(name(seat), most), { class: "pp-chip-name" });
       const size = (obs.groups || [])[seat] ?? 0;
       let state = "safe group";
       if (won) state = winners.length > 1 ? "shares the win" : "wins";
@@ -532,24 +500,14 @@ export function mount(root, ctx) {
 
   // The keyboard's place survives an update: the same circle if it can still be
   // chosen, else the first one that can (once it is this seat's turn again).
-  let wantFocus = false;
+  const keepFocusOn = focusKeeper();
   function keepFocus(inside, circle) {
-    if (inside) wantFocus = true;
-    if (!wantFocus) return;
-    const active = document.activeElement;
-    if (active && active !== document.body) {
-      if (!svgRoot.contains(active)) wantFocus = false; // the person went elsewhere
-      else wantFocus = false;
-      return;
-    }
-    const same = circle ? hits.get(circle) : null;
-    const again = same && same.getAttribute("tabindex") === "0"
-      ? same
-      : svgRoot.querySelector(".pp-selected[tabindex='0']") || svgRoot.querySelector(".pp-live[tabindex='0']");
-    if (again) {
-      again.focus({ preventScroll: true });
-      wantFocus = false;
-    }
+    keepFocusOn(inside, () => {
+      const same = circle ? hits.get(circle) : null;
+      return same && same.getAttribute("tabindex") === "0"
+        ? same
+        : svgRoot.querySelector(".pp-selected[tabindex='0']") || svgRoot.querySelector(".pp-live[tabindex='0']");
+    });
   }
 
   function describe(obs) {
@@ -587,15 +545,11 @@ export function mount(root, ctx) {
     }
   }
 
-  const resize = typeof ResizeObserver === "function"
-    ? new ResizeObserver(() => {
-      if (!last || !geo) return;
-      if ((root.clientWidth >= WIDE) === wide) return;
-      build(last.observation);
-      render();
-    })
-    : null;
-  if (resize) resize.observe(root);
+  const stopWatching = watchWidth(root, WIDE, (now) => {
+    if (!last || !geo || now === wide) return;
+    build(last.observation);
+    render();
+  });
 
   return {
     update(msg) {
@@ -647,7 +601,7 @@ export function mount(root, ctx) {
       return "";
     },
     destroy() {
-      if (resize) resize.disconnect();
+      stopWatching();
       clear(root);
       root.classList.remove("pp-table");
       geo = null;

@@ -9,30 +9,24 @@
 // (eat it, or put it back for a sugar cube), your place at the table (stop),
 // and the little spoon when another player chooses to eat.
 
-const SVG = "http://www.w3.org/2000/svg";
+import {
+  clickable as kitClickable,
+  clip,
+  focusedKey as keyInFocus,
+  html,
+  legalByNotation,
+  plain,
+  refocus,
+  seatWords,
+  svg,
+  text,
+  watchWidth,
+} from "./kit.js";
+
 const DOSES = [0, 0, 1, 1, 2, 3]; // every kind's doses
 // Okabe-Ito colours, one per kind; the kind's number is always drawn on it.
 const KIND_FILL = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00"];
 const KIND_INK = ["#1d1b22", "#1d1b22", "#ffffff", "#1d1b22", "#ffffff", "#ffffff"];
-
-function svg(tag, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value !== null && value !== undefined && value !== false) node.setAttribute(key, String(value));
-  }
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-function text(parent, x, y, words, attrs = {}) {
-  const node = svg("text", { x, y, ...attrs }, parent);
-  node.textContent = words;
-  return node;
-}
-
-function clip(words, most) {
-  return words.length <= most ? words : `${words.slice(0, most - 1)}\u2026`;
-}
 
 // The canonical notation of each marked scone (rules.py, _marked_name).
 function markedNotations(marked) {
@@ -44,50 +38,22 @@ function markedNotations(marked) {
 
 export function mount(root, ctx) {
   root.classList.add("tsa");
-  const board = document.createElement("div");
-  board.className = "tsa-board";
-  root.appendChild(board);
+  const board = html("div", "tsa-board", root);
   let last = null;
   let wide = root.clientWidth >= 700;
-  const observer = typeof ResizeObserver === "function"
-    ? new ResizeObserver(() => {
-        const now = root.clientWidth >= 700;
-        if (now !== wide) {
-          wide = now;
-          if (last) draw();
-        }
-      })
-    : null;
-  if (observer) observer.observe(root);
+  const stopWatching = watchWidth(root, 700, (now) => {
+    wide = now;
+    if (last) draw();
+  });
 
-  const name = (s) => (ctx.seatName ? ctx.seatName(s) : `seat ${s}`);
-  const label = (s) => (ctx.seatLabel ? ctx.seatLabel(s) : name(s));
   const me = () => (last && last.observation ? last.observation.seat : ctx.you);
-  const who = (s) => (s === me() ? "you" : name(s));
-  // On the board a seat's number is drawn beside its name, so "(seat N)" goes.
-  const plain = (words) => words.replace(/\s*\(seat \d+\)/, "");
+  const { name, label, who } = seatWords(ctx, me);
   const tag = (s) => (s === me() ? "you" : `${plain(name(s))} #${s}`);
   const named = (words) => words.replace(/\bseat (\d+)/g, (_, n) => name(Number(n)));
 
   function clickable(node, key, words, action) {
-    node.setAttribute("tabindex", "0");
-    node.setAttribute("role", "button");
-    node.setAttribute("aria-label", words);
-    node.dataset.key = key;
     node.dataset.notation = action.notation;
-    node.classList.add("tsa-can");
-    svg("title", {}, node).textContent = words;
-    const go = () => ctx.act(action.id);
-    node.addEventListener("click", (event) => {
-      event.stopPropagation();
-      go();
-    });
-    node.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" || event.key === " ") {
-        event.preventDefault();
-        go();
-      }
-    });
+    kitClickable(node, key, words, "tsa-can", () => ctx.act(action.id));
   }
 
   function scone(parent, x, y, r, kind, extra = "") {
@@ -139,9 +105,9 @@ export function mount(root, ctx) {
     const you = obs.seat;
     const W = wide ? 960 : 360;
     const pad = wide ? 16 : 10;
-    const legal = new Map((msg.legal || []).map((a) => [a.notation, a]));
+    const legal = legalByNotation(msg);
     const latest = lastEvent(msg);
-    const focusedKey = document.activeElement && board.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+    const focusedKey = keyInFocus(board);
     board.textContent = "";
     const top = svg("svg", { class: `tsa-svg ${wide ? "tsa-wide" : "tsa-narrow"}`, role: "group", "aria-label": "Tea, Scones and Arsenic table" }, board);
     const over = obs.phase === "over";
@@ -197,11 +163,8 @@ export function mount(root, ctx) {
     y = drawSeats(top, obs, legal, latest, pad, y, W - 2 * pad);
     top.setAttribute("viewBox", `0 0 ${W} ${Math.ceil(y + pad)}`);
 
-    if (focusedKey) {
-      // keep the keyboard on the board: the same thing if it is still there, else the first move
-      const again = board.querySelector(`[data-key="${focusedKey}"][tabindex]`) || board.querySelector(".tsa-can");
-      if (again) again.focus();
-    }
+    // keep the keyboard on the board: the same thing if it is still there, else the first move
+    refocus(board, focusedKey, ".tsa-can");
   }
 
   function panel(parent, x, y, w, h, cls = "") {
@@ -516,33 +479,32 @@ export function mount(root, ctx) {
       const obs = msg.observation;
       if (!obs) return "";
       const you = obs.seat;
-      const nm = (s) => (ctx.seatName ? ctx.seatName(s) : `seat ${s}`);
       if (obs.phase === "over") {
         const w = obs.outcome ? obs.outcome.winners : [];
         if (obs.players === 1) return obs.seats[0].alive ? `Tea is over: ${obs.seats[0].scones} scones eaten, and alive` : "Tea is over: the arsenic won";
         if (!w.length) return "Tea is over: nobody survived";
-        if (w.length === 1) return w[0] === you ? `You win with ${obs.seats[you].scones} scones` : `${nm(w[0])} wins with ${obs.seats[w[0]].scones} scones`;
-        return `${w.map((s) => (s === you ? "you" : nm(s))).join(", ")} share the win`;
+        if (w.length === 1) return w[0] === you ? `You win with ${obs.seats[you].scones} scones` : `${name(w[0])} wins with ${obs.seats[w[0]].scones} scones`;
+        return `${w.map((s) => (s === you ? "you" : name(s))).join(", ")} share the win`;
       }
       const mover = obs.to_move;
-      if (mover === null || mover === undefined) return `${nm(obs.turn)} takes a scone`;
+      if (mover === null || mover === undefined) return `${name(obs.turn)} takes a scone`;
       const mine = mover === you;
       const hand = obs.hand;
-      if (obs.phase === "spoon") return mine ? `${nm(obs.turn)} chose to eat: use your little spoon, or let them eat` : `${nm(mover)} may use the little spoon on ${obs.turn === you ? "your" : nm(obs.turn) + "'s"} scone`;
+      if (obs.phase === "spoon") return mine ? `${name(obs.turn)} chose to eat: use your little spoon, or let them eat` : `${name(mover)} may use the little spoon on ${obs.turn === you ? "your" : name(obs.turn) + "'s"} scone`;
       if (obs.phase === "decide") {
         if (mine) {
           const dose = hand && hand.dose !== null ? ` (dose ${hand.dose})` : "";
           return obs.seats[you].cubes && !obs.eat_off ? `Your scone${dose}: eat it, or put it back for a sugar cube` : `Your scone${dose}: you must eat it`;
         }
-        return `${nm(mover)} looks at the dose: eat or put back?`;
+        return `${name(mover)} looks at the dose: eat or put back?`;
       }
       const stop = obs.stopping_allowed ? ", or stop" : "";
-      if (obs.eat_off) return mine ? "The eat-off: take a scone and eat it" : `The eat-off: ${nm(mover)} takes a scone`;
-      return mine ? `Your turn: take a scone from the box${stop}` : `${nm(mover)} is choosing a scone${stop}`;
+      if (obs.eat_off) return mine ? "The eat-off: take a scone and eat it" : `The eat-off: ${name(mover)} takes a scone`;
+      return mine ? `Your turn: take a scone from the box${stop}` : `${name(mover)} is choosing a scone${stop}`;
     },
 
     destroy() {
-      if (observer) observer.disconnect();
+      stopWatching();
       root.textContent = "";
       root.classList.remove("tsa");
     },

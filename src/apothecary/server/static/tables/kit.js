@@ -1,0 +1,179 @@
+// What the game tables share (a plain ES module; each table imports what it
+// needs): SVG and HTML elements with their text always set as text, shapes that
+// act as buttons (focusable, Enter and Space), the seats' names, the legal
+// actions by notation, the keyboard's place kept across a redraw, and a watch on
+// the table's width. What a table draws, and what its moves mean, stay in its
+// own file.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** An SVG element with `attrs` (null, undefined and false left out), added to `parent` if given. */
+export function svg(tag, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined && value !== false) node.setAttribute(key, String(value));
+  }
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+/** An SVG <text> at `x`, `y` saying `words`. */
+export function text(parent, x, y, words, attrs = {}) {
+  const node = svg("text", { x, y, ...attrs }, parent);
+  node.textContent = words;
+  return node;
+}
+
+/**
+ * An HTML element added to `parent` if given. `attrs` is its class name, or its
+ * attributes (null, undefined and false left out), where `text` is its words.
+ */
+export function html(tag, attrs = {}, parent = null) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(typeof attrs === "string" ? { class: attrs } : attrs)) {
+    if (key === "text") node.textContent = value;
+    else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, String(value));
+  }
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+/** Empty `node`. */
+export function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+}
+
+/** `words` cut to `most` characters, with "…" where they were cut. */
+export function clip(words, most) {
+  return words.length <= most ? words : `${words.slice(0, most - 1)}\u2026`;
+}
+
+/** A name cut to `most` characters, keeping the shell's "(seat N)" as "#N" (and a last " (you)"). */
+export function shortName(name, most) {
+  const m = /^(.*) \(seat (\d+)\)( \(you\))?$/.exec(name);
+  const tail = m ? ` #${m[2]}${m[3] || ""}` : "";
+  const head = m ? m[1] : name;
+  if (head.length + tail.length <= most) return m ? head + tail : name;
+  return `${head.slice(0, Math.max(1, most - tail.length - 1))}…${tail}`;
+}
+
+/** On the board a seat's number is drawn beside its name, so the name's "(seat N)" goes. */
+export function plain(words) {
+  return words.replace(/\s*\(seat \d+\)/, "");
+}
+
+const mounted = new Map();
+
+/** An id for one mounted table (`prefix1`, `prefix2`, …), for the ids its SVG patterns need. */
+export function mountId(prefix) {
+  const n = (mounted.get(prefix) || 0) + 1;
+  mounted.set(prefix, n);
+  return `${prefix}${n}`;
+}
+
+/**
+ * The seats' words from the shell's `ctx`: `name(s)` (or "seat N" without a
+ * shell), `label(s)` (the name with "(you)" for your seat) and `who(s)`
+ * ("you" for the seat `you()` gives, else its name).
+ */
+export function seatWords(ctx, you = () => ctx.you) {
+  const name = (s) => (ctx.seatName ? ctx.seatName(s) : `seat ${s}`);
+  const label = (s) => (ctx.seatLabel ? ctx.seatLabel(s) : name(s));
+  const who = (s) => (s === you() ? "you" : name(s));
+  return { name, label, who };
+}
+
+/** An update's legal actions by their notation. */
+export function legalByNotation(msg) {
+  return new Map((msg.legal || []).map((action) => [String(action.notation || ""), action]));
+}
+
+/** A click on `node` (which goes no further), or Enter or Space while it has the focus, calls `handler(node)`. */
+export function onActivate(node, handler) {
+  node.addEventListener("click", (event) => {
+    event.stopPropagation();
+    handler(node);
+  });
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      handler(node);
+    }
+  });
+}
+
+/** `node` as a button to the keyboard and to screen readers: focusable, role=button, named `words`. */
+export function asButton(node, words) {
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", words);
+}
+
+/**
+ * A shape that makes a move: a button named `words` (its <title> too), with
+ * `data-key` = `key` and the class `cls`, calling `handler(node)` on a click,
+ * Enter or Space.
+ */
+export function clickable(node, key, words, cls, handler) {
+  asButton(node, words);
+  node.dataset.key = key;
+  node.classList.add(cls);
+  svg("title", {}, node).textContent = words;
+  onActivate(node, handler);
+}
+
+/** Before a redraw: the `data-key` of what has the focus inside `board`, if anything does. */
+export function focusedKey(board) {
+  return document.activeElement && board.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+}
+
+/** After a redraw: the focus back on `key` if it is still on `board`, else on the first `fallback`. */
+export function refocus(board, key, fallback) {
+  if (!key) return;
+  const again = board.querySelector(`[data-key="${key}"][tabindex]`) || board.querySelector(fallback);
+  if (again) again.focus();
+}
+
+/**
+ * The keyboard's place across updates that redraw the table: give the function
+ * this returns, after each update, whether the focus was on the table before it
+ * and how to `find()` where it goes now. Once the focus was on the table, it is
+ * put on what `find()` gives as soon as it gives something, unless the person
+ * has put the focus somewhere (on the table or elsewhere: the chat, the log).
+ */
+export function focusKeeper() {
+  let wanted = false;
+  return (wasInside, find) => {
+    if (wasInside) wanted = true;
+    if (!wanted) return;
+    const active = document.activeElement;
+    if (active && active !== document.body) {
+      wanted = false;
+      return;
+    }
+    const again = find();
+    if (again) {
+      again.focus({ preventScroll: true });
+      wanted = false;
+    }
+  };
+}
+
+/**
+ * Calls `onChange(wide)` each time `root` comes to be at least `min` CSS px wide
+ * (`wide` true) or stops being so (false), where the browser can tell. Gives the
+ * function that stops watching.
+ */
+export function watchWidth(root, min, onChange) {
+  if (typeof ResizeObserver !== "function") return () => {};
+  let wide = root.clientWidth >= min;
+  const observer = new ResizeObserver(() => {
+    const now = root.clientWidth >= min;
+    if (now !== wide) {
+      wide = now;
+      onChange(now);
+    }
+  });
+  observer.observe(root);
+  return () => observer.disconnect();
+}
