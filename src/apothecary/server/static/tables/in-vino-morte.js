@@ -7,19 +7,7 @@
 // (swap), a cheese (steal), and, for the dealer, the seat being poured for,
 // then wine or poison (and their cheese variants) in a small popover.
 
-import {
-  clickable as kitClickable,
-  clip,
-  focusedKey as keyInFocus,
-  html,
-  legalByNotation,
-  plain,
-  refocus,
-  seatWords,
-  svg,
-  text,
-  watchWidth,
-} from "./kit.js";
+import { clickable as kitClickable, clip, focusedKey as keyInFocus, html, legalByNotation, plain, refocus, seatWords, sharedWin, svg, text, watchWidth } from "./kit.js";
 
 // A wine glass: bowl, stem and foot, its rim at y=-30 and foot at y=+30.
 const BOWL = "M-17,-30 L17,-30 C17,-8 10,2 0,4 C-10,2 -17,-8 -17,-30 Z";
@@ -494,7 +482,7 @@ export function mount(root, ctx) {
       if (obs.phase === "over") {
         const w = obs.outcome ? obs.outcome.winners : [];
         if (w.length === 1) return w[0] === me ? "You are the last one alive: you win" : `${name(w[0])} is the last one alive and wins`;
-        if (w.length) return `${w.map((s) => (s === me ? "you" : name(s))).join(", ")} share the win`;
+        if (w.length) return sharedWin(w, me, name);
         return "Game over: nobody survives";
       }
       const mover = obs.to_move;

@@ -83,6 +83,11 @@ export function seatWords(ctx, you = () => ctx.you) {
   return { name, label, who };
 }
 
+/** "you, Bob share the win": the `winners` by `name(s)`, "you" for the seat `me`. */
+export function sharedWin(winners, me, name) {
+  return `${winners.map((s) => (s === me ? "you" : name(s))).join(", ")} share the win`;
+}
+
 /** An update's legal actions by their notation. */
 export function legalByNotation(msg) {
   return new Map((msg.legal || []).map((action) => [String(action.notation || ""), action]));

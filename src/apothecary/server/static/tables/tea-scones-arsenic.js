@@ -9,19 +9,7 @@
 // (eat it, or put it back for a sugar cube), your place at the table (stop),
 // and the little spoon when another player chooses to eat.
 
-import {
-  clickable as kitClickable,
-  clip,
-  focusedKey as keyInFocus,
-  html,
-  legalByNotation,
-  plain,
-  refocus,
-  seatWords,
-  svg,
-  text,
-  watchWidth,
-} from "./kit.js";
+import { clickable as kitClickable, clip, focusedKey as keyInFocus, html, legalByNotation, plain, refocus, seatWords, sharedWin, svg, text, watchWidth } from "./kit.js";
 
 const DOSES = [0, 0, 1, 1, 2, 3]; // every kind's doses
 // Okabe-Ito colours, one per kind; the kind's number is always drawn on it.
@@ -484,7 +472,7 @@ export function mount(root, ctx) {
         if (obs.players === 1) return obs.seats[0].alive ? `Tea is over: ${obs.seats[0].scones} scones eaten, and alive` : "Tea is over: the arsenic won";
         if (!w.length) return "Tea is over: nobody survived";
         if (w.length === 1) return w[0] === you ? `You win with ${obs.seats[you].scones} scones` : `${name(w[0])} wins with ${obs.seats[w[0]].scones} scones`;
-        return `${w.map((s) => (s === you ? "you" : name(s))).join(", ")} share the win`;
+        return sharedWin(w, you, name);
       }
       const mover = obs.to_move;
       if (mover === null || mover === undefined) return `${name(obs.turn)} takes a scone`;
