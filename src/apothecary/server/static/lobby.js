@@ -38,13 +38,8 @@ export async function showLobby(main) {
       roomsBox,
     ),
   );
-  let games;
-  try {
-    games = await api.games();
-  } catch (error) {
-    replace(gamesBox, h("p", { class: "error" }, `The games could not be loaded: ${error.message}`));
-    return;
-  }
+  const games = await loadedInto(gamesBox, "The games", () => api.games());
+  if (!games) return;
   const wanted = new URLSearchParams(location.search).get("game");
   let chosen = games.find((g) => g.name === wanted) || games[0];
   const cards = games.map((game) => gameCard(game, () => choose(game, true)));
@@ -205,32 +200,14 @@ function setupForm(game) {
   playersInput.addEventListener("input", drawSeats);
   drawSeats();
 
-  const timerOn = h("input", { type: "checkbox", id: "timer-on", name: "timer_on" });
-  const timerSeconds = h("input", {
-    type: "number",
-    id: "turn-seconds",
-    name: "turn_seconds",
-    min: 5,
-    max: 3600,
-    value: 60,
-    step: 1,
-    disabled: true,
-    "aria-label": "Seconds per move",
-  });
-  timerOn.addEventListener("change", () => (timerSeconds.disabled = !timerOn.checked));
-  const seriesOn = h("input", { type: "checkbox", id: "series-on", name: "series_on" });
-  const seriesTarget = h("input", {
-    type: "number",
-    id: "match-target",
-    name: "match_target",
-    min: 2,
-    max: 99,
-    value: 3,
-    step: 1,
-    disabled: true,
-    "aria-label": "Wins needed to take the series",
-  });
-  seriesOn.addEventListener("change", () => (seriesTarget.disabled = !seriesOn.checked));
+  const [timerOn, timerSeconds] = switchedNumber(
+    { id: "timer-on", name: "timer_on" },
+    { id: "turn-seconds", name: "turn_seconds", min: 5, max: 3600, value: 60, "aria-label": "Seconds per move" },
+  );
+  const [seriesOn, seriesTarget] = switchedNumber(
+    { id: "series-on", name: "series_on" },
+    { id: "match-target", name: "match_target", min: 2, max: 99, value: 3, "aria-label": "Wins needed to take the series" },
+  );
   const listed = h("input", { type: "checkbox", id: "listed", name: "listed", checked: true });
   const submit = h("button", { type: "submit", class: "primary" }, "Create the room");
 
@@ -326,14 +303,27 @@ function setupForm(game) {
   return form;
 }
 
-async function refreshRooms(box) {
-  let rooms;
+// A setting that is off or a whole number: its checkbox, and the number input the checkbox turns on.
+function switchedNumber(checkbox, number) {
+  const on = h("input", { type: "checkbox", ...checkbox });
+  const input = h("input", { type: "number", ...number, step: 1, disabled: true });
+  on.addEventListener("change", () => (input.disabled = !on.checked));
+  return [on, input];
+}
+
+// What `load()` gives, or null once `box` says that `what` could not be loaded.
+async function loadedInto(box, what, load) {
   try {
-    rooms = await api.rooms();
+    return await load();
   } catch (error) {
-    replace(box, h("p", { class: "error" }, `The rooms could not be loaded: ${error.message}`));
-    return;
+    replace(box, h("p", { class: "error" }, `${what} could not be loaded: ${error.message}`));
+    return null;
   }
+}
+
+async function refreshRooms(box) {
+  const rooms = await loadedInto(box, "The rooms", () => api.rooms());
+  if (!rooms) return;
   if (!rooms.length) {
     replace(box, h("p", { class: "muted" }, "No open rooms right now. Create one above, and it shows here."));
     return;
