@@ -9,9 +9,13 @@
 - ``browser``: one headless Chromium for the session (pytest-xdist: one per worker).
 - ``page``: a new context and page per test, 1280x800.
 - ``phone_page``: a new context and page per test, 390x844, ``is_mobile``, ``has_touch``.
+- ``device`` and ``device_page``: a test that takes them runs twice, as ``desktop`` (on
+  ``page``) and as ``phone-dark`` (on ``phone_page``, in the dark colour scheme).
 - ``enter_room``: ``enter_room(page, answer, seat_token=..., host_token=...)`` opens
   ``/rooms/CODE`` as the seat (and host) of ``answer`` (what ``make_room`` or a seat claim
   returned) by putting the tokens where the client keeps them, then waits for the room screen.
+- ``axe``: ``axe(page)`` puts axe-core (vendored under ``vendor/``) into the page; a test that
+  takes it is skipped when it is not vendored.
 - ``artifacts``: a folder for screenshots (``$APOTHECARY_ARTIFACTS/<test>`` when set, else the
   test's ``tmp_path``). Never commit what lands there.
 
@@ -109,6 +113,21 @@ def phone_page(browser: Any) -> Iterator[Any]:
     )
 
 
+@pytest.fixture(params=["desktop", "phone-dark"])
+def device(request: pytest.FixtureRequest) -> str:
+    """Where a test runs: "desktop", then "phone-dark"."""
+    return request.param
+
+
+@pytest.fixture
+def device_page(device: str, request: pytest.FixtureRequest) -> Any:
+    """``page`` on "desktop"; ``phone_page``, in the dark colour scheme, on "phone-dark"."""
+    page = request.getfixturevalue("page" if device == "desktop" else "phone_page")
+    if device == "phone-dark":
+        page.emulate_media(color_scheme="dark")
+    return page
+
+
 def storage_key(code: str) -> str:
     """Where the client keeps a room's tokens in localStorage."""
     return f"apothecary.room.{code}"
@@ -143,6 +162,15 @@ def enter_room(web_server: str) -> Callable[..., Any]:
         return page
 
     return enter
+
+
+@pytest.fixture
+def axe() -> Callable[[Any], None]:
+    """``axe(page)`` puts axe-core into the page; skips the test when it is not vendored."""
+    script = Path(__file__).parent / "vendor" / "axe.min.js"
+    if not script.exists():
+        pytest.skip("tests/web/vendor/axe.min.js is not vendored yet")
+    return lambda page: page.add_script_tag(content=script.read_text())
 
 
 @pytest.fixture

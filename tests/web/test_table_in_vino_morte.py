@@ -13,47 +13,17 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 import time
 from pathlib import Path
 from typing import Any
 
-import pytest
+import tables_kit as kit
 from serving import host_headers, make_room
 
 GAME = "in-vino-morte"
-ROOT = Path(__file__).resolve().parents[2]
-AXE = Path(__file__).parent / "vendor" / "axe.min.js"
-
-if not (ROOT / "src" / "apothecary" / "server" / "static" / "app.js").exists():
-    pytest.skip("the client's shell (static/app.js) is not there yet", allow_module_level=True)
 BOARD = ".table-area [role=button].ivm-can:not([data-key=skip])"
 POUR = ".ivm-popover button.ivm-pour"
-IS_BOARD = (
-    "() => !!document.activeElement.closest('.table-area')"
-    " && document.activeElement.getAttribute('role') === 'button'"
-)
-
-
-def start_room(
-    api: Any, players: int, seats: list[str], options: dict[str, Any], seed: str
-) -> dict[str, Any]:
-    """A started room with the host in seat 0."""
-    answer = make_room(
-        api, game=GAME, players=players, seats=seats, options=options, seed=seed, host_name="Ann"
-    )
-    response = api.post(f"/api/rooms/{answer['code']}/start", headers=host_headers(answer))
-    assert response.status_code < 300, response.text
-    return answer
-
-
-def state_id(page: Any) -> str:
-    return page.get_attribute("#room", "data-state-id") or ""
-
-
-def over(page: Any) -> bool:
-    return page.locator("#result").is_visible()
 
 
 def board_move(page: Any, rng: random.Random) -> bool:
@@ -68,7 +38,7 @@ def board_move(page: Any, rng: random.Random) -> bool:
                 skip.first.click(timeout=2000)
             return False
         key = rng.choice(keys)
-        before = state_id(page)
+        before = kit.state_id(page)
         try:
             page.click(f'.table-area [data-key="{key}"]', timeout=2000)
         except Exception:  # the board was drawn anew under the click: look again
@@ -77,74 +47,54 @@ def board_move(page: Any, rng: random.Random) -> bool:
             page.wait_for_selector(POUR, timeout=2000)
             choices = page.locator(POUR)
         else:
-            wait_change(page, before)
+            kit.wait_change(page, before)
             return True
-    before = state_id(page)
-    choices.nth(rng.randrange(choices.count())).click(timeout=2000)
-    wait_change(page, before)
+    with kit.next_position(page):
+        choices.nth(rng.randrange(choices.count())).click(timeout=2000)
     return True
-
-
-def wait_change(page: Any, before: str) -> None:
-    page.wait_for_function(
-        "before => document.querySelector('#room').dataset.stateId !== before",
-        arg=before,
-        timeout=10_000,
-    )
-
-
-def snap(page: Any, shots: Path, name: str) -> None:
-    """The whole page, and the table alone."""
-    page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
-    page.locator(".table-area").screenshot(path=str(shots / f"{name}-table.png"))
 
 
 def play_to_end(page: Any, rng: random.Random, shots: Path | None = None, tag: str = "") -> int:
     """Click the board until the result shows; a screenshot at start, mid-game and end."""
-    moves = 0
-    deadline = time.monotonic() + 90
+    started = time.monotonic()
     page.wait_for_selector(".table-area svg")
     if shots:
-        snap(page, shots, f"{tag}-start")
+        kit.snap(page, shots, f"{tag}-start", table=True)
     mid_taken = False
-    while not over(page):
-        assert time.monotonic() < deadline, "the game did not end in 90 s"
-        if board_move(page, rng):
-            moves += 1
-        else:
-            time.sleep(0.1)
+
+    def move(_: int) -> bool:
+        nonlocal mid_taken
+        made = board_move(page, rng)
         if (
             shots
             and not mid_taken
             and page.locator(".table-area .ivm-move-line, .table-area [data-glass=covered]").count()
         ):
-            snap(page, shots, f"{tag}-mid")
+            kit.snap(page, shots, f"{tag}-mid", table=True)
             mid_taken = True
+        return made
+
+    moves = kit.play(move, until=lambda: kit.over(page), seconds=90, since=started)
     # the last reveal plays on the table, then the table holds the final round
     page.wait_for_selector(".table-area .ivm-winner, .table-area .ivm-centre-title", timeout=10_000)
     skip = page.locator(".table-area [data-key=skip]")
     if skip.count():
         skip.first.click()
     if shots:
-        snap(page, shots, f"{tag}-end")
+        kit.snap(page, shots, f"{tag}-end", table=True)
     return moves
 
 
-@pytest.mark.parametrize("device", ["desktop", "phone-dark"])
 def test_a_whole_game_by_the_board(
-    device: str, request: Any, api: Any, enter_room: Any, artifacts: Path
+    device: str, device_page: Any, api: Any, enter_room: Any, artifacts: Path
 ) -> None:
-    page = request.getfixturevalue("page" if device == "desktop" else "phone_page")
-    if device == "phone-dark":
-        page.emulate_media(color_scheme="dark")
-    answer = start_room(
-        api, 5, ["open", "medium", "medium", "medium", "medium"], {"cheese": True}, "ivm-board-7"
-    )
-    enter_room(page, answer)
-    moves = play_to_end(page, random.Random(7), artifacts, f"ivm-{device}")
+    seats = ["open", "medium", "medium", "medium", "medium"]
+    answer = kit.start_room(api, GAME, 5, seats, "ivm-board-7", {"cheese": True})
+    enter_room(device_page, answer)
+    moves = play_to_end(device_page, random.Random(7), artifacts, f"ivm-{device}")
     assert moves >= 5  # the first round's deal at least, all by the board
-    assert page.locator("#room").get_attribute("data-status") == "over"
-    assert not page.errors
+    assert device_page.locator("#room").get_attribute("data-status") == "over"
+    assert not device_page.errors
 
 
 def test_the_dealers_cards_never_reach_the_other_page(
@@ -166,11 +116,7 @@ def test_the_dealers_cards_never_reach_the_other_page(
         errors: list[str] = []
         for page in (dealer, other):
             page.on("pageerror", lambda error: errors.append(str(error)))
-        frames: list[str] = []
-        other.on(
-            "websocket",
-            lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))),
-        )
+        frames = kit.record_frames(other)
         enter_room(dealer, answer)
         enter_room(other, {"code": code, **bob})
 
@@ -179,15 +125,14 @@ def test_the_dealers_cards_never_reach_the_other_page(
             dealer.wait_for_selector(".table-area .ivm-pour-here [role=button]")
             dealer.click(".table-area .ivm-pour-here [role=button]")
             dealer.wait_for_selector(POUR)
-            before = state_id(dealer)
-            dealer.locator(POUR).first.click()
-            wait_change(dealer, before)
+            with kit.next_position(dealer):
+                dealer.locator(POUR).first.click()
         # The dealer sees both glasses; Bob sees two covered glasses.
         dealer.wait_for_selector(".table-area .ivm-secret")
         assert dealer.locator(".table-area .ivm-secret").count() == 2
         other.wait_for_selector(".table-area [data-key=drink]")
-        dealer.screenshot(path=str(artifacts / "ivm-dealer-view.png"))
-        other.screenshot(path=str(artifacts / "ivm-other-view.png"))
+        kit.snap(dealer, artifacts, "ivm-dealer-view", full_page=False)
+        kit.snap(other, artifacts, "ivm-other-view", full_page=False)
 
         assert other.locator(".table-area [data-glass=covered]").count() == 2
         assert (
@@ -229,13 +174,12 @@ def test_the_dealers_cards_never_reach_the_other_page(
                     assert event.get("glass") is None, event
 
         # Bob plays by the board (drink, or swap with the dealer); the round is revealed.
-        before = state_id(other)
-        other.click(f".table-area [data-key={random.Random(3).choice(['drink', 'swap-0'])}]")
-        wait_change(other, before)
+        with kit.next_position(other):
+            other.click(f".table-area [data-key={random.Random(3).choice(['drink', 'swap-0'])}]")
         for page in (dealer, other):
             page.wait_for_selector("#result", state="visible")
         other.wait_for_selector(".table-area .ivm-wine, .table-area .ivm-poison")
-        other.screenshot(path=str(artifacts / "ivm-other-after-reveal.png"), full_page=True)
+        kit.snap(other, artifacts, "ivm-other-after-reveal")
         assert not errors
     finally:
         dealer_ctx.close()
@@ -243,19 +187,12 @@ def test_the_dealers_cards_never_reach_the_other_page(
 
 
 def test_a_move_by_keyboard_alone(page: Any, api: Any, enter_room: Any) -> None:
-    answer = start_room(api, 3, ["open", "medium", "medium"], {}, "ivm-keys-1")
+    answer = kit.start_room(api, GAME, 3, ["open", "medium", "medium"], "ivm-keys-1")
     enter_room(page, answer)
     page.wait_for_selector(".table-area .ivm-pour-here [role=button]")
     # Tab to the glass to pour (it is the only thing on the board to click)
-    for _ in range(60):
-        page.keyboard.press("Tab")
-        if page.evaluate(IS_BOARD):
-            break
-    else:
-        pytest.fail("Tab never reached the board")
-    assert page.evaluate("() => document.activeElement.getAttribute('aria-label')").startswith(
-        "Pour"
-    )
+    kit.tab_until(page, lambda: kit.board_focused(page), 60, "the board")
+    assert kit.focused_label(page).startswith("Pour")
     page.keyboard.press("Enter")
     page.wait_for_selector(POUR)
     assert page.evaluate("() => document.activeElement.classList.contains('ivm-pour')")
@@ -263,59 +200,31 @@ def test_a_move_by_keyboard_alone(page: Any, api: Any, enter_room: Any) -> None:
     assert page.locator(POUR).count() == 0
     page.keyboard.press(" ")
     page.wait_for_selector(POUR)
-    before = state_id(page)
-    page.keyboard.press("Enter")
-    wait_change(page, before)
+    with kit.next_position(page):
+        page.keyboard.press("Enter")
     events = page.locator("#log li")
     assert events.count() >= 1
 
 
-def test_axe_finds_nothing_serious(page: Any, api: Any, enter_room: Any) -> None:
-    if not AXE.exists():
-        pytest.skip("tests/web/vendor/axe.min.js is not vendored yet")
-    answer = start_room(
-        api, 4, ["medium", "open", "medium", "medium"], {"cheese": True}, "ivm-axe-2"
+def test_axe_finds_nothing_serious(page: Any, api: Any, enter_room: Any, axe: Any) -> None:
+    answer = kit.start_room(
+        api, GAME, 4, ["medium", "open", "medium", "medium"], "ivm-axe-2", {"cheese": True}
     )
     enter_room(page, answer)
     page.wait_for_selector(".table-area svg")
-    page.add_script_tag(content=AXE.read_text())
+    axe(page)
     for _ in range(2):  # the first position, then the human's turn with glasses on the table
-        result = page.evaluate("async () => JSON.stringify(await axe.run('.table-area'))")
-        violations = [
-            v for v in json.loads(result)["violations"] if v["impact"] in ("serious", "critical")
-        ]
-        assert not violations, [
-            (v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in violations
-        ]
+        assert kit.axe_violations(page) == []
         page.wait_for_selector(".table-area [data-key=drink]", timeout=15_000)
 
 
 def test_readme_picture(browser: Any, api: Any, enter_room: Any) -> None:
-    if os.environ.get("APOTHECARY_REFRESH_PICTURES") != "1":
-        pytest.skip("set APOTHECARY_REFRESH_PICTURES=1 to write docs/images/in-vino-morte.png")
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme="light")
-    try:
-        page = context.new_page()
+    with kit.readme_picture(
+        browser, GAME, viewport={"width": 1280, "height": 800}, color_scheme="light"
+    ) as page:
         # seat 3's first turn: two players before it have drunk or swapped
-        answer = make_room(
-            api,
-            game=GAME,
-            players=5,
-            seats=["medium", "medium", "medium", "open", "medium"],
-            options={"cheese": True},
-            seed="ivm-picture-4",
-            host_name="Ann",
-        )
-        assert (
-            api.post(f"/api/rooms/{answer['code']}/start", headers=host_headers(answer)).status_code
-            < 300
-        )
+        seats = ["medium", "medium", "medium", "open", "medium"]
+        answer = kit.start_room(api, GAME, 5, seats, "ivm-picture-4", {"cheese": True})
         enter_room(page, answer)
         page.wait_for_selector(".table-area [data-key=drink]", timeout=20_000)
         page.wait_for_timeout(300)
-        target = ROOT / "docs" / "images" / f"{GAME}.png"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        page.locator(".table-area").screenshot(path=str(target))
-        assert target.stat().st_size < 300_000
-    finally:
-        context.close()
