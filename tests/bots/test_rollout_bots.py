@@ -108,3 +108,39 @@ def test_careless_defers_to_its_base_bot_unless_it_blunders() -> None:
 )
 def test_a_list_of_bots_keeps_each_budget_whole(text: str, specs: list[str]) -> None:
     assert bots.split_specs(text) == specs
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "rollout:policy=rollout",
+        "rollout:policy=hard",
+        "rollout:policy=ismcts",
+        "ismcts:rollout=rollout",
+        "ismcts:rollout=careless:policy=ismcts",
+    ],
+)
+def test_a_search_is_never_another_search_s_playout_policy(spec: str) -> None:
+    """A search bot as a playout policy has no overall bound (one move took
+    minutes), so it is refused with a clear error."""
+    game = apothecary.load("in-vino-morte", players=3)
+    with pytest.raises(BadOptionError, match="searches itself"):
+        bots.load(spec, game, 0)
+
+
+def test_a_blundering_search_is_still_a_search() -> None:
+    game = apothecary.load("in-vino-morte", players=3)
+    assert bots.load("careless:policy=rollout:rollouts=5", game, 0).searches
+    assert not bots.load("careless", game, 0).searches
+
+
+def test_fast_bots_remain_good_playout_policies() -> None:
+    game = apothecary.load("in-vino-morte", players=3)
+    for spec in [
+        "rollout:policy=random",
+        "rollout:policy=rules",
+        "rollout:policy=easy",
+        "rollout:policy=medium",
+        "ismcts:rollout=rules",
+    ]:
+        assert bots.load(spec, game, 0).searches

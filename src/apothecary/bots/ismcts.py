@@ -45,6 +45,8 @@ class ISMCTSBot(Bot):
     ``rollout`` names the bot that plays the playouts (default: uniformly random).
     """
 
+    searches = True
+
     def __init__(
         self,
         game: Game,

@@ -38,15 +38,25 @@ from apothecary.core.game import CHANCE, Action, Game, Player, State, sample_cha
 MAX_ROLLOUTS = 1_000_000
 
 
-def policy_bots(game: Game, policy: str, rng: random.Random) -> list[Bot]:
-    """One bot ``policy`` of the registry per seat, seeded from ``rng``."""
+def policy_bots(game: Game, policy: str, rng: random.Random, playouts: bool = True) -> list[Bot]:
+    """One bot ``policy`` of the registry per seat, seeded from ``rng``.
+
+    ``playouts``: the bots will play positions out for a search, so a bot
+    that searches itself is refused (BadOptionError).
+    """
     # Imported here because the registry imports this module.
     from apothecary import bots as registry
 
-    return [
+    made = [
         registry.load(policy, game, seat, seed=rng.getrandbits(32))
         for seat in range(game.num_players)
     ]
+    if playouts and made and made[0].searches:
+        raise BadOptionError(
+            f"policy={policy!r} searches itself, so as a playout policy its every move would "
+            "cost a whole search; use a bot that does not (random, rules, easy, medium)"
+        )
+    return made
 
 
 def play_out(world: State, players: list[Bot], rng: random.Random) -> None:
@@ -68,6 +78,8 @@ class RolloutBot(Bot):
     whose own move stands unless another beats it by ``margin`` standard
     errors of the paired difference.
     """
+
+    searches = True
 
     def __init__(
         self,
@@ -174,7 +186,9 @@ class CarelessBot(Bot):
         self.policy = policy
         # Made like the rollout bot's (one per seat, only this seat's kept) so
         # that a seed gives the same base bot in both.
-        self._base = policy_bots(game, policy, self.rng)[seat]
+        self._base = policy_bots(game, policy, self.rng, playouts=False)[seat]
+        # A blundering search is still a search (and so no playout policy).
+        self.searches = self._base.searches
 
     def _choose(self, state: State) -> Action:
         # The coin and the blunder use only this bot's generator and the legal

@@ -19,6 +19,12 @@ from apothecary.core.game import Action, Game, Player, State
 class Bot(ABC):
     """Something that chooses actions for one seat (OpenSpiel's ``Bot``)."""
 
+    searches: bool = False
+    """Whether the bot looks ahead by playing positions out itself. Such a bot
+    may not be another search's playout policy: each of its moves would cost a
+    whole search, multiplied by the outer search's playouts, with no bound on
+    the whole."""
+
     def __init__(self, game: Game, seat: Player, seed: int | None = None) -> None:
         self.game = game
         self.seat = seat

@@ -90,6 +90,8 @@ class EndgameBot(Bot):
     """The game's ``rules`` bot until ``cauldrons`` or fewer are left to place,
     then exact expectimax to the end."""
 
+    searches = True
+
     def __init__(
         self, game: Game, seat: Player, seed: int | None = None, cauldrons: int = DEFAULT_CAULDRONS
     ) -> None:
