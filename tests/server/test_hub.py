@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from serving import FAST, app_client, host_headers, make_room, sqlite_url
@@ -14,6 +15,16 @@ from apothecary.core.game import State
 from apothecary.server.room import Room
 
 
+def play_to_the_end(client: Any, room: dict[str, Any]) -> None:
+    """Start a room of bots and wait (bounded) until its game is over."""
+    assert client.post(f"/api/rooms/{room['code']}/start", headers=host_headers(room)).is_success
+    for _ in range(300):
+        if client.get(f"/api/rooms/{room['code']}").json()["status"] == "over":
+            return
+        time.sleep(0.02)
+    raise AssertionError("the bots did not finish the game in 6 s")
+
+
 def test_a_finished_idle_room_leaves_memory_and_loads_again(tmp_path: Path) -> None:
     now = [1000.0]
     config = replace(FAST, clock=lambda: now[0], idle_seconds=60.0)
@@ -21,14 +32,7 @@ def test_a_finished_idle_room_leaves_memory_and_loads_again(tmp_path: Path) -> N
         hub = client.app.state.hub  # type: ignore[attr-defined]
         room = make_room(client, None, game="in-vino-morte", players=3, seats=["random"] * 3)
         waiting = make_room(client, None, game="poison-pot", players=2)
-        assert client.post(
-            f"/api/rooms/{room['code']}/start", headers=host_headers(room)
-        ).is_success
-        for _ in range(200):
-            if client.get(f"/api/rooms/{room['code']}").json()["status"] == "over":
-                break
-            time.sleep(0.02)
-        assert client.get(f"/api/rooms/{room['code']}").json()["status"] == "over"
+        play_to_the_end(client, room)
         assert hub.sweep() == 0  # not idle yet
         now[0] += 61
         assert hub.sweep() == 1  # the finished room goes; the lobby stays
@@ -52,12 +56,5 @@ def test_a_failing_bot_does_not_stall_its_room(
     monkeypatch.setattr(Room, "make_bot", broken)
     with app_client(sqlite_url(tmp_path)) as client:
         room = make_room(client, None, game="in-vino-morte", players=3, seats=["random"] * 3)
-        assert client.post(
-            f"/api/rooms/{room['code']}/start", headers=host_headers(room)
-        ).is_success
-        for _ in range(300):
-            if client.get(f"/api/rooms/{room['code']}").json()["status"] == "over":
-                break
-            time.sleep(0.02)
-        assert client.get(f"/api/rooms/{room['code']}").json()["status"] == "over"
+        play_to_the_end(client, room)
     assert "planted bot failure" in caplog.text
