@@ -8,6 +8,7 @@ from apothecary.arena.match import MatchResult, Tally, play_game, run_match
 from apothecary.arena.tournament import (
     GameResult,
     TournamentError,
+    TournamentFileError,
     TournamentSpec,
     load_tournament,
     make_backend,
@@ -20,6 +21,7 @@ __all__ = [
     "MatchResult",
     "Tally",
     "TournamentError",
+    "TournamentFileError",
     "TournamentSpec",
     "load_tournament",
     "make_backend",

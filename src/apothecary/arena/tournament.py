@@ -31,7 +31,7 @@ from typing import Any, Protocol
 
 from apothecary import bots as bot_registry
 from apothecary.arena.match import play_game
-from apothecary.core.errors import ApothecaryError, BadOptionError
+from apothecary.core.errors import ApothecaryError, BadOptionError, RecordError
 from apothecary.core.game import JSON, Game
 from apothecary.core.records import Record
 from apothecary.core.registry import load
@@ -44,6 +44,22 @@ VERSION = 1
 
 class TournamentError(ApothecaryError):
     """A tournament that cannot be run or read: bad settings, a bad output folder."""
+
+
+class TournamentFileError(TournamentError):
+    """A line of ``games.jsonl.gz`` that does not check out, or a damaged file.
+
+    Every line must be a game of the tournament's schedule (its index in
+    range and not repeated, its seats and option set the ones the schedule
+    gives that index) whose record replays to the returns the line states.
+    ``line`` is the 1-based line number, or ``None`` for the file as a whole.
+    """
+
+    def __init__(self, path: Path, line: int | None, problem: str) -> None:
+        where = f"{path}, line {line}" if line is not None else str(path)
+        super().__init__(f"{where}: {problem}")
+        self.path = path
+        self.line = line
 
 
 @dataclass(frozen=True)
@@ -522,7 +538,7 @@ class TournamentStore:
         if store.spec_path.exists():
             old = store.read_spec()
             store._check_same(old, spec)
-            done = len(store.read_results())
+            done = len(store.read_results(old))
             if spec.games > old.games:
                 note = (
                     f"extending {store.folder} from {old.games} to {spec.games} games per variant"
@@ -568,26 +584,35 @@ class TournamentStore:
             raise TournamentError(f"{self.spec_path} is not valid JSON: {error}") from None
         return TournamentSpec.from_json(data)
 
-    def read_results(self) -> dict[int, GameResult]:
-        """Every finished game, by index; a line cut short by a kill is skipped."""
+    def read_results(self, spec: TournamentSpec | None = None) -> dict[int, GameResult]:
+        """Every finished game, by index, each line checked against ``spec``.
+
+        ``spec`` defaults to the one in ``tournament.json``. Only a last line
+        cut short by a kill (no newline; or the gzip stream just ends) is
+        skipped; any other bad line raises TournamentFileError naming it.
+        """
         results: dict[int, GameResult] = {}
         if not self.games_path.exists():
             return results
+        if spec is None:
+            spec = self.read_spec()
+        checker = _LineChecker(spec, self.games_path)
         try:
             with gzip.open(self.games_path, "rb") as lines:
-                for line in _complete_lines(lines):
-                    try:
-                        result = GameResult.from_json(json.loads(line))
-                    except (ValueError, KeyError, TypeError):
-                        continue  # a line half-written when the process was killed
+                for number, line in enumerate(_complete_lines(lines, self.games_path), 1):
+                    result = checker.check(number, line)
                     results[result.index] = result
         except OSError as error:
             raise TournamentError(f"cannot read {self.games_path}: {error}") from None
         return results
 
-    def appender(self) -> GameWriter:
-        """A writer that appends finished games (a new gzip member per session)."""
-        existing = self.read_results()
+    def appender(self, existing: dict[int, GameResult] | None = None) -> GameWriter:
+        """A writer that appends finished games (a new gzip member per session).
+
+        ``existing`` is what :meth:`read_results` returned, if already read.
+        """
+        if existing is None:
+            existing = self.read_results()
         if self.games_path.exists() and not _reads_cleanly(self.games_path):
             # A killed run left a gzip member without its end; rewrite what
             # was readable so the file stays one valid stream after appending.
@@ -608,24 +633,137 @@ def _line(result: GameResult) -> bytes:
     return (json.dumps(result.to_json(), separators=(",", ":")) + "\n").encode("utf-8")
 
 
-def _complete_lines(stream: Any) -> Iterator[bytes]:
-    """Lines of a gzip stream up to where it breaks off (a killed writer's tail)."""
+def _complete_lines(stream: Any, path: Path) -> Iterator[bytes]:
+    """Lines of a gzip stream up to where it ends or breaks off (a killed writer's tail).
+
+    A stream that is cut short just ends; one that is not gzip or is corrupt
+    (bad data, a failed checksum) raises TournamentFileError.
+    """
     try:
         for line in stream:
             if line.endswith(b"\n"):
                 yield line
-    except (EOFError, zlib.error, gzip.BadGzipFile):
+    except EOFError:
         return
+    except (zlib.error, gzip.BadGzipFile) as error:
+        raise TournamentFileError(path, None, f"is not a readable gzip file ({error})") from None
 
 
 def _reads_cleanly(path: Path) -> bool:
+    """Whether the file is whole: every gzip member ended, and so is its last line."""
+    last = b"\n"
     try:
         with gzip.open(path, "rb") as stream:
-            while stream.read(1 << 20):
-                pass
+            while block := stream.read(1 << 20):
+                last = block[-1:]
     except (EOFError, zlib.error, gzip.BadGzipFile):
         return False
-    return True
+    return last == b"\n"
+
+
+_LINE_KEYS = ("index", "variant", "seats", "returns", "length", "record")
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(value: Any) -> bool:
+    return _whole(value) or (isinstance(value, float) and math.isfinite(value))
+
+
+class _LineChecker:
+    """Checks lines of ``games.jsonl.gz`` against the spec, and each against its record."""
+
+    def __init__(self, spec: TournamentSpec, path: Path) -> None:
+        self.spec = spec
+        self.path = path
+        self.games = spec.make_games()
+        self.seen: dict[int, int] = {}
+
+    def check(self, number: int, line: bytes) -> GameResult:
+        """The line as a result; raises TournamentFileError naming what is wrong."""
+
+        def fail(problem: str) -> TournamentFileError:
+            return TournamentFileError(self.path, number, problem)
+
+        try:
+            data = json.loads(line)
+        except (ValueError, RecursionError) as error:
+            raise fail(f"not valid JSON ({error})") from None
+        if not isinstance(data, dict):
+            raise fail(f"expected a JSON object, got {_json_kind(data)}")
+        missing = [k for k in _LINE_KEYS if k not in data]
+        if missing:
+            raise fail(f"missing {', '.join(repr(k) for k in missing)}")
+        unknown = sorted(set(data) - set(_LINE_KEYS))
+        if unknown:
+            raise fail(f"unknown field {unknown[0]!r}")
+        spec, players = self.spec, self.spec.players
+        for key in ("index", "variant", "length"):
+            if not _whole(data[key]) or (key == "length" and data[key] < 0):
+                raise fail(f"{key!r} must be a whole number, not {_brief(data[key])}")
+        seats, returns = data["seats"], data["returns"]
+        if not (
+            isinstance(seats, list)
+            and len(seats) == players
+            and all(isinstance(s, str) for s in seats)
+        ):
+            raise fail(f"'seats' must be a list of {players} bot names, not {_brief(seats)}")
+        if not (
+            isinstance(returns, list) and len(returns) == players and all(map(_number, returns))
+        ):
+            raise fail(f"'returns' must be a list of {players} numbers, not {_brief(returns)}")
+        if not isinstance(data["record"], dict):
+            raise fail(f"'record' must be an object, not {_json_kind(data['record'])}")
+
+        index = data["index"]
+        if not 0 <= index < spec.total:
+            raise fail(
+                f"game index {index} is outside the tournament (games 0 to {spec.total - 1})"
+            )
+        if index in self.seen:
+            raise fail(f"game {index} is already on line {self.seen[index]}")
+        variant, names = spec.schedule(index)
+        if data["variant"] != variant:
+            raise fail(f"game {index} plays option set {variant}, not {_brief(data['variant'])}")
+        if seats != names:
+            raise fail(
+                f"game {index}: the schedule seats {_brief(names)} there, not {_brief(seats)}"
+            )
+
+        try:
+            record = Record.from_json(data["record"])
+        except RecordError as error:
+            raise fail(f"its record: {error}") from None
+        if record.game != spec.game:
+            raise fail(f"its record is of {record.game!r}, not {spec.game!r}")
+        if record.seats != names:
+            raise fail(f"its record seats {_brief(record.seats)}, not {_brief(names)}")
+        if record.outcome is None:
+            raise fail("its record is of an unfinished game (no outcome)")
+        try:
+            final = record.replay(game=self.games[variant])
+        except RecordError as error:
+            raise fail(f"its record does not replay: {error}") from None
+        replayed = [float(r) for r in final.returns()]
+        if [float(r) for r in returns] != replayed:
+            raise fail(
+                f"returns {_brief(returns)} differ from its record's replay {_brief(replayed)}"
+            )
+        if data["length"] != final.move_number():
+            raise fail(
+                f"length {data['length']} differs from its record's replay {final.move_number()}"
+            )
+        self.seen[index] = number
+        return GameResult.from_json(data)
+
+
+def _json_kind(value: Any) -> str:
+    kinds = {dict: "an object", list: "a list", str: "text", bool: "true or false"}
+    if value is None:
+        return "null"
+    return kinds.get(type(value), "a number")
 
 
 class GameWriter:
@@ -638,8 +776,8 @@ class GameWriter:
 
     def write(self, results: Iterable[GameResult]) -> None:
         """Append and flush, so the games survive a Ctrl-C or a kill right after."""
-        for result in results:
-            self._file.write(_line(result))
+        # One write per batch: an interruption leaves whole lines or none of the batch.
+        self._file.write(b"".join(_line(result) for result in results))
         self._file.flush()
 
     def close(self) -> None:
@@ -673,13 +811,12 @@ def run_tournament(
     sessions included); ``on_game`` with each newly finished game. Ctrl-C
     stops the workers and returns what finished, with ``interrupted`` set.
     """
-    results = store.read_results() if store is not None else {}
-    results = {i: r for i, r in results.items() if i < spec.total}
+    results = store.read_results(spec) if store is not None else {}
     missing = [i for i in range(spec.total) if i not in results]
     owned = backend is None
     if backend is None:
         backend = SerialBackend()
-    writer = store.appender() if store is not None and missing else None
+    writer = store.appender(results) if store is not None and missing else None
     interrupted = False
     played = 0
     if progress is not None:
@@ -717,5 +854,5 @@ def load_tournament(folder: str | Path) -> tuple[TournamentSpec, list[GameResult
     if not store.folder.is_dir():
         raise TournamentError(f"{store.folder}: no such folder")
     spec = store.read_spec()
-    results = store.read_results()
-    return spec, [results[i] for i in sorted(results) if i < spec.total]
+    results = store.read_results(spec)
+    return spec, [results[i] for i in sorted(results)]
