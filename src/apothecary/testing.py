@@ -11,6 +11,7 @@ that lead to the problem, so it can be replayed.
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import pickle
@@ -90,8 +91,10 @@ def check_game(
       str, no two alike (at a chance node it only has to answer with a str);
     - an illegal id, an out-of-range id, a non-int and malformed notation raise
       the right error and leave the state exactly as it was;
-    - a clone equals its original and is independent of it, and a state
-      survives pickling (it is sent to worker processes);
+    - a clone, ``copy.copy`` and ``copy.deepcopy`` equal their original and are
+      independent of it (playing on one leaves the original as it was), and a
+      state survives pickling (it is sent to worker processes) at every pickle
+      protocol: one protocol in turn every few steps, all of them at the end;
     - observations (every seat and a spectator) are JSON values that survive a
       JSON round trip, and tensors have the declared length and finite values;
     - ``resample_from_infostate(p)`` (every ``resample_every`` steps, seats in
@@ -181,6 +184,12 @@ def _check_one_game(
         report.steps += 1
     if state.is_terminal():
         _expect_error(state, state.history()[-1], IllegalActionError, where, "action after the end")
+    where.state = state
+    final = _fingerprint(state)
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        _check_pickle(state, protocol, final, where)
+    for how, what in ((copy.copy, "copy.copy(state)"), (copy.deepcopy, "copy.deepcopy(state)")):
+        _check_copy(state, how(state), what, final, rng, where)
     _check_resample(state, rng.randrange(game.num_players), rng, report, where, events)
     report.lengths.append(state.move_number())
     _check_record(state, observations, seats, where)
@@ -346,20 +355,65 @@ def _check_bad_input(state: State, rng: random.Random, where: _Where) -> None:
     _expect_error(state, _NOT_NOTATION, MalformedActionError, where, "malformed notation")
 
 
+_PICKLE_EVERY = 4
+"""Pickling replays a state's history, so it is checked every few steps (one
+protocol in turn) and at every protocol at the end of each game."""
+
+
 def _check_clone(state: State, rng: random.Random, where: _Where) -> None:
     before = _fingerprint(state)
-    copy = state.clone()
-    if _fingerprint(copy) != before:
-        where.fail("clone() differs from its original")
+    _check_copy(state, state.clone(), "clone()", before, rng, where)
+    # copy.copy and copy.deepcopy must be clone(): the default copy.copy shares
+    # the mutable fields, so playing on it would corrupt the original.
+    _check_copy(state, copy.copy(state), "copy.copy(state)", before, rng, where)
+    _check_copy(state, copy.deepcopy(state), "copy.deepcopy(state)", before, rng, where)
     # States travel to worker processes (bots thinking, parallel tournaments).
-    if _fingerprint(pickle.loads(pickle.dumps(state))) != before:
-        where.fail("a pickled and unpickled state differs from the original")
-    if state.current_player() == CHANCE:
-        copy.apply_action(sample_chance(copy, rng))
+    moves = state.move_number()
+    if moves % _PICKLE_EVERY == 0:
+        protocols = pickle.HIGHEST_PROTOCOL + 1
+        _check_pickle(state, (moves // _PICKLE_EVERY) % protocols, before, where)
+
+
+def _check_copy(
+    state: State,
+    copied: State,
+    what: str,
+    before: tuple[Any, ...],
+    rng: random.Random,
+    where: _Where,
+) -> None:
+    """``copied`` equals ``state`` and playing on it leaves ``state`` as it was."""
+    if copied is state:
+        where.fail(f"{what} is the state itself, not a copy")
+    if _fingerprint(copied) != before:
+        where.fail(f"{what} differs from its original")
+    if copied.is_terminal():
+        return
+    if copied.current_player() == CHANCE:
+        copied.apply_action(sample_chance(copied, rng))
     else:
-        copy.apply_action(rng.choice(copy.legal_actions()))
+        copied.apply_action(rng.choice(copied.legal_actions()))
     if _fingerprint(state) != before:
-        where.fail("playing on a clone changed the original: they share something mutable")
+        where.fail(f"playing on {what} changed the original: they share something mutable")
+
+
+def _check_pickle(state: State, protocol: int, before: tuple[Any, ...], where: _Where) -> None:
+    """``state`` survives a pickle round trip at ``protocol``."""
+    try:
+        loaded = pickle.loads(pickle.dumps(state, protocol=protocol))
+    except Exception as error:
+        where.fail(f"pickling at protocol {protocol} failed: {type(error).__name__}: {error}")
+    if type(loaded) is not type(state):
+        where.fail(
+            f"a state pickled at protocol {protocol} came back as a {type(loaded).__name__}, "
+            f"not a {type(state).__name__}"
+        )
+    if _fingerprint(loaded) != before:
+        where.fail(
+            f"a state pickled at protocol {protocol} and unpickled differs from the original"
+        )
+    if _fingerprint(state) != before:
+        where.fail(f"pickling at protocol {protocol} changed the state")
 
 
 def _check_event(state: State, action: int, viewer: Player | None, where: _Where) -> dict[str, Any]:
