@@ -728,22 +728,6 @@ class LittleDropOfPoisonState(State):
         other.turn_order = self.turn_order
         other.turn_target = self.turn_target
 
-    def __getstate__(self) -> dict[str, Any]:
-        # The log is a linked list of nested pairs, too deep for pickle's recursion:
-        # it travels as a flat list and is relinked on arrival.
-        fields = {name: getattr(self, name) for name in State.__slots__ + self.__slots__}
-        fields["log"] = self._entries()
-        fields["_resample_facts"] = None  # a cache, rebuilt on demand
-        return fields
-
-    def __setstate__(self, fields: dict[str, Any]) -> None:
-        log: tuple[Any, ...] = ()
-        for entry in fields.pop("log"):
-            log = (log, entry)
-        for name, value in fields.items():
-            setattr(self, name, value)
-        self.log = log
-
     # -- notation ---------------------------------------------------------------
 
     def action_to_string(self, action: Action) -> str:
