@@ -185,7 +185,7 @@ def _check_one_game(
     if state.is_terminal():
         _expect_error(state, state.history()[-1], IllegalActionError, where, "action after the end")
     where.state = state
-    final = _fingerprint(state)
+    final = fingerprint(state)
     for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
         _check_pickle(state, protocol, final, where)
     for how, what in ((copy.copy, "copy.copy(state)"), (copy.deepcopy, "copy.deepcopy(state)")):
@@ -214,7 +214,7 @@ class _Where:
         )
 
 
-def _fingerprint(state: State) -> tuple[Any, ...]:
+def fingerprint(state: State) -> tuple[Any, ...]:
     """Everything observable about a state, to detect any change."""
     n = state.game.num_players
     return (
@@ -330,7 +330,7 @@ def _check_labels(state: State, legal: list[int], chance: bool, where: _Where) -
 
 
 def _expect_error(state: State, bad: Any, error: type[Exception], where: _Where, what: str) -> None:
-    before = _fingerprint(state)
+    before = fingerprint(state)
     try:
         state.apply_action(bad)
     except error:
@@ -339,7 +339,7 @@ def _expect_error(state: State, bad: Any, error: type[Exception], where: _Where,
         where.fail(f"{what} {bad!r} raised {type(other).__name__}, not {error.__name__}: {other}")
     else:
         where.fail(f"{what} {bad!r} was accepted")
-    if _fingerprint(state) != before:
+    if fingerprint(state) != before:
         where.fail(f"{what} {bad!r} changed the state although it was refused")
 
 
@@ -361,7 +361,7 @@ protocol in turn) and at every protocol at the end of each game."""
 
 
 def _check_clone(state: State, rng: random.Random, where: _Where) -> None:
-    before = _fingerprint(state)
+    before = fingerprint(state)
     _check_copy(state, state.clone(), "clone()", before, rng, where)
     # copy.copy and copy.deepcopy must be clone(): the default copy.copy shares
     # the mutable fields, so playing on it would corrupt the original.
@@ -385,7 +385,7 @@ def _check_copy(
     """``copied`` equals ``state`` and playing on it leaves ``state`` as it was."""
     if copied is state:
         where.fail(f"{what} is the state itself, not a copy")
-    if _fingerprint(copied) != before:
+    if fingerprint(copied) != before:
         where.fail(f"{what} differs from its original")
     if copied.is_terminal():
         return
@@ -393,7 +393,7 @@ def _check_copy(
         copied.apply_action(sample_chance(copied, rng))
     else:
         copied.apply_action(rng.choice(copied.legal_actions()))
-    if _fingerprint(state) != before:
+    if fingerprint(state) != before:
         where.fail(f"playing on {what} changed the original: they share something mutable")
 
 
@@ -408,11 +408,11 @@ def _check_pickle(state: State, protocol: int, before: tuple[Any, ...], where: _
             f"a state pickled at protocol {protocol} came back as a {type(loaded).__name__}, "
             f"not a {type(state).__name__}"
         )
-    if _fingerprint(loaded) != before:
+    if fingerprint(loaded) != before:
         where.fail(
             f"a state pickled at protocol {protocol} and unpickled differs from the original"
         )
-    if _fingerprint(state) != before:
+    if fingerprint(state) != before:
         where.fail(f"pickling at protocol {protocol} changed the state")
 
 

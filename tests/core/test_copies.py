@@ -14,22 +14,10 @@ from toy_game import ToyGame, ToyState
 import apothecary
 from apothecary.core.errors import ApothecaryError
 from apothecary.core.game import State, sample_chance
-from apothecary.testing import ConformanceError, check_game
+from apothecary.testing import ConformanceError, check_game, fingerprint
 
 GAMES = sorted(apothecary.games())
 PROTOCOLS = range(pickle.HIGHEST_PROTOCOL + 1)
-
-
-def fingerprint(state: State) -> tuple[Any, ...]:
-    n = state.game.num_players
-    return (
-        str(state),
-        state.history(),
-        state.current_player(),
-        state.legal_actions(),
-        [state.observation(p) for p in [*range(n), None]],
-        [state.information_state_string(p) for p in range(n)],
-    )
 
 
 def step(state: State, rng: random.Random) -> None:

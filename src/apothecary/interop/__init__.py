@@ -10,6 +10,10 @@ adapter loads its heavy dependencies only when it is imported itself.
 
 from __future__ import annotations
 
+from typing import Any
+
+from apothecary.core.errors import MalformedActionError
+
 
 def agent_name(seat: int) -> str:
     """The PettingZoo agent name of a seat (``"player_0"``)."""
@@ -22,3 +26,24 @@ def openspiel_name(game_name: str) -> str:
 
 
 __all__ = ["agent_name", "openspiel_name"]
+
+
+def action_id(action: Any) -> int:
+    """``action`` as an int id; MalformedActionError unless it is an int or a
+    NumPy integer (a bool, an enum member, a float, text or None is not an id).
+    Both adapters take ids this way: RL code passes NumPy integers."""
+    if type(action) is int:
+        return action
+    # NumPy is the adapters' own dependency; this package does not import it.
+    if (
+        type(action).__module__ == "numpy"
+        and hasattr(action, "dtype")
+        and action.dtype.kind in "iu"
+    ):
+        return int(action)
+    shown = repr(action)
+    if len(shown) > 80:
+        shown = shown[:79] + "…"
+    raise MalformedActionError(
+        f"an action id is an int or a NumPy integer, got {type(action).__name__} {shown}"
+    )

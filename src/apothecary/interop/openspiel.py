@@ -49,11 +49,11 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from apothecary.core.bot import Bot
-from apothecary.core.errors import BadOptionError, MalformedActionError
+from apothecary.core.errors import BadOptionError
 from apothecary.core.game import Game, GameInfo, OptionSpec, State
 from apothecary.core.registry import game_class, games
 from apothecary.core.registry import load as load_apothecary
-from apothecary.interop import openspiel_name
+from apothecary.interop import action_id, openspiel_name
 
 _REGISTERED: dict[str, str] = {}
 """OpenSpiel short name -> apothecary name, for games registered by this process."""
@@ -301,15 +301,15 @@ class ApothecarySpielState(pyspiel.State):  # type: ignore[misc]
 
     def apply_action(self, action: Any) -> None:
         """Play ``action``, an id as an int or a NumPy integer (not a bool or an enum)."""
-        super().apply_action(_action_id(action))
+        super().apply_action(action_id(action))
 
     def apply_action_with_legality_check(self, action: Any) -> None:
         """OpenSpiel's checked apply_action, with the same check of the id's type."""
-        super().apply_action_with_legality_check(_action_id(action))
+        super().apply_action_with_legality_check(action_id(action))
 
     def child(self, action: Any) -> ApothecarySpielState:
         """A copy of this state after ``action`` (an id, checked as for apply_action)."""
-        return super().child(_action_id(action))  # type: ignore[no-any-return]
+        return super().child(action_id(action))  # type: ignore[no-any-return]
 
     def _apply_action(self, action: int) -> None:
         self.position.state.apply_action(int(action))
@@ -343,21 +343,6 @@ class ApothecarySpielState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return str(self.position.state)
-
-
-def _action_id(action: Any) -> int:
-    """``action`` as an int id; MalformedActionError unless it is an int or a
-    NumPy integer (a bool, an enum member, a float or text is not an id)."""
-    if type(action) is int:
-        return action
-    if isinstance(action, np.integer):
-        return int(action)
-    shown = repr(action)
-    if len(shown) > 80:
-        shown = shown[:79] + "…"
-    raise MalformedActionError(
-        f"an action id is an int or a NumPy integer, got {type(action).__name__} {shown}"
-    )
 
 
 # -- bots ----------------------------------------------------------------------

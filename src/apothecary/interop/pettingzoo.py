@@ -38,10 +38,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from apothecary.core.errors import MalformedActionError
 from apothecary.core.game import CHANCE, TERMINAL, Game, State, sample_chance
 from apothecary.core.registry import load
-from apothecary.interop import agent_name
+from apothecary.interop import action_id, agent_name
 
 ObsDict = dict[str, np.ndarray[Any, Any]]
 
@@ -128,7 +127,7 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         if type(action) is not int:
-            action = _action_id(action)
+            action = action_id(action)
         # The core checks legality and raises without changing the state.
         self.state.apply_action(action)
         # Rewards are all zero until the end, so the cumulative rewards (and
@@ -214,19 +213,6 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
                     self._masks.clear()
                 self._masks[key] = mask
         return mask
-
-
-def _action_id(action: Any) -> int:
-    """``action`` as an int id; MalformedActionError unless it is a NumPy
-    integer (a bool, an enum member, a float, text or None is not an id)."""
-    if isinstance(action, np.integer):
-        return int(action)
-    shown = repr(action)
-    if len(shown) > 80:
-        shown = shown[:79] + "…"
-    raise MalformedActionError(
-        f"an action id is an int or a NumPy integer, got {type(action).__name__} {shown}"
-    )
 
 
 _MASK_CACHE_SIZE = 4096
