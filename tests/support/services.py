@@ -379,27 +379,25 @@ def _admin_engine(url: str) -> Engine:
     return create_engine(url, isolation_level="AUTOCOMMIT", poolclass=NullPool)
 
 
-def _create_database(url: str, name: str) -> None:
+def _admin_execute(url: str, sql: str) -> None:
+    """Run one statement on the server's admin connection (autocommit)."""
     from sqlalchemy import text
 
     engine = _admin_engine(url)
     try:
         with engine.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
+            conn.execute(text(sql))
     finally:
         engine.dispose()
+
+
+def _create_database(url: str, name: str) -> None:
+    _admin_execute(url, f'CREATE DATABASE "{name}"')
 
 
 def _drop_database(url: str, name: str) -> None:
-    from sqlalchemy import text
-
-    engine = _admin_engine(url)
-    try:
-        with engine.connect() as conn:
-            # FORCE (PostgreSQL 13+) ends connections a test forgot to close.
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    finally:
-        engine.dispose()
+    # FORCE (PostgreSQL 13+) ends connections a test forgot to close.
+    _admin_execute(url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def with_database(url: str, name: str) -> str:
