@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 import tables_kit as kit
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 GAME = "little-drop-of-poison"
 HAND = ".table-area .ldp-hand-card.ldp-live"
@@ -29,7 +30,19 @@ REVEAL = ".table-area .ldp-reveal:not([hidden])"
 
 
 def board_move(page: Any, rng: random.Random) -> bool:
-    """One step of this seat's turn by the table, if it is its turn: True when made."""
+    """One step of this seat's turn by the table, if it is its turn: True when made.
+
+    A redraw may take away the card or button just chosen (the table changed
+    under the click): that try makes no move, and the caller tries again, so
+    a table that never offers its moves still fails by the caller's deadline.
+    """
+    try:
+        return _board_move(page, rng)
+    except PlaywrightTimeout:
+        return False
+
+
+def _board_move(page: Any, rng: random.Random) -> bool:
     notations = kit.legal(page)
     if not notations:
         return False
