@@ -77,7 +77,13 @@ def replay_command(
 # Front ends add their own commands: each module here, when installed, has a
 # ``register(app)``. Discovery keeps this file free of their imports (the TUI
 # and the arena load heavy dependencies only when their command runs).
-FRONT_ENDS = ("apothecary.arena.cli", "apothecary.tui.cli", "apothecary.server.cli")
+FRONT_ENDS = (
+    "apothecary.arena.cli",
+    "apothecary.tui.cli",
+    "apothecary.server.cli",
+    "apothecary.analysis.cli",
+    "apothecary.bots.solvers.cli",
+)
 
 
 def _register_front_ends() -> None:
