@@ -1,0 +1,224 @@
+"""Games from other packages: the ``apothecary.games`` entry-point group.
+
+A package adds a game by declaring one entry point, ``name = "module:GameClass"``;
+every front end then offers it. The "installed" packages here are what pip leaves
+in site-packages, a module beside a ``*.dist-info`` folder holding METADATA and
+entry_points.txt, put on the path: importlib.metadata finds them exactly as it
+finds an installed distribution.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import subprocess
+import sys
+import textwrap
+import warnings
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from apothecary.core import registry
+from apothecary.core.errors import ApothecaryError, UnknownGameError
+from apothecary.core.registry import GameRegistrationError, GameRegistrationWarning
+
+SUPPORT = Path(__file__).resolve().parent.parent / "support"
+BUILT_IN = ["in-vino-morte", "little-drop-of-poison", "poison-pot", "tea-scones-arsenic"]
+
+# The toy game of tests/support, as another package would ship it, plus classes for
+# the broken cases: a game under a built-in's name, and a module that does not import.
+TOY_PACKAGE = (SUPPORT / "toy_game.py").read_text(encoding="utf-8") + textwrap.dedent(
+    '''
+
+    from dataclasses import replace as _replace
+
+
+    class Impostor(ToyGame):
+        """Toy high card claiming a built-in game's name."""
+
+        info = _replace(ToyGame.info, name="poison-pot")
+    '''
+)
+
+
+def install(site: Path, dist: str, entry_points: dict[str, str], modules: dict[str, str]) -> Path:
+    """Lay out an installed distribution ``dist`` in ``site``, as pip would."""
+    site.mkdir(parents=True, exist_ok=True)
+    for module, source in modules.items():
+        (site / f"{module}.py").write_text(source, encoding="utf-8")
+    info = site / f"{dist.replace('-', '_')}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1\n", encoding="utf-8"
+    )
+    lines = [f"{name} = {value}" for name, value in entry_points.items()]
+    (info / "entry_points.txt").write_text(
+        "[apothecary.games]\n" + "\n".join(lines) + "\n", encoding="utf-8"
+    )
+    return site
+
+
+def run(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """A fresh interpreter that has ``site`` on its path (the registry starts empty)."""
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    return subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, env=env, timeout=120
+    )
+
+
+@pytest.fixture
+def fresh_registry(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
+    """A registry that discovers again, with ``tmp_path/site`` on the path; the
+    process's registry, path and modules are put back afterwards."""
+    registry.games()  # the built-in games, imported once (an import registers only once)
+    site = tmp_path / "site"
+    site.mkdir()
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setattr(registry, "_GAMES", {name: registry.game_class(name) for name in BUILT_IN})
+    monkeypatch.setattr(registry, "_BROKEN", {})
+    monkeypatch.setattr(registry, "_discovered", False)
+    before = set(sys.modules)
+    yield site
+    for name in set(sys.modules) - before:
+        if name.startswith("apothecary_toy"):
+            del sys.modules[name]
+    importlib.invalidate_caches()
+
+
+def test_an_installed_package_adds_a_game_to_every_front_end(tmp_path: Path) -> None:
+    site = install(
+        tmp_path / "site",
+        "apothecary-toy",
+        {"toy-high-card": "apothecary_toy:ToyGame"},
+        {"apothecary_toy": TOY_PACKAGE},
+    )
+    listed = run(site, "-m", "apothecary.cli", "games")
+    assert listed.returncode == 0, listed.stderr
+    names = [line.split()[0] for line in listed.stdout.splitlines()]
+    assert names == sorted([*BUILT_IN, "toy-high-card"])
+    assert "Toy High Card" in listed.stdout
+    assert "GameRegistrationWarning" not in listed.stderr
+
+    # The conformance suite, the bot registry, the arena's simulate command and the
+    # server's game list, none of which was told about the package.
+    script = textwrap.dedent(
+        """
+        import sys
+
+        from fastapi.testclient import TestClient
+
+        from apothecary import bots
+        from apothecary.server.app import create_app
+        from apothecary.server.store import Store
+        from apothecary.testing import check_game
+
+        check_game("toy-high-card", games=20)
+        print("levels", *bots.levels("toy-high-card"))
+        with TestClient(create_app(Store(f"sqlite:///{sys.argv[1]}"))) as client:
+            print("server", *sorted(g["name"] for g in client.get("/api/games").json()))
+        """
+    )
+    checked = run(site, "-c", script, str(tmp_path / "rooms.sqlite3"))
+    assert checked.returncode == 0, checked.stderr
+    assert "levels easy medium hard" in checked.stdout
+    assert "server " + " ".join(sorted([*BUILT_IN, "toy-high-card"])) in checked.stdout
+
+    simulated = run(
+        site, "-m", "apothecary.cli", "simulate", "toy-high-card", "-n", "20", "--bots", "random"
+    )
+    assert simulated.returncode == 0, simulated.stderr
+
+
+def test_a_broken_package_leaves_the_other_games_and_says_why(tmp_path: Path) -> None:
+    site = install(
+        tmp_path / "site",
+        "apothecary-broken",
+        {"broken-game": "apothecary_missing_module:Game"},
+        {},
+    )
+    listed = run(site, "-m", "apothecary.cli", "games")
+    assert listed.returncode == 0, listed.stderr
+    assert [line.split()[0] for line in listed.stdout.splitlines()] == BUILT_IN
+    assert "GameRegistrationWarning" in listed.stderr
+    assert "'broken-game'" in listed.stderr and "apothecary-broken 0.1" in listed.stderr
+    assert "Traceback" not in listed.stderr
+
+    rules = run(site, "-m", "apothecary.cli", "rules", "broken-game")
+    assert rules.returncode == 2
+    assert "error:" in rules.stderr and "does not load" in rules.stderr
+    assert "Traceback" not in rules.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "complaint"),
+    [
+        ("toy-high-card", "apothecary_toy_absent:ToyGame", "does not load: ModuleNotFoundError"),
+        ("toy-high-card", "apothecary_toy:MOVE_NAMES", "not a subclass of apothecary.Game"),
+        ("toy-high-card", "apothecary_toy:ToyState", "not a subclass of apothecary.Game"),
+        ("high-card", "apothecary_toy:ToyGame", "called 'toy-high-card'"),
+        ("toy-high-card", "apothecary_toy:NoSuchName", "does not load: AttributeError"),
+    ],
+)
+def test_each_kind_of_broken_entry_point_is_reported_and_left_out(
+    fresh_registry: Path, name: str, value: str, complaint: str
+) -> None:
+    install(fresh_registry, "apothecary-toy", {name: value}, {"apothecary_toy": TOY_PACKAGE})
+    with pytest.warns(GameRegistrationWarning, match=complaint):
+        assert registry.games() == BUILT_IN
+    with pytest.raises(GameRegistrationError, match=complaint) as caught:
+        registry.game_class(name)
+    assert isinstance(caught.value, ApothecaryError)
+
+
+def test_an_entry_point_cannot_take_a_built_in_games_name(fresh_registry: Path) -> None:
+    install(
+        fresh_registry,
+        "apothecary-toy",
+        {"poison-pot": "apothecary_toy:Impostor"},
+        {"apothecary_toy": TOY_PACKAGE},
+    )
+    with pytest.warns(GameRegistrationWarning, match="already the game of apothecary.games"):
+        assert registry.games() == BUILT_IN
+    assert registry.game_class("poison-pot").__module__.startswith("apothecary.games.poison_pot")
+
+
+def test_a_good_and_a_broken_entry_point_side_by_side(fresh_registry: Path) -> None:
+    install(
+        fresh_registry,
+        "apothecary-toy",
+        {"toy-high-card": "apothecary_toy:ToyGame", "other-game": "apothecary_toy:Nothing"},
+        {"apothecary_toy": TOY_PACKAGE},
+    )
+    with pytest.warns(GameRegistrationWarning, match="'other-game'"):
+        assert registry.games() == sorted([*BUILT_IN, "toy-high-card"])
+    assert registry.load("toy-high-card").num_players == 2
+    with pytest.raises(UnknownGameError, match="toy-high-card"):
+        registry.game_class("no-such-game")
+
+
+def test_discovery_runs_once(fresh_registry: Path) -> None:
+    install(
+        fresh_registry,
+        "apothecary-toy",
+        {"toy-high-card": "apothecary_toy:Nothing"},
+        {"apothecary_toy": TOY_PACKAGE},
+    )
+    with pytest.warns(GameRegistrationWarning):
+        registry.games()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        registry.games()  # a second call neither loads nor warns again
+
+
+def test_two_classes_under_one_name_are_refused() -> None:
+    from toy_game import ToyGame
+
+    class Twin(ToyGame):
+        info = replace(ToyGame.info, name="poison-pot")
+
+    with pytest.raises(GameRegistrationError, match="registered twice"):
+        registry.register(Twin)
+    assert registry.game_class("poison-pot") is not Twin
