@@ -15,29 +15,13 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from option_sets import BAD_LOADS, main_options
+from option_sets import BAD_LOADS, configurations
 from pettingzoo.test import api_test, seed_test
 
 import apothecary
 from apothecary.interop.pettingzoo import ApothecaryEnv, env
 
-CONFIGURATIONS = [
-    pytest.param(name, players, {}, id=f"{name}-{players}p")
-    for name in apothecary.games()
-    for players in range(
-        apothecary.game_class(name).info.min_players,
-        apothecary.game_class(name).info.max_players + 1,
-    )
-] + [
-    pytest.param(
-        name,
-        apothecary.game_class(name).info.default_players,
-        options,
-        id=f"{name}-" + ",".join(f"{k}={v}" for k, v in options.items()),
-    )
-    for name in apothecary.games()
-    for options in main_options(name)
-]
+CONFIGURATIONS = configurations()
 
 
 def play_randomly(table: ApothecaryEnv, seed: int) -> list[int]:

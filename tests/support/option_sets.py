@@ -30,3 +30,30 @@ BAD_LOADS: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
     (("poison-pot", 9), {}),
 ]
 """Arguments to ``apothecary.load`` that must fail: an adapter must fail alike."""
+
+
+def configurations() -> list[Any]:
+    """``pytest.param(name, players, options)`` for every game at every player
+    count, then at its default count with each of :func:`main_options` alone:
+    the configurations an adapter is checked over."""
+    import pytest
+
+    params = []
+    for name in apothecary.games():
+        info = apothecary.game_class(name).info
+        params += [
+            pytest.param(name, players, {}, id=f"{name}-{players}p")
+            for players in range(info.min_players, info.max_players + 1)
+        ]
+    for name in apothecary.games():
+        info = apothecary.game_class(name).info
+        params += [
+            pytest.param(
+                name,
+                info.default_players,
+                options,
+                id=f"{name}-" + ",".join(f"{k}={v}" for k, v in options.items()),
+            )
+            for options in main_options(name)
+        ]
+    return params
