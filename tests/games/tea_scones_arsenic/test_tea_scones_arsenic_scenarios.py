@@ -3,7 +3,8 @@
 Seats play clockwise from seat 0. Kinds are numbered 1 to 6; a turn is written
 ``d<kind>`` (or ``d<kind>@<seat>`` for a marked scone), the chance outcome
 ``dose<n>``, then ``eat``, ``back`` or ``back+shuffle``. Each test quotes the
-rule it checks (rulebook or DECISIONS.md).
+rule it checks: the rulebook, or where the rulebook leaves a point open, the
+reading settled in ``rules.md``.
 """
 
 from __future__ import annotations
@@ -66,8 +67,9 @@ KINDS = 6
 
 
 def test_two_players_owe_two_honour_turns_after_a_stop() -> None:
-    """DECISIONS: "when a player stops, every other living, active player plays 2
-    more turns (...) in which nobody may stop; after that, stopping is allowed
+    """rules.md: "When a player stops, every other player who is alive and has
+    not stopped owes 2 honour turns"; "While anyone still playing owes honour
+    turns, nobody may stop. When nobody owes anything, stopping is allowed
     again". With 2 players, seat 1 plays twice without the right to stop."""
     state = play(2, ["stop"])
     assert state.current_player() == 1
@@ -123,8 +125,9 @@ def test_a_stop_after_the_honour_rounds_starts_new_ones() -> None:
 
 
 def test_stop_only_at_the_start_of_a_turn() -> None:
-    """DECISIONS: "the player first may stop (not during honour rounds). Otherwise
-    the player may shuffle the box, then picks a scone". After shuffling, it is
+    """rules.md: the player "may stop (only as the very first thing in the turn,
+    and never while honour turns are owed"; "Otherwise, may shuffle the box (only
+    when some scone in it is marked"; then "Takes a scone". After shuffling, it is
     too late to stop; shuffling needs a marked scone to mix back in."""
     state = play(2, [])
     assert "shuffle" not in notation(state)
@@ -154,9 +157,10 @@ def test_no_cube_left_means_eat() -> None:
 
 
 def test_a_put_back_scone_stays_marked_until_a_shuffle() -> None:
-    """DECISIONS: "A put-back scone stays identifiable by everyone as "put back by
-    X" until the box is shuffled." Seat 1 sees the mark but not the dose; drawing
-    the marked scone needs no chance (its dose is fixed); a shuffle clears marks."""
+    """rules.md: the scone goes back "marked "put back by" that player. Everyone
+    can follow a marked scone; only those who have seen its dose know it." Seat 1
+    sees the mark but not the dose; drawing the marked scone needs no chance (its
+    dose is fixed); a shuffle clears marks."""
     state = play(2, back(3, 2))
     assert state.observation(0)["box"]["marked"] == [{"kind": 3, "by": 0, "dose": 2}]
     assert state.observation(1)["box"]["marked"] == [{"kind": 3, "by": 0, "dose": None}]
@@ -176,7 +180,8 @@ def test_a_put_back_scone_stays_marked_until_a_shuffle() -> None:
 
 
 def test_put_back_and_shuffle_hides_the_scone_at_once() -> None:
-    """DECISIONS: "puts it back paying one sugar cube (...), optionally shuffling"."""
+    """rules.md: "the player pays one sugar cube (...) The player may shuffle the
+    box at once (`back+shuffle`), which removes every mark"."""
     state = play(2, [*back(3, 2)[:2], "back+shuffle"])
     assert state.observation(None)["box"]["marked"] == []
     assert state.observation(None)["seats"][0]["cubes"] == 2
@@ -200,9 +205,9 @@ def test_two_alike_marked_scones_are_told_apart() -> None:
 
 
 def test_death_at_exactly_the_lethal_dose() -> None:
-    """Rulebook: "when a player reaches 8, he's dead" (4 players). DECISIONS: "at a
-    total dose >= the lethal dose (...) the player is out; the dose total becomes
-    public". A total of 7 is survived, 8 is not."""
+    """Rulebook: "when a player reaches 8, he's dead" (4 players). rules.md: "A
+    player whose total dose reaches the lethal dose or more dies at once: they are
+    out, their total becomes public". A total of 7 is survived, 8 is not."""
     zeros = [*eat(6, 0), *eat(6, 0), *eat(5, 0)]
     first = [*eat(1, 3), *zeros, *eat(2, 3), *eat(4, 0), *eat(4, 0), *eat(5, 0)]
     state = play(4, [*first, *eat(3, 1)])
@@ -243,9 +248,10 @@ FULL_TIE = [*eat(1, 1), *eat(2, 1), "stop", *back(3, 2), *back(4, 3), "stop"]
 
 
 def test_full_tie_goes_to_an_eat_off() -> None:
-    """DECISIONS: "still tied: the tied players take turns eating (no cubes, no
-    stopping, no spoons; shuffling allowed), starting with the first tied seat
-    clockwise after the last player to move, until one is left alive"."""
+    """rules.md: "there is an eat-off: the tied players take turns, starting with
+    the first of them clockwise after the player who moved last, each taking a
+    scone and having to eat it (no cubes, no stopping, no spoons; shuffling is
+    allowed (...)). Whoever dies is out; the last one alive wins"."""
     state = play(2, FULL_TIE)
     assert state.observation(None)["eat_off"] == [0, 1]
     assert state.current_player() == 0  # seat 1 moved last
@@ -264,8 +270,8 @@ def test_full_tie_goes_to_an_eat_off() -> None:
 
 
 def test_no_spoon_in_the_eat_off() -> None:
-    """DECISIONS: spoons are offered "after any eat of the main game, forced ones
-    included, never in the eat-off"."""
+    """rules.md: the spoon is offered "Right after a player chooses to eat (a
+    forced eat included, never in the eat-off)"."""
     tie = [*eat(1, 1), "pass", *eat(2, 1), "pass", "stop", *back(3, 2), *back(4, 3), "stop"]
     state = play(2, tie, little_spoon=True)
     assert state.observation(None)["eat_off"] == [0, 1]
@@ -274,7 +280,8 @@ def test_no_spoon_in_the_eat_off() -> None:
 
 
 def test_nobody_survives_nobody_wins() -> None:
-    """DECISIONS: "Dead players score 0; if nobody survives, nobody wins.\""""
+    """rules.md: scores are "scones eaten for a survivor (...), 0 for a dead
+    player"; "If nobody survives, nobody wins.\""""
     actions = scripted(3, {0: [3, 3, 3, 3], 1: [3, 3, 2, 2, 2], 2: [2, 2, 2, 1, 1, 1, 1]})
     state = play(3, actions)
     outcome = state.outcome()
@@ -284,8 +291,8 @@ def test_nobody_survives_nobody_wins() -> None:
 
 
 def test_the_game_ends_at_once_when_the_box_is_empty() -> None:
-    """DECISIONS: "End: when no player is both alive and active, or the box is
-    empty (at once, even in the middle of honour rounds)". Six players: five eat
+    """rules.md: "The main game ends as soon as nobody is both alive and still
+    playing, or the box is empty (even in the middle of honour rounds)". Six players: five eat
     their way to death (8, 8, 8, 8, 8), seat 5 eats everything else (total 2)
     and wins when it takes the last scone."""
     plans = {
@@ -306,8 +313,8 @@ def test_the_game_ends_at_once_when_the_box_is_empty() -> None:
 
 
 def test_the_box_empties_during_honour_rounds() -> None:
-    """DECISIONS: the game ends when the box is empty "at once, even in the middle
-    of honour rounds". Seats 0-3 die; seat 5 stops with one scone left, and seat 4
+    """rules.md: the main game ends as soon as "the box is empty (even in the
+    middle of honour rounds)". Seats 0-3 die; seat 5 stops with one scone left, and seat 4
     takes it in its honour turn: the game is over, seat 4 wins on scones."""
     dying = {0: [2, 2, 1, 3], 1: [2, 2, 1, 3], 2: [2, 2, 1, 3], 3: [1, 1, 3, 3]}
     plans = {**dying, 4: [0] * 6 + [1] * 5, 5: [0] * 6 + [1, 1, 3]}
@@ -322,8 +329,8 @@ def test_the_box_empties_during_honour_rounds() -> None:
 
 
 def test_an_empty_box_with_a_full_tie_is_a_shared_win() -> None:
-    """DECISIONS: "still tied: (...) until one is left alive, or the box is empty
-    (shared win)". Seats 4 and 5 end the main game with 10 scones and dose 5 each,
+    """rules.md: "Still tied: if the box is empty, the tied players share the
+    win". Seats 4 and 5 end the main game with 10 scones and dose 5 each,
     the box empty: no eat-off can happen, both win."""
     dying = {0: [2, 2, 1, 3], 1: [2, 2, 1, 3], 2: [2, 2, 1, 3], 3: [1, 1, 3, 3]}
     plans = {**dying, 4: [0] * 5 + [1] * 5, 5: [0] * 7 + [1, 1, 3]}
@@ -338,10 +345,10 @@ def test_an_empty_box_with_a_full_tie_is_a_shared_win() -> None:
 
 
 def test_the_spoon_sends_the_scone_back() -> None:
-    """DECISIONS: "once per game each player may, right after another player chose
-    to eat, force that scone back into the box; the eater's turn ends with nothing
-    eaten and no cube spent"; "offered clockwise from the eater's left"; "The
-    spooned scone goes back marked as put back by the eater"."""
+    """rules.md: "Right after a player chooses to eat (...) the spoon is offered
+    to each living player who still holds one, clockwise from the eater's left";
+    "A spooned scone goes back into the box marked as put back by the eater; the
+    eater's turn ends with nothing eaten and no cube spent"."""
     state = play(3, eat(1, 3), little_spoon=True)
     assert state.current_player() == 1 and notation(state) == ["spoon", "pass"]
     state.apply_action("pass")
@@ -363,16 +370,18 @@ def test_the_spoon_sends_the_scone_back() -> None:
 
 
 def test_a_stopped_player_may_still_spoon_and_a_spooned_turn_is_an_honour_turn() -> None:
-    """DECISIONS: spoons are offered "to every living player who still holds a
-    spoon (stopped players included)"; "A spooned turn counts as a turn for
-    honour rounds"."""
+    """rules.md: the spoon is offered "to each living player who still holds one
+    (...) (stopped players included)"; "Every turn a player plays counts against
+    what they owe (a put-back turn, or a turn whose scone was spooned, counts
+    too)"."""
     state = play(3, ["stop", *eat(1, 0), "pass", "spoon"], little_spoon=True)
     assert state.spoons == (0, 1, 1)
     assert state.honour == (0, 1, 2) and state.current_player() == 2
 
 
 def test_death_waits_for_the_spoon_window() -> None:
-    """DECISIONS: "the eater's death is checked only after the spoon window". Seat 0
+    """rules.md: "The eater's death is checked only once every holder has
+    passed". Seat 0
     would reach 6 of 6 with a second 3, but seat 1 spoons it away."""
     actions = [*eat(1, 3), *["pass"] * 5]
     actions += [*back(2, 0), *back(3, 0), *back(4, 0), *back(5, 0), *back(6, 0)]
@@ -386,8 +395,8 @@ def test_death_waits_for_the_spoon_window() -> None:
 
 
 def test_forced_eats_can_be_spooned_too() -> None:
-    """DECISIONS: spoons are offered "after any eat of the main game, forced ones
-    included"."""
+    """rules.md: the spoon is offered "Right after a player chooses to eat (a
+    forced eat included (...))"."""
     actions = [*back(1, 3), *back(2, 3), *back(3, 3), *back(4, 3), *back(5, 3), *back(6, 3)]
     state = play(2, [*actions, "d1", "dose2"], little_spoon=True)
     assert notation(state) == ["eat"]
@@ -399,7 +408,8 @@ def test_forced_eats_can_be_spooned_too() -> None:
 
 
 def test_solo_score_is_scones_eaten_if_alive() -> None:
-    """DECISIONS: "Solo: score = scones eaten if alive, 0 if dead." Lethal dose 30."""
+    """rules.md: "Solo (1 player, lethal dose 30): the score is the number of
+    scones eaten if alive, 0 if dead"."""
     state = play(1, [*eat(1, 3), *eat(2, 2), *eat(3, 0), "stop"])
     outcome = state.outcome()
     assert outcome is not None and outcome.scores == (3.0,) and outcome.winners == (0,)
@@ -433,8 +443,9 @@ def test_notation_aliases_and_errors() -> None:
 
 
 def test_others_doses_stay_hidden_until_death() -> None:
-    """DECISIONS: "eats it (it goes on their cup; the kind is public, the dose
-    hidden)"; a total becomes public at death."""
+    """rules.md: "Eat: the scone goes on the player's cup. Everyone sees its kind
+    and that it was eaten; only the eater knows its dose"; a total becomes public
+    at death."""
     state = play(2, [*eat(1, 3), *eat(2, 1)])
     assert state.observation(1)["seats"][0]["cup"] == [{"kind": 1, "dose": None}]
     assert state.observation(0)["seats"][0]["cup"] == [{"kind": 1, "dose": 3}]

@@ -12,7 +12,7 @@ from typing import Any
 
 from apothecary.core.bot import Bot, register_bot
 from apothecary.core.game import Action, State
-from apothecary.games.tea_scones_arsenic.rules import (
+from apothecary.games.tea_scones_arsenic.facts import (
     BACK,
     DOSE_COUNTS,
     DRAW_BASE,

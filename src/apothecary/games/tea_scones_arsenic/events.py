@@ -36,9 +36,11 @@ most actions.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from apothecary.core.events import add_then, after_action, new_event, seat, seats
 from apothecary.core.game import CHANCE, JSON, Action, Player
-from apothecary.games.tea_scones_arsenic.rules import (
+from apothecary.games.tea_scones_arsenic.facts import (
     BACK_SHUFFLE,
     DECIDE,
     DOSE,
@@ -49,8 +51,11 @@ from apothecary.games.tea_scones_arsenic.rules import (
     SPOON,
     STOP,
     TURN,
-    TeaSconesArsenicState,
 )
+
+if TYPE_CHECKING:
+    # Only a type: rules.py imports this module, never the other way round.
+    from apothecary.games.tea_scones_arsenic.rules import TeaSconesArsenicState
 
 
 def describe(

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import TypeVar, cast
 
-from apothecary.games.tea_scones_arsenic.rules import (
+from apothecary.games.tea_scones_arsenic.facts import (
     BACK,
     BACK_SHUFFLE,
     DECIDE,
@@ -41,7 +41,7 @@ from apothecary.games.tea_scones_arsenic.rules import (
     SPOON,
     SPOON_WINDOW,
     TURN,
-    TeaSconesArsenicState,
+    Table,
 )
 
 DRAW, RETURNED = 0, 1
@@ -57,7 +57,7 @@ class _World:
     the draws and returns of each kind, who ate which scone, and the bounds
     on every player's total ("accounts": the main game, then the eat-off)."""
 
-    def __init__(self, state: TeaSconesArsenicState, player: int) -> None:
+    def __init__(self, state: Table, player: int) -> None:
         game = state.game
         lethal = state.lethal_dose
         self.token_kind: list[int] = []
@@ -65,8 +65,9 @@ class _World:
         self.token_history_index: list[int] = []
         self.kind_events: list[list[tuple[int, int]]] = [[] for _ in range(KINDS)]
         eaten_by: list[tuple[int, int]] = []  # (token, eater) in order
-        replay = game.new_initial_state()
-        assert isinstance(replay, TeaSconesArsenicState)
+        # The game's own states are Tables (rules.py is the only module that
+        # makes them); naming the class here would import rules.py in a circle.
+        replay = cast(Table, game.new_initial_state())
         hand = -1
         marked: list[int] = []
         main_counts: list[int] | None = None
@@ -365,7 +366,7 @@ def _pick(weighted: Sequence[tuple[T, float]], rng: random.Random) -> T:
     return weighted[-1][0]
 
 
-def resample_history(state: TeaSconesArsenicState, player: int, rng: random.Random) -> list[int]:
+def resample_history(state: Table, player: int, rng: random.Random) -> list[int]:
     """``state``'s history with every dose hidden from ``player`` redrawn."""
     return Resampler(state, player).history(rng)
 
@@ -374,7 +375,7 @@ class Resampler:
     """Draws of ``state``'s history for ``player``: the part that needs no
     randomness is done once, so a search drawing many worlds pays it once."""
 
-    def __init__(self, state: TeaSconesArsenicState, player: int) -> None:
+    def __init__(self, state: Table, player: int) -> None:
         world = _World(state, player)
         self.posterior = world.posterior()
         self.base = state.history()

@@ -26,7 +26,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from apothecary.core.game import (
     CHANCE,
@@ -41,46 +40,64 @@ from apothecary.core.game import (
     State,
 )
 from apothecary.core.registry import register
+from apothecary.games.tea_scones_arsenic.events import describe
+from apothecary.games.tea_scones_arsenic.facts import (
+    BACK,
+    BACK_SHUFFLE,
+    DECIDE,
+    DOSE,
+    DOSE_BASE,
+    DOSE_COUNTS,
+    DRAW_BASE,
+    EAT,
+    KINDS,
+    LETHAL_DOSE,
+    MARKED_BASE,
+    MAX_DOSE,
+    OVER,
+    PASS,
+    PHASE_NAMES,
+    SCONES,
+    SHUFFLE,
+    SPOON,
+    SPOON_WINDOW,
+    STOP,
+    SUGAR_CUBES,
+    TURN,
+    EatenScone,
+    MarkedScone,
+    longest_cup,
+)
+from apothecary.games.tea_scones_arsenic.resample import Resampler
 
-if TYPE_CHECKING:
-    from apothecary.games.tea_scones_arsenic.resample import Resampler
-
-KINDS = 6
-"""Kinds of scone in the box."""
-DOSE_COUNTS = (2, 2, 1, 1)
-"""How many scones of each kind carry dose 0, 1, 2 and 3."""
-MAX_DOSE = 3
-SCONES = KINDS * sum(DOSE_COUNTS)
-"""36 scones in all."""
-SUGAR_CUBES = 3
-"""Sugar cubes each player starts with."""
-LETHAL_DOSE = {1: 30, 2: 15, 3: 10, 4: 8, 5: 7, 6: 6}
-"""The lethal dose by number of players at the start."""
-
-DOSE_BASE = 0
-STOP = 4
-SHUFFLE = 5
-DRAW_BASE = 6
-EAT = 12
-BACK = 13
-BACK_SHUFFLE = 14
-SPOON = 15
-PASS = 16
-MARKED_BASE = 17
-
-# Phases of play.
-TURN = 0  # start of a turn: stop, shuffle or draw
-DOSE = 1  # chance: the dose of the scone just drawn by kind
-DECIDE = 2  # the drawer saw the dose: eat or put back
-SPOON_WINDOW = 3  # a spoon holder may send the scone back
-OVER = 4
-
-PHASE_NAMES = ("turn", "dose", "decide", "spoon", "over")
-
-# One marked scone in the box: (kind, dose, put back by, seats that know its dose).
-MarkedScone = tuple[int, int, int, int]
-# One eaten scone: (eater, kind, dose, seats that know its dose).
-EatenScone = tuple[int, int, int, int]
+__all__ = [
+    "BACK",
+    "BACK_SHUFFLE",
+    "DECIDE",
+    "DOSE",
+    "DOSE_BASE",
+    "DOSE_COUNTS",
+    "DRAW_BASE",
+    "EAT",
+    "KINDS",
+    "LETHAL_DOSE",
+    "MARKED_BASE",
+    "MAX_DOSE",
+    "OVER",
+    "PASS",
+    "PHASE_NAMES",
+    "SCONES",
+    "SHUFFLE",
+    "SPOON",
+    "SPOON_WINDOW",
+    "STOP",
+    "SUGAR_CUBES",
+    "TURN",
+    "EatenScone",
+    "MarkedScone",
+    "TeaSconesArsenic",
+    "TeaSconesArsenicState",
+]
 
 
 @register
@@ -119,6 +136,8 @@ class TeaSconesArsenic(Game):
         # Marks come from put-backs (a cube each) and spoons (one each): this
         # many marked scones can be in the box at once, at most.
         self.max_marked: int = min(SCONES, SUGAR_CUBES * n + (n if self.little_spoon else 0))
+        # The most scones one cup can hold: the cup slots of the tensor.
+        self.longest_cup: int = longest_cup(self.lethal_dose)
 
     def num_distinct_actions(self) -> int:
         """Chance doses, the fixed player actions and one id per marked-scone slot."""
@@ -134,10 +153,9 @@ class TeaSconesArsenic(Game):
     def observation_tensor_size(self) -> int:
         """See :meth:`TeaSconesArsenicState.observation_tensor` for the layout."""
         n = self.num_players
-        hand, phase, flags = KINDS + 5, 5, 7
-        return (
-            n * (9 + KINDS) + KINDS + self.max_marked * (1 + KINDS + n + 5) + hand + phase + flags
-        )
+        seat = _SEAT_FLAGS + KINDS + self.longest_cup * _SCONE_WIDTH
+        marked = 1 + KINDS + n + 5
+        return n * seat + KINDS + self.max_marked * marked + _SCONE_WIDTH + 5 + _FLAGS
 
     def new_initial_state(self) -> TeaSconesArsenicState:
         """The box full and shuffled, seat 0 to play."""
@@ -539,15 +557,13 @@ class TeaSconesArsenicState(State):
         word = "".join(text.lower().split())
         if word in _ALIASES:
             return _ALIASES[word]
-        if word.startswith("dose") and word[4:].isdigit() and int(word[4:]) <= MAX_DOSE:
-            return DOSE_BASE + int(word[4:])
-        if word.startswith("=") and word[1:].isdigit() and int(word[1:]) <= MAX_DOSE:
-            return DOSE_BASE + int(word[1:])
-        if word.startswith("m") and word[1:].isdigit():
-            slot = int(word[1:]) - 1
-            if 0 <= slot < self.game.num_distinct_actions() - MARKED_BASE:
-                return MARKED_BASE + slot
-            return None
+        for prefix in ("dose", "="):
+            if word.startswith(prefix):
+                dose = _number(word[len(prefix) :], MAX_DOSE)
+                return None if dose is None else DOSE_BASE + dose
+        if word.startswith("m"):
+            slot = _number(word[1:], self._rules.max_marked)
+            return None if slot is None or slot == 0 else MARKED_BASE + slot - 1
         if len(word) == 2 and word[0] == "d" and word[1] in "123456":
             return DRAW_BASE + int(word[1]) - 1
         if word.startswith("d") and "@" in word:
@@ -597,8 +613,6 @@ class TeaSconesArsenicState(State):
     ) -> dict[str, JSON]:
         """The event of :meth:`describe_action`: a dose is read only by those who
         saw it; every choice, death and the end are told to all (``events.py``)."""
-        from apothecary.games.tea_scones_arsenic.events import describe
-
         return describe(self, action, actor, viewer)
 
     # -- what each seat knows ------------------------------------------------------
@@ -607,6 +621,16 @@ class TeaSconesArsenicState(State):
         if player is not None and player >= 0 and known >> player & 1:
             return dose
         return None
+
+    def _total_for(self, seat: int, player: Player | None) -> int | None:
+        """The total dose of ``seat`` as ``player`` knows it: its own always and
+        as it is now ("A player can look at his Scones at any time", the eat-off
+        included), anyone's once public (at death, at the end of the main game:
+        that total, since eat-off scones stay face down), else None."""
+        if seat == player:
+            return self.totals[seat]
+        total = self.public_totals[seat]
+        return None if total == -1 else total
 
     def observation(self, player: Player | None) -> dict[str, JSON]:
         """The table as ``player`` sees it: every public fact, plus the doses that
@@ -618,9 +642,7 @@ class TeaSconesArsenicState(State):
             cups[eater].append({"kind": kind + 1, "dose": self._dose_for(dose, known, player)})
         for q in range(n):
             cup = cups[q]
-            total: int | None = self.public_totals[q]
-            if total == -1:
-                total = self.totals[q] if q == player else None
+            total = self._total_for(q, player)
             seats.append(
                 {
                     "alive": bool(self.alive[q]),
@@ -687,16 +709,34 @@ class TeaSconesArsenicState(State):
         return head + " ".join(parts)
 
     def observation_tensor(self, player: Player) -> list[float]:
-        """Per seat: alive, stopped, cubes, spoon, honour, scones, known total,
-        to move, is me, eaten kinds; then the unmarked counts, the marked slots
-        (present, kind, putter, dose or unknown), the hand, the phase and flags."""
+        """Every fact of ``observation(player)`` as numbers, in a fixed layout.
+
+        Per seat: alive, stopped, cubes, spoon, honour turns owed, scones, its
+        total as the player knows it (-1 unknown), to move, is the player, is
+        the turn's player, in the eat-off, winner, score; the count of each
+        kind in its cup; then its cup scone by scone in the order eaten, each
+        a kind and a dose (or "unknown") one-hot, empty slots all zero. Then
+        the unmarked count of each kind, the marked scones in the box's order
+        (present, kind, who put it back, dose or unknown), the hand (kind, dose
+        or unknown), the phase and the flags (eat-off, main game over, fresh
+        turn, stopping allowed, scones in the box, the player's turn, scones
+        eaten). What is left out is fixed by the game and the seat asking (the
+        number of players, the lethal dose, the spoon option, the seat), and
+        the outcome's reason, which the rest of the table decides.
+        """
         n = self._rules.num_players
         lethal = self._rules.lethal_dose
+        slots = self._rules.longest_cup
+        result = self.result
+        over = self.phase == OVER
         out: list[float] = []
+        cups: list[list[float]] = [[] for _ in range(n)]
+        kinds = [[0.0] * KINDS for _ in range(n)]
+        for eater, kind, dose, known in self.eaten:
+            cups[eater] += _scone_row(kind, self._dose_for(dose, known, player))
+            kinds[eater][kind] += 1 / 6
         for q in range(n):
-            total = self.public_totals[q]
-            if total == -1 and q == player:
-                total = self.totals[q]
+            total = self._total_for(q, player)
             out += [
                 float(self.alive[q]),
                 float(self.stopped[q]),
@@ -704,15 +744,17 @@ class TeaSconesArsenicState(State):
                 float(self.spoons[q]),
                 self.honour[q] / 2,
                 self.scones[q] / SCONES,
-                -1.0 if total == -1 else total / lethal,
+                -1.0 if total is None else total / lethal,
                 float(self.to_move == q),
                 float(player == q),
+                float(self.turn_player == q and not over),
+                float(self.eat_off and q in self.eat_off_seats),
+                float(result is not None and q in result.winners),
+                0.0 if result is None else result.scores[q] / SCONES,
             ]
-            kinds = [0.0] * KINDS
-            for eater, kind, _dose, _known in self.eaten:
-                if eater == q:
-                    kinds[kind] += 1 / 6
-            out += kinds
+            out += kinds[q]
+            out += cups[q]
+            out += [0.0] * (slots * _SCONE_WIDTH - len(cups[q]))
         out += [c / 6 for c in self.unmarked]
         max_marked = self._rules.max_marked
         for slot in range(max_marked):
@@ -725,14 +767,13 @@ class TeaSconesArsenicState(State):
                 seen = self._dose_for(dose, known, player)
                 row[1 + KINDS + n + (4 if seen is None else seen)] = 1.0
             out += row
-        hand = [0.0] * (KINDS + 5)
         if self.hand_kind >= 0:
-            hand[self.hand_kind] = 1.0
             seen = None
             if self.phase != DOSE:
                 seen = self._dose_for(self.hand_dose, self.hand_known, player)
-            hand[KINDS + (4 if seen is None else seen)] = 1.0
-        out += hand
+            out += _scone_row(self.hand_kind, seen)
+        else:
+            out += [0.0] * _SCONE_WIDTH
         phase = [0.0] * 5
         phase[self.phase] = 1.0
         out += phase
@@ -742,7 +783,7 @@ class TeaSconesArsenicState(State):
             float(self.fresh_turn),
             float(self.phase == TURN and self.fresh_turn and self.stopping_allowed()),
             self.box_count / SCONES,
-            float(self.turn_player == player and self.phase != OVER),
+            float(self.turn_player == player and not over),
             len(self.eaten) / SCONES,
         ]
         return out
@@ -750,8 +791,6 @@ class TeaSconesArsenicState(State):
     def resample_from_infostate(self, player: Player, rng: random.Random) -> State:
         """Doses the seat has not seen, redrawn consistently with everything it knows,
         written back into the history's chance outcomes and replayed."""
-        from apothecary.games.tea_scones_arsenic.resample import Resampler
-
         cached = self._resampler
         if cached is None or cached[0] != len(self._history) or cached[1] != player:
             cached = self._resampler = (len(self._history), player, Resampler(self, player))
@@ -789,6 +828,32 @@ class TeaSconesArsenicState(State):
         from apothecary.games.tea_scones_arsenic.view import render_observation
 
         return render_observation(self.observation(player))
+
+
+_SEAT_FLAGS = 13
+"""Numbers per seat before its cup in the tensor (see ``observation_tensor``)."""
+_SCONE_WIDTH = KINDS + 5
+"""One scone in the tensor: its kind one-hot, then its dose 0..3 or unknown."""
+_FLAGS = 7
+"""The flags that end the tensor."""
+
+
+def _scone_row(kind: int, dose: int | None) -> list[float]:
+    """One scone as the tensor holds it: kind one-hot, dose (or unknown) one-hot."""
+    row = [0.0] * _SCONE_WIDTH
+    row[kind] = 1.0
+    row[KINDS + (4 if dose is None else dose)] = 1.0
+    return row
+
+
+def _number(text: str, most: int) -> int | None:
+    """``text`` as a number from 0 to ``most``, or None: ASCII digits only (no
+    superscripts, no other scripts' digits), and never more digits than
+    ``most`` has, so that no long run of digits is ever turned into an int."""
+    if not text or not text.isascii() or not text.isdigit() or len(text) > len(str(most)):
+        return None
+    value = int(text)
+    return value if value <= most else None
 
 
 def _ordinal(number: int) -> str:

@@ -32,6 +32,9 @@ def render_observation(obs: dict[str, Any]) -> str:
         extra = f", {s['honour_turns_left']} honour turns owed" if s["honour_turns_left"] else ""
         spoon = ", spoon" if s["spoon"] else ""
         total = "" if s["total"] is None else f", total {s['total']}"
+        if total and q != seat and obs["eat_off"] is not None and q in obs["eat_off"]:
+            # Eat-off scones stay face down: only the eater knows what they add.
+            total += " at the end of the main game"
         lines.append(
             f"Seat {q}{' (you)' if q == seat else ''}: {state}, {s['scones']} scones{total}, "
             f"{s['cubes']} cubes{spoon}{extra}  cup [{cup}]"
