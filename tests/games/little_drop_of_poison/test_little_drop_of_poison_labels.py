@@ -52,8 +52,8 @@ def test_antidotes_and_multi_coloured_cards_read_as_their_names() -> None:
 def test_a_player_with_no_card_passes() -> None:
     """rules.md: "A player with no card passes." With a deck of two cards, the
     deal stops before seat 2 gets one."""
-    deal = ["weasel king", "rat to 0", "rat to 1", "weasel to 2", "b1 to 0", "b1 to 1"]
-    plays = ["on king", "b1", "done", "on 0", "b1", "done"]
-    state = replay(deal + plays, deck="blue:2x1")  # asserts a LittleDropOfPoisonState
+    deal = ["weasel king", "rat to 0", "rat to 1", "weasel to 2", "b2 to 0", "b2 to 1"]
+    plays = ["on king", "b2", "done", "on 0", "b2", "done"]
+    state = replay(deal + plays, deck="blue:2x2")  # asserts a LittleDropOfPoisonState
     assert state.current_player() == 2
     assert labels(state) == {"pass": "Pass"}

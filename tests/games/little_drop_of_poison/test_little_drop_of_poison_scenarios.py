@@ -331,7 +331,9 @@ def test_stalemate_when_every_colour_is_blocked_everywhere() -> None:
     actions += turn("king", "b!") + turn(0, "b1") + turn(0, "b1")
     state = replay(3, actions, deck=spec)
     assert state.assassination_round == 2
-    assert "every colour is blocked" in state.information_state_string(1)
+    assert "every colour that could kill a living character is blocked" in (
+        state.information_state_string(1)
+    )
 
 
 def test_game_ends_only_after_the_assassination_round_completes() -> None:

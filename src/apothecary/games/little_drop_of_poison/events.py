@@ -33,11 +33,11 @@ actions.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from apothecary.core.events import add_then, after_action, new_event, seat, seats
 from apothecary.core.game import CHANCE, JSON, Action, Player
-from apothecary.games.little_drop_of_poison.rules import (
+from apothecary.games.little_drop_of_poison.facts import (
     DEAL_PHASE,
     E_REFILL,
     E_REVEAL,
@@ -45,9 +45,11 @@ from apothecary.games.little_drop_of_poison.rules import (
     KINDS,
     KING_PHASE,
     PEASANT_PHASE,
-    LittleDropOfPoisonState,
     Reveal,
 )
+
+if TYPE_CHECKING:  # the rules import this module, so only the type checker imports them
+    from apothecary.games.little_drop_of_poison.rules import LittleDropOfPoisonState
 
 
 def describe(

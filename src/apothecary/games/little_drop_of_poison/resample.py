@@ -14,18 +14,26 @@ it was played in; a small search picks an epoch for each such card (it only
 has a choice when the deck was refilled) and a random deal slot; the other
 unseen cards are shuffled into the remaining slots of their epoch, the rest
 stay in the deck. Then the history's deal and card actions are rewritten
-accordingly and replayed, so the result is a real position.
+accordingly (:func:`redeal`), and the rules replay the result
+(``LittleDropOfPoisonState.resample_from_infostate``), so it is a real
+position. This module reads only the log's entries and the history: it
+imports the shared facts, never the rules.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Any
 
-from apothecary.core.game import State
-
-if TYPE_CHECKING:
-    from apothecary.games.little_drop_of_poison.rules import LittleDropOfPoisonState
+from apothecary.games.little_drop_of_poison.facts import (
+    ACTION_ENTRIES,
+    E_CARD,
+    E_DEAL,
+    E_KING,
+    E_REFILL,
+    E_REVEAL,
+)
 
 _SEARCH_BUDGET = 20_000
 
@@ -46,44 +54,56 @@ class _Round:
         self.revealed: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
-class Facts:
+class KnownCards:
     """What one seat knows of a position's cards, read from its log once: a
     search draws many worlds from one position, and this part needs no
-    randomness."""
+    randomness.
 
-    def __init__(self, state: LittleDropOfPoisonState, player: int) -> None:
-        from apothecary.games.little_drop_of_poison import rules
+    ``entries`` is the position's log in order, ``history`` its actions;
+    ``assassination_rounds`` is how many assassination rounds have begun (the
+    last may not have drawn its king yet).
+    """
 
-        game = state.game
-        t = game.num_types
-        self.history = history = state.history()
+    def __init__(
+        self,
+        entries: Sequence[tuple[int, int, Any]],
+        history: Sequence[int],
+        player: int,
+        num_types: int,
+        start_counts: tuple[int, ...],
+        assassination_rounds: int,
+    ) -> None:
+        t = num_types
+        self.num_types = num_types
+        self.player = player
+        self.history = history
+        self.entries = entries
         self.rounds: list[_Round] = []
         rounds = self.rounds
         current: _Round | None = None
         poison_round = 1
         index = 0
-        self.entries = entries = state._entries()
         round_start_entry = 0
         round_start_action = 0
         for number, (code, seat, value) in enumerate(entries):
-            if code == rules.E_KING:
+            if code == E_KING:
                 round_start_entry, round_start_action = number, index
-                current = _Round(t, game.start_counts)
+                current = _Round(t, start_counts)
                 rounds.append(current)
                 poison_round = 1
             assert current is not None
-            if code == rules.E_DEAL:
+            if code == E_DEAL:
                 epoch = len(current.compositions) - 1
                 if seat == player:
                     current.mine[epoch][value] += 1
                 else:
                     current.slots.append((index, seat, poison_round, epoch))
-            elif code == rules.E_CARD and seat != player:
+            elif code == E_CARD and seat != player:
                 current.card_actions.append((index, seat, poison_round))
-            elif code == rules.E_REFILL:
+            elif code == E_REFILL:
                 current.compositions.append(list(value))
                 current.mine.append([0] * t)
-            elif code == rules.E_REVEAL:
+            elif code == E_REVEAL:
                 reveal = value[0]
                 for q, _character, cards in reveal.plays:
                     if q != player:
@@ -97,69 +117,26 @@ class Facts:
                             (q, poison_round, i) for i in range(t) for _ in range(cards[i])
                         )
                 poison_round += 1
-            if code < rules.ACTION_ENTRIES:
+            if code < ACTION_ENTRIES:
                 index += 1
         assert index == len(history)
-        if len(rounds) < state.assassination_round:
+        if len(rounds) < assassination_rounds:
             # A new assassination round has begun but its king is not drawn yet.
             round_start_entry, round_start_action = len(entries), index
         self.round_start_entry = round_start_entry
+        """Where the current assassination round's entries begin."""
         self.round_start_action = round_start_action
+        """Where the current assassination round's actions begin."""
 
 
-def resample(state: LittleDropOfPoisonState, player: int, rng: random.Random) -> State:
-    """A full state ``player`` cannot tell from ``state``, with a replayable history."""
-    from apothecary.games.little_drop_of_poison import rules
-
-    game = state.game
-    t = game.num_types
-    # The facts are kept on the state for the next draw from the same position
-    # (the history only grows, so its length tells whether they are current).
-    cached = state._resample_facts
-    if cached is None or cached[0] != len(state._history) or cached[1] != player:
-        cached = state._resample_facts = (len(state._history), player, Facts(state, player))
-    known = cached[2]
-    history, rounds, entries = known.history, known.rounds, known.entries
-    round_start_entry, round_start_action = known.round_start_entry, known.round_start_action
-    actions = list(history)
-    for facts in rounds:
-        _redeal(facts, t, game.DEAL, game.ADD, actions, rng)
-    # Only the current assassination round is replayed, from the snapshot taken at
-    # its start (which holds nothing hidden); the log of the earlier rounds is
-    # rewritten entry by entry. The rewritten history is legal by construction, so
-    # it is replayed without the per-action legality check.
-    start = state.round_start
-    assert start is not None
-    replay = start.clone()
-    assert isinstance(replay, rules.LittleDropOfPoisonState)
-    log: tuple[object, ...] = ()
-    last_reveal: tuple[rules.Reveal, dict[int | str, str]] | None = None
-    index = 0
-    for code, seat, value in entries[:round_start_entry]:
-        if code == rules.E_DEAL:
-            value = actions[index] - game.DEAL
-        elif code == rules.E_CARD:
-            value = actions[index] - game.ADD
-        elif code == rules.E_REVEAL:
-            # The caches start afresh, but for what the drawn world shares with
-            # this one: the public texts (str keys) and the seat's own history.
-            kept = {
-                key: text for key, text in value[1].items() if key == player or type(key) is str
-            }
-            value = last_reveal = (value[0], kept)
-        log = (log, (code, seat, value))
-        if code < rules.ACTION_ENTRIES:
-            index += 1
-    replay.round_start = start
-    replay.log = log
-    replay.last_reveal = last_reveal
-    replay._history = actions[:round_start_action]
-    replay._legal = None
-    for action in actions[round_start_action:]:
-        replay._apply(action)
-        replay._history.append(action)
-    assert min(replay.deck) >= 0 and min(replay.hands) >= 0
-    return replay
+def redeal(known: KnownCards, deal: int, add: int, rng: random.Random) -> list[int]:
+    """The history with every deal and card action the seat has not seen drawn
+    afresh, consistently with what it saw (``deal`` and ``add`` are the first
+    action ids of dealing and of adding a card)."""
+    actions = list(known.history)
+    for facts in known.rounds:
+        _redeal(facts, known.num_types, deal, add, actions, rng)
+    return actions
 
 
 def _redeal(

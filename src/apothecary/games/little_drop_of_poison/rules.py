@@ -1,7 +1,7 @@
 """Little Drop of Poison: poison the king and each other's peasants, take the credit.
 
-The rules as the rulebook and ``DECISIONS.md`` settle them (the rules page,
-``rules.md`` beside this module, says it in full):
+The rules as the rulebook gives them and as we read it where it is silent (the
+rules page, ``rules.md`` beside this module, says it in full):
 
 - A game is a series of *assassination rounds*. Each starts with a random king
   (rat or weasel, a chance event), a face-up peasant per seat (from 4 rats and
@@ -14,7 +14,7 @@ The rules as the rulebook and ``DECISIONS.md`` settle them (the rules page,
   counted per colour. A character with a lethal count of a colour dies and
   everyone who put a drop of a lethal colour on it *this* poison round scores.
 - The assassination round ends when the king dies or at most one peasant is
-  alive (or no kill can ever happen again); otherwise the survivors draw 2 each
+  alive (or no kill can ever happen again in it); otherwise the survivors draw 2 each
   and play another poison round. The game ends after the assassination round in
   which someone reached the target score.
 
@@ -34,9 +34,8 @@ import json
 import random
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from operator import add
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from apothecary.core.errors import BadOptionError
 from apothecary.core.game import (
@@ -62,57 +61,35 @@ from apothecary.games.little_drop_of_poison.deck import (
     deck_problem,
     parse_deck,
 )
-
-if TYPE_CHECKING:
-    from apothecary.games.little_drop_of_poison.resample import Facts
-
-RAT, WEASEL = 0, 1
-KINDS: tuple[str, ...] = ("rat", "weasel")
-"""Peasant and king kinds, by index."""
-
-PEASANT_DECK = (4, 4)
-"""Rats and weasels in the peasant deck."""
-
-PEASANT_LETHAL = 3
-"""Drops of one colour that kill a peasant."""
-
-KING_PHASE, PEASANT_PHASE, DEAL_PHASE, PLAY_PHASE, OVER_PHASE = range(5)
-PHASE_NAMES: tuple[str, ...] = ("king", "peasants", "deal", "play", "over")
-
-# Log entries (the public and private events in order; see information_state_string).
-# Action entries come one per action of the history, in order.
-E_KING, E_PEASANT, E_DEAL, E_TARGET, E_CARD, E_DONE, E_PASS = range(7)
-E_REVEAL, E_REFILL, E_ROUND_END = 7, 8, 9
-ACTION_ENTRIES = 7
-
-
-def king_lethal(players: int) -> int:
-    """Drops of one colour that kill the king: 5 (3-4 players), 6 (5), 7 (6), 8 (7-8)."""
-    return {3: 5, 4: 5, 5: 6, 6: 7}.get(players, 8)
-
-
-def kill_points(killer_kind: int, victim_kind: int, king: bool) -> int:
-    """The rulebook's table: a king is worth 3 (other kind) or 2 (own kind), a
-    peasant 1 (other kind) or 0 (own kind, oneself included)."""
-    if king:
-        return 2 if killer_kind == victim_kind else 3
-    return 0 if killer_kind == victim_kind else 1
-
-
-@dataclass(frozen=True)
-class Reveal:
-    """What one reveal made public: the plays, the deaths, the points."""
-
-    assassination_round: int
-    poison_round: int
-    plays: tuple[tuple[int, int, tuple[int, ...]], ...]
-    """``(seat, character, cards per type)`` in turn order; character ``N`` is the king."""
-    deaths: tuple[tuple[int, tuple[int, ...]], ...]
-    """``(character, killers)`` for each character that died."""
-    points: tuple[int, ...]
-    """Points gained per seat."""
-    hands: tuple[tuple[int, tuple[int, ...]], ...]
-    """``(seat, cards per type)``: the hands of killed players, discarded face-up."""
+from apothecary.games.little_drop_of_poison.events import describe
+from apothecary.games.little_drop_of_poison.facts import (
+    ACTION_ENTRIES,
+    DEAL_PHASE,
+    E_CARD,
+    E_DEAL,
+    E_DONE,
+    E_KING,
+    E_PASS,
+    E_PEASANT,
+    E_REFILL,
+    E_REVEAL,
+    E_ROUND_END,
+    E_TARGET,
+    KINDS,
+    KING_PHASE,
+    OVER_PHASE,
+    PEASANT_DECK,
+    PEASANT_LETHAL,
+    PEASANT_PHASE,
+    PHASE_NAMES,
+    PLAY_PHASE,
+    RAT,
+    WEASEL,
+    Reveal,
+    kill_points,
+    king_lethal,
+)
+from apothecary.games.little_drop_of_poison.resample import KnownCards, redeal
 
 
 @register
@@ -134,8 +111,8 @@ class LittleDropOfPoisonGame(Game):
             "deck",
             str,
             DEFAULT_DECK,
-            "the poison deck as a deck spec (see the rules page); 'default' is the "
-            "reconstruction of DECISIONS.md",
+            "the poison deck as a deck spec (see the rules page); 'default' is our "
+            "reconstruction of the published deck",
             validator=deck_problem,
         ),
         OptionSpec("target", int, 10, "the score that ends the game", minimum=1, maximum=1000),
@@ -194,6 +171,18 @@ class LittleDropOfPoisonGame(Game):
             for k in range(self.num_colours)
         )
         self.king_lethal: int = king_lethal(n)
+        # Per colour, the drops of every card of the deck together: a character
+        # can never hold more, so a colour below a character's lethal count can
+        # never kill it.
+        totals = [sum(deck.counts[t] * self.drops[t] for t in types) for types in self.colour_types]
+        self.peasant_killers: int = sum(
+            1 << k for k, total in enumerate(totals) if total >= PEASANT_LETHAL
+        )
+        """The colours the deck holds enough drops of to kill a peasant."""
+        self.king_killers: int = sum(
+            1 << k for k, total in enumerate(totals) if total >= self.king_lethal
+        )
+        """The colours the deck holds enough drops of to kill the king."""
         self.target: int = int(self.options["target"])
         self.max_poison_rounds: int = int(self.options["max_poison_rounds"])
         self.max_assassination_rounds: int = int(self.options["max_assassination_rounds"])
@@ -226,7 +215,10 @@ class LittleDropOfPoisonGame(Game):
     def observation_tensor_size(self) -> int:
         """See :meth:`LittleDropOfPoisonState.observation_tensor`."""
         n, t, c = self.num_players, self.num_types, self.num_colours
-        return n * (8 + n) + 3 + (n + 1) * (t + c) + 3 * t + 1 + len(PHASE_NAMES) + 2 * n
+        position = n * (8 + n) + 3 + (n + 1) * (t + c) + 3 * t + 1 + len(PHASE_NAMES) + 2 * n
+        rounds = 2 + n
+        reveal = 3 + n * (n + 1 + t) + (n + 1) * (n + 1) + n + n * t
+        return position + rounds + reveal
 
     def new_initial_state(self) -> LittleDropOfPoisonState:
         """The first assassination round, before the king is drawn."""
@@ -251,8 +243,11 @@ class LittleDropOfPoisonGame(Game):
         return {codes[i]: c for i, c in enumerate(counts) if c}
 
 
-_TARGET_TEXT = re.compile(r"^(?:on\s*|@\s*)?(king|k|\d+)$")
-_CHANCE_TO = re.compile(r"^(.*?)\s+to\s+(\d+)$")
+# Seat numbers are ASCII digits only (never other scripts' digits nor
+# superscripts), and short: no seat number has more than one digit, and a
+# longer one must not reach int(), which refuses numbers of over 4,300 digits.
+_TARGET_TEXT = re.compile(r"(?:on\s*|@\s*)?(king|k|[0-9]{1,3})", re.ASCII)
+_CHANCE_TO = re.compile(r"(.*?)\s+to\s+([0-9]{1,3})", re.ASCII)
 
 
 class LittleDropOfPoisonState(State):
@@ -305,8 +300,8 @@ class LittleDropOfPoisonState(State):
         self.log: tuple[Any, ...] = ()
         self.last_reveal: tuple[Reveal, dict[int | str, str]] | None = None
         self._public_text: str | None = None
-        # (history length, seat, Facts) of the last resample_from_infostate.
-        self._resample_facts: tuple[int, int, Facts] | None = None
+        # (history length, seat, KnownCards) of the last resample_from_infostate.
+        self._resample_facts: tuple[int, int, KnownCards] | None = None
         self.round_start: LittleDropOfPoisonState | None = None
         # Everything below is reset by _new_assassination_round.
         self.alive: list[bool] = [True] * n
@@ -430,20 +425,50 @@ class LittleDropOfPoisonState(State):
             and not any(self.hand_size[s] for s in range(game.num_players) if self.alive[s])
         ):
             return "no card is left to play"
-        if not game.has_universal:
-            t = game.num_types
-            table = self.table
-            for character in range(game.num_players + 1):
-                if character < game.num_players and not self.alive[character]:
+        return self._no_kill_left()
+
+    def _no_kill_left(self) -> str:
+        """Why no kill can ever happen again in this assassination round, or "".
+
+        A character can die only of a colour the deck holds drops enough of to
+        kill it (cards never multiply), and, in a deck without a universal
+        antidote, only of a colour not blocked on it (a block then lasts the
+        rest of the assassination round). What the hands and piles hold now is
+        not weighed: the deck's composition and the blocks decide it alone.
+        """
+        game = self.game
+        n = game.num_players
+        for character in range(n + 1):
+            if character < n:
+                if not self.alive[character]:
                     continue
-                blocked = 0
-                for i in range(t):
-                    if table[character * t + i]:
-                        blocked |= game.antidote_mask[i]
-                if blocked != game.all_colours:
-                    return ""
-            return "every colour is blocked on every living character"
-        return ""
+                colours = game.peasant_killers
+            else:
+                if not self.king_alive:
+                    continue
+                colours = game.king_killers
+            if colours and not game.has_universal:
+                colours &= ~self._blocked(character)
+            if colours:
+                return ""
+        if not game.peasant_killers:
+            return "no kill can ever happen: no colour has drops enough in the deck to kill"
+        return (
+            "no kill can happen any more: every colour that could kill a living "
+            "character is blocked on it"
+        )
+
+    def _blocked(self, character: int) -> int:
+        """The colours blocked on ``character`` (a bit per colour): those of the
+        one-colour antidotes lying on it."""
+        game = self.game
+        t = game.num_types
+        cards = self.table[character * t : character * t + t]
+        blocked = 0
+        for i in game.antidote_types:
+            if cards[i]:
+                blocked |= game.antidote_mask[i]
+        return blocked
 
     def _end_assassination_round(self, reason: str) -> None:
         game = self.game
@@ -461,138 +486,188 @@ class LittleDropOfPoisonState(State):
     # -- the reveal -------------------------------------------------------------
 
     def _reveal(self) -> None:
-        game = self.game
-        n, t = game.num_players, game.num_types
-        # Copy on write: clones share these lists, which change only here.
-        self.table = table = self.table.copy()
-        self.discard = discard = self.discard.copy()
+        """The end of a poison round: every card played this round turns face up
+        at once, and the rulebook's steps follow in order (see rules.md)."""
+        # Copy on write: clones share these lists, which change only here (plays
+        # is each state's own and is emptied at the end).
+        self.table = self.table.copy()
+        self.discard = self.discard.copy()
         self.alive = self.alive.copy()
         self.scores = self.scores.copy()
         self.round_points = self.round_points.copy()
+        revealed, players_on = self._turn_over()
+        counted = self._antidotes(players_on)
+        lethal = self._drops_per_colour(counted)
+        victims = self._deaths(lethal)
+        deaths, gained = self._credit_the_killers(victims, lethal, players_on)
+        hands = self._hands_to_the_discard_pile(victims)
+        n = self.game.num_players
+        self.plays = [0] * (n * self.game.num_types)
+        self.play_target = [-1] * n
+        self.play_count = [0] * n
+        reveal = Reveal(
+            self.assassination_round,
+            self.poison_round,
+            revealed,
+            deaths,
+            gained,
+            hands,
+        )
+        # The dict caches texts made from the reveal when first asked for: its
+        # line, and each seat's information state from the reveal before to it.
+        facts: tuple[Reveal, dict[int | str, str]] = (reveal, {})
+        self.last_reveal = facts
+        self.log = (self.log, (E_REVEAL, -1, facts))
+
+    def _turn_over(
+        self,
+    ) -> tuple[tuple[tuple[int, int, tuple[int, ...]], ...], dict[int, list[int]]]:
+        """Every play turned face up: ``(seat, character, cards)`` in turn order,
+        and the seats that played on each character, in turn order."""
+        t = self.game.num_types
         plays, targets = self.plays, self.play_target
-        poison_mask, antidote_mask, drops = game.poison_mask, game.antidote_mask, game.drops
-        antidote_types, poison_types = game.antidote_types, game.poison_types
-        universal_types, colour_types = game.universal_types, game.colour_types
         revealed = []
         players_on: dict[int, list[int]] = {}
         for q in self.turn_order:
             character = targets[q]
             if character >= 0:
                 revealed.append((q, character, tuple(plays[q * t : q * t + t])))
-                on = players_on.get(character)
-                if on is None:
-                    players_on[character] = [q]
-                else:
-                    on.append(q)
-        deaths: list[tuple[int, tuple[int, ...]]] = []
-        discarded = 0
-        # The loops over poison types only skip types whose poison mask is 0,
-        # which the tests on the mask would skip anyway.
+                players_on.setdefault(character, []).append(q)
+        return tuple(revealed), players_on
+
+    def _antidotes(self, players_on: dict[int, list[int]]) -> list[int]:
+        """Step 1, antidotes first, on each character that received cards: a
+        universal antidote discards every card on the character (itself, other
+        antidotes and earlier rounds' cards included) and nothing else happens
+        there; a one-colour antidote discards every poison card there holding its
+        colour, this round's and earlier ones'. The surviving cards of this
+        round join the pile. Returns the characters whose piles are counted, in
+        character order."""
+        game = self.game
+        t = game.num_types
+        table, plays = self.table, self.plays
+        poison_mask, antidote_mask = game.poison_mask, game.antidote_mask
+        counted = []
         for character in sorted(players_on):
             players = players_on[character]
             base = character * t
-            first = players[0] * t
-            new = plays[first : first + t]
+            new = plays[players[0] * t : players[0] * t + t]
             for q in players[1:]:
                 new = list(map(add, new, plays[q * t : q * t + t]))
-            universal = False
-            for u in universal_types:
-                if new[u]:
-                    universal = True
-                    break
-            if universal:
-                # Everything on the character goes, the universal antidote included.
-                for i in range(t):
-                    gone = table[base + i] + new[i]
-                    discard[i] += gone
-                    discarded += gone
-                    table[base + i] = 0
+            if any(new[u] for u in game.universal_types):
+                self._to_discard(list(map(add, table[base : base + t], new)))
+                table[base : base + t] = [0] * t
                 for q in players:
-                    for i in range(t):
-                        plays[q * t + i] = 0
+                    plays[q * t : q * t + t] = [0] * t
                 continue
             cure = 0
-            for i in antidote_types:
+            for i in game.antidote_types:
                 if new[i]:
                     cure |= antidote_mask[i]
             if cure:
-                for i in poison_types:
+                gone = [0] * t
+                for i in game.poison_types:
                     if poison_mask[i] & cure:
-                        gone = table[base + i]
-                        for q in players:
-                            gone += plays[q * t + i]
-                            plays[q * t + i] = 0
-                        discard[i] += gone
-                        discarded += gone
+                        gone[i] = table[base + i]
                         table[base + i] = 0
+                        for q in players:
+                            gone[i] += plays[q * t + i]
+                            plays[q * t + i] = 0
+                self._to_discard(gone)
             pile = table[base : base + t]
             for q in players:
                 pile = list(map(add, pile, plays[q * t : q * t + t]))
             table[base : base + t] = pile
-            blocked = 0
-            for i in antidote_types:
-                if pile[i]:
-                    blocked |= antidote_mask[i]
-            lethal = game.king_lethal if character == n else PEASANT_LETHAL
-            lethal_colours = 0
-            for k, kinds_of_colour in enumerate(colour_types):
-                if blocked >> k & 1:
-                    continue
-                total = 0
-                for i in kinds_of_colour:
-                    total += pile[i] * drops[i]
-                if total >= lethal:
-                    lethal_colours |= 1 << k
-            if lethal_colours:
-                poisoners = []
-                for q in players:
-                    qt = q * t
-                    for i in poison_types:
-                        if plays[qt + i] and poison_mask[i] & lethal_colours:
-                            poisoners.append(q)
-                            break
-                deaths.append((character, tuple(poisoners)))
+            counted.append(character)
+        return counted
+
+    def _drops_per_colour(self, counted: list[int]) -> dict[int, int]:
+        """Step 2, drops counted per colour over every card on each character
+        (a multi-coloured card gives its drops in each of its colours; a blocked
+        colour counts zero). Returns the lethal colours (a bit per colour) of
+        each character that has any, in character order."""
+        game = self.game
+        n, t = game.num_players, game.num_types
+        drops, table = game.drops, self.table
+        lethal: dict[int, int] = {}
+        for character in counted:
+            base = character * t
+            limit = game.king_lethal if character == n else PEASANT_LETHAL
+            blocked = self._blocked(character)
+            colours = 0
+            for k, types in enumerate(game.colour_types):
+                if not blocked >> k & 1 and sum(table[base + i] * drops[i] for i in types) >= limit:
+                    colours |= 1 << k
+            if colours:
+                lethal[character] = colours
+        return lethal
+
+    def _deaths(self, lethal: dict[int, int]) -> list[int]:
+        """Step 3, deaths: every character with a lethal colour dies, all at once."""
+        n = self.game.num_players
+        for character in lethal:
+            if character == n:
+                self.king_alive = False
+            else:
+                self.alive[character] = False
+        return list(lethal)
+
+    def _credit_the_killers(
+        self, victims: list[int], lethal: dict[int, int], players_on: dict[int, list[int]]
+    ) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], tuple[int, ...]]:
+        """Step 4, credit: every seat that put a card holding a lethal colour on
+        the victim this poison round, and that survived the antidotes, scores for
+        the kill once, by the rulebook's table (killed seats too). Returns
+        ``(victim, killers)`` per victim and the points gained per seat."""
+        game = self.game
+        n, t = game.num_players, game.num_types
+        plays, poison_mask = self.plays, game.poison_mask
         gained = [0] * n
-        hands: list[tuple[int, tuple[int, ...]]] = []
-        for character, killers in deaths:
-            is_king = character == n
-            victim_kind = self.king if is_king else self.kinds[character]
+        deaths = []
+        for victim in victims:
+            colours = lethal[victim]
+            killers = tuple(
+                q
+                for q in players_on[victim]
+                if any(plays[q * t + i] and poison_mask[i] & colours for i in game.poison_types)
+            )
+            is_king = victim == n
+            victim_kind = self.king if is_king else self.kinds[victim]
             for q in killers:
                 gained[q] += kill_points(self.kinds[q], victim_kind, is_king)
-            if is_king:
-                self.king_alive = False
-                continue
-            self.alive[character] = False
-            base = character * t
-            hand = tuple(self.hands[base : base + t])
-            hands.append((character, hand))
-            for i in range(t):
-                gone = table[base + i] + hand[i]
-                discard[i] += gone
-                discarded += gone
-                table[base + i] = 0
-                self.hands[base + i] = 0
-            self.hand_size[character] = 0
-        self.discard_size += discarded
+            deaths.append((victim, killers))
         for q in range(n):
             self.scores[q] += gained[q]
             self.round_points[q] += gained[q]
-        self.plays = [0] * (n * t)
-        self.play_target = [-1] * n
-        self.play_count = [0] * n
-        reveal = Reveal(
-            self.assassination_round,
-            self.poison_round,
-            tuple(revealed),
-            tuple(deaths),
-            tuple(gained),
-            tuple(hands),
-        )
-        # The dict caches texts made from the reveal when first asked for: its
-        # JSON, its line, and every seat's information state up to it.
-        facts: tuple[Reveal, dict[int | str, str]] = (reveal, {})
-        self.last_reveal = facts
-        self.log = (self.log, (E_REVEAL, -1, facts))
+        return tuple(deaths), tuple(gained)
+
+    def _hands_to_the_discard_pile(
+        self, victims: list[int]
+    ) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """Step 5: a killed peasant's hand, turned face up, and the cards on it go
+        to the discard pile. Returns the hands, by seat."""
+        game = self.game
+        n, t = game.num_players, game.num_types
+        table = self.table
+        hands = []
+        for seat in victims:
+            if seat == n:
+                continue  # the king holds no hand; its pile stays until the round ends
+            base = seat * t
+            hand = tuple(self.hands[base : base + t])
+            hands.append((seat, hand))
+            self._to_discard(list(map(add, table[base : base + t], hand)))
+            table[base : base + t] = [0] * t
+            self.hands[base : base + t] = [0] * t
+            self.hand_size[seat] = 0
+        return tuple(hands)
+
+    def _to_discard(self, cards: Sequence[int]) -> None:
+        """Add ``cards`` (per type) to the discard pile (already this state's own copy)."""
+        discard = self.discard
+        for i, count in enumerate(cards):
+            discard[i] += count
+        self.discard_size += sum(cards)
 
     # -- the protocol -----------------------------------------------------------
 
@@ -685,7 +760,13 @@ class LittleDropOfPoisonState(State):
             self.peasants_left[kind] -= 1
             self.log = (self.log, (E_PEASANT, seat, kind))
             if seat == game.num_players - 1:
-                self._new_poison_round()
+                # The characters are on the table: with a deck that can kill
+                # none of them, the assassination round is over before it starts.
+                reason = self._no_kill_left()
+                if reason:
+                    self._end_assassination_round(reason)
+                else:
+                    self._new_poison_round()
         else:
             self.king = action - game.CROWN
             self.log = (self.log, (E_KING, -1, self.king))
@@ -761,7 +842,7 @@ class LittleDropOfPoisonState(State):
         if phase == PLAY_PHASE:
             if lowered in ("done", "pass"):
                 return game.DONE if lowered == "done" else game.PASS
-            match = _TARGET_TEXT.match(lowered)
+            match = _TARGET_TEXT.fullmatch(lowered)
             if match:
                 who = match.group(1)
                 if who in ("king", "k"):
@@ -773,7 +854,7 @@ class LittleDropOfPoisonState(State):
                 return game.ADD + game.codes.index(code)
             return None
         seat_named = -1
-        match = _CHANCE_TO.match(lowered)
+        match = _CHANCE_TO.fullmatch(lowered)
         if match:
             lowered, seat_named = match.group(1), int(match.group(2))
         lowered = lowered.removeprefix("deal ").strip()
@@ -819,8 +900,6 @@ class LittleDropOfPoisonState(State):
     ) -> dict[str, JSON]:
         """The event of :meth:`describe_action`: a dealt card and a card added face
         down are read by their seat alone; the rest is told to all (``events.py``)."""
-        from apothecary.games.little_drop_of_poison.events import describe
-
         return describe(self, action, actor, viewer)
 
     # -- what each seat knows ---------------------------------------------------
@@ -872,17 +951,13 @@ class LittleDropOfPoisonState(State):
         ]
         table: dict[str, JSON] = {}
         all_cards = self.table
-        antidote_mask = game.antidote_mask
         for character in range(n + 1):
             base = character * t
             cards = all_cards[base : base + t]
             if not any(cards):
                 table[names[character]] = {"cards": {}, "blocked": []}
                 continue
-            mask = 0
-            for i in range(t):
-                if cards[i]:
-                    mask |= antidote_mask[i]
+            mask = self._blocked(character)
             blocked = [name for k, name in enumerate(game.deck.colours) if mask >> k & 1]
             table[names[character]] = {"cards": game.cards_json(cards), "blocked": blocked}
         obs: dict[str, JSON] = {
@@ -949,20 +1024,32 @@ class LittleDropOfPoisonState(State):
     def information_state_string(self, player: Player) -> str:
         """Every event in order, with other seats' deals and face-down cards as ``?``."""
         game = self.game
-        # Each reveal's log entry caches, per seat, the text up to it: log nodes are
-        # shared by clones and never change, so the text before a node is fixed.
-        recent: list[tuple[int, int, Any]] = []
-        prefix = f"seat {player} of {game.num_players}"
-        node = self.log
-        while node:
-            node, entry = node
-            if entry[0] == E_REVEAL and player in entry[2][1]:
-                prefix = entry[2][1][player]
-                break
-            recent.append(entry)
-        lines = [prefix]
+        # Each reveal's log entry caches, per seat, the text of the entries from
+        # the reveal before it up to it (log nodes are shared by clones and never
+        # change, so that text is fixed): a call joins the cached stretches and
+        # writes out only the entries since the last reveal. The caches hold
+        # each line once per seat, so their memory is linear in the game's length.
+        entries = self._entries()
+        parts = [f"seat {player} of {game.num_players}"]
+        start = 0
+        for index, (code, _seat, value) in enumerate(entries):
+            if code == E_REVEAL:
+                cache = value[1]
+                text = cache.get(player)
+                if text is None:
+                    text = cache[player] = self._info_lines(entries[start : index + 1], player)
+                parts.append(text)
+                start = index + 1
+        if start < len(entries):
+            parts.append(self._info_lines(entries[start:], player))
+        return "\n".join(parts)
+
+    def _info_lines(self, entries: Sequence[tuple[int, int, Any]], player: Player) -> str:
+        """The lines of ``entries`` as ``player`` reads them, one line each."""
+        game = self.game
         codes = game.codes
-        for code, seat, value in reversed(recent):
+        lines = []
+        for code, seat, value in entries:
             if code == E_KING:
                 lines.append(f"{KINDS[value]} king")
             elif code == E_PEASANT:
@@ -983,9 +1070,6 @@ class LittleDropOfPoisonState(State):
                 if line is None:
                     line = cache["text"] = self._reveal_text(value[0])
                 lines.append(line)
-                text = "\n".join(lines)
-                cache[player] = text
-                lines = [text]
             elif code == E_REFILL:
                 lines.append(f"refill {game.cards_text(value)}")
             else:
@@ -993,10 +1077,30 @@ class LittleDropOfPoisonState(State):
         return "\n".join(lines)
 
     def observation_tensor(self, player: Player) -> list[float]:
-        """Per seat: alive, rat, weasel, score, round points, hand, played, target
-        one-hot (N+1); the king: rat, weasel, alive; per character the face-up cards
-        per type and the blocked colours; own hand, own play, discard per type; deck
-        size; phase one-hot; current seat one-hot; own seat one-hot."""
+        """Every fact of ``observation(player)``, as numbers (the game's constants,
+        which are the same in every position, aside):
+
+        - per seat: alive, rat, weasel, score and round points (over the target),
+          hand size and cards played this round (over 10), the character played
+          on, one-hot (N+1);
+        - the king: rat, weasel, alive;
+        - per character: the face-up cards per type, the blocked colours;
+        - own hand and own face-down play per type, the discard pile per type,
+          the deck's size (over the deck's);
+        - the phase one-hot, the seat to move one-hot, own seat one-hot;
+        - the assassination round and the poison round (over their limits), the
+          starting seat one-hot;
+        - the last reveal (all zero before the first): 1, its assassination and
+          poison round (over their limits); per seat the character it played on
+          one-hot (N+1) and its cards per type; per character whether it died
+          and, per seat, whether that seat killed it; the points gained per seat
+          (over the target); per seat the hand it died holding, per type.
+
+        The order of the lists in the observation is not a fact of its own: the
+        reveal's plays are in turn order from its starting seat (the current
+        one, or the one before it when the reveal was in the previous
+        assassination round), its deaths by character, the killers in turn order.
+        """
         game = self.game
         n, t, c = game.num_players, game.num_types, game.num_colours
         target = float(game.target)
@@ -1011,18 +1115,11 @@ class LittleDropOfPoisonState(State):
                 self.hand_size[s] / 10.0,
                 self.play_count[s] / 10.0,
             ]
-            one_hot = [0.0] * (n + 1)
-            if self.play_target[s] >= 0:
-                one_hot[self.play_target[s]] = 1.0
-            out += one_hot
+            out += _one_hot(n + 1, self.play_target[s])
         out += [float(self.king == RAT), float(self.king == WEASEL), float(self.king_alive)]
         for character in range(n + 1):
-            cards = self.table[character * t : character * t + t]
-            out += [float(x) for x in cards]
-            blocked = 0
-            for i in range(t):
-                if cards[i]:
-                    blocked |= game.antidote_mask[i]
+            out += [float(x) for x in self.table[character * t : character * t + t]]
+            blocked = self._blocked(character)
             out += [float(blocked >> k & 1) for k in range(c)]
         if 0 <= player < n:
             out += [float(x) for x in self.hands[player * t : player * t + t]]
@@ -1031,24 +1128,106 @@ class LittleDropOfPoisonState(State):
             out += [0.0] * (2 * t)
         out += [float(x) for x in self.discard]
         out.append(self.deck_size / max(1, game.deck_size))
-        phase = [0.0] * len(PHASE_NAMES)
-        phase[self.phase] = 1.0
-        out += phase
-        mover = [0.0] * n
-        if self.player >= 0:
-            mover[self.player] = 1.0
-        out += mover
-        me = [0.0] * n
-        if 0 <= player < n:
-            me[player] = 1.0
-        out += me
+        out += _one_hot(len(PHASE_NAMES), self.phase)
+        out += _one_hot(n, self.player)
+        out += _one_hot(n, player)
+        out.append(self.assassination_round / game.max_assassination_rounds)
+        out.append(self.poison_round / game.max_poison_rounds)
+        out += _one_hot(n, self.start_seat)
+        out += self._reveal_tensor()
+        return out
+
+    def _reveal_tensor(self) -> list[float]:
+        """The last reveal's part of :meth:`observation_tensor`."""
+        game = self.game
+        n, t = game.num_players, game.num_types
+        size = 3 + n * (n + 1 + t) + (n + 1) * (n + 1) + n + n * t
+        if self.last_reveal is None:
+            return [0.0] * size
+        reveal = self.last_reveal[0]
+        out = [
+            1.0,
+            reveal.assassination_round / game.max_assassination_rounds,
+            reveal.poison_round / game.max_poison_rounds,
+        ]
+        plays: list[tuple[int, tuple[int, ...]] | None] = [None] * n
+        for q, character, cards in reveal.plays:
+            plays[q] = (character, cards)
+        for play in plays:
+            if play is None:
+                out += [0.0] * (n + 1 + t)
+            else:
+                out += _one_hot(n + 1, play[0])
+                out += [float(x) for x in play[1]]
+        killers_of: dict[int, tuple[int, ...]] = dict(reveal.deaths)
+        for character in range(n + 1):
+            killers = killers_of.get(character)
+            out.append(float(killers is not None))
+            out += [float(killers is not None and q in killers) for q in range(n)]
+        out += [p / game.target for p in reveal.points]
+        hands: list[tuple[int, ...] | None] = [None] * n
+        for q, cards in reveal.hands:
+            hands[q] = cards
+        for hand in hands:
+            out += [0.0] * t if hand is None else [float(x) for x in hand]
+        assert len(out) == size
         return out
 
     def resample_from_infostate(self, player: Player, rng: random.Random) -> State:
-        """Redeal every card ``player`` has not seen, consistently with what it saw."""
-        from apothecary.games.little_drop_of_poison.resample import resample
-
-        return resample(self, player, rng)
+        """Redeal every card ``player`` has not seen, consistently with what it saw
+        (the redeal is :mod:`.resample`'s; here the history it rewrote is replayed)."""
+        game = self.game
+        # What the seat knows is kept on the state for the next draw from the same
+        # position (the history only grows, so its length tells whether it is current).
+        cached = self._resample_facts
+        if cached is None or cached[0] != len(self._history) or cached[1] != player:
+            known = KnownCards(
+                self._entries(),
+                self.history(),
+                player,
+                game.num_types,
+                game.start_counts,
+                self.assassination_round,
+            )
+            cached = self._resample_facts = (len(self._history), player, known)
+        known = cached[2]
+        actions = redeal(known, game.DEAL, game.ADD, rng)
+        # Only the current assassination round is replayed, from the snapshot taken
+        # at its start (which holds nothing hidden); the log of the earlier rounds
+        # is rewritten entry by entry. The rewritten history is legal by
+        # construction, so it is replayed without the per-action legality check.
+        start = self.round_start
+        assert start is not None
+        replay = start.clone()
+        assert isinstance(replay, LittleDropOfPoisonState)
+        log: tuple[object, ...] = ()
+        last_reveal: tuple[Reveal, dict[int | str, str]] | None = None
+        index = 0
+        for code, seat, value in known.entries[: known.round_start_entry]:
+            if code == E_DEAL:
+                value = actions[index] - game.DEAL
+            elif code == E_CARD:
+                value = actions[index] - game.ADD
+            elif code == E_REVEAL:
+                # The caches start afresh, but for what the drawn world shares with
+                # this one: the public texts (str keys) and the seat's own history.
+                kept = {
+                    key: text for key, text in value[1].items() if key == player or type(key) is str
+                }
+                value = last_reveal = (value[0], kept)
+            log = (log, (code, seat, value))
+            if code < ACTION_ENTRIES:
+                index += 1
+        replay.round_start = start
+        replay.log = log
+        replay.last_reveal = last_reveal
+        replay._history = actions[: known.round_start_action]
+        replay._legal = None
+        for action in actions[known.round_start_action :]:
+            replay._apply(action)
+            replay._history.append(action)
+        assert min(replay.deck) >= 0 and min(replay.hands) >= 0
+        return replay
 
     # -- the end ----------------------------------------------------------------
 
@@ -1153,6 +1332,14 @@ class LittleDropOfPoisonState(State):
         if obs["outcome"]:
             lines.append(f"Game over: winners {obs['outcome']['winners']}")
         return "\n".join(lines)
+
+
+def _one_hot(size: int, index: int) -> list[float]:
+    """``size`` zeros with a 1 at ``index``, none when it is out of range (-1, CHANCE)."""
+    out = [0.0] * size
+    if 0 <= index < size:
+        out[index] = 1.0
+    return out
 
 
 def _cards_line(cards: dict[str, int]) -> str:

@@ -1,0 +1,60 @@
+"""Little Drop of Poison: the facts the rules, the redeal of unseen cards and the
+events all read (characters, phases, the log's entry kinds, the scoring table, a
+reveal), in one module that imports none of them, so that none of them imports
+another in a circle. The cards themselves are in :mod:`.deck`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+RAT, WEASEL = 0, 1
+KINDS: tuple[str, ...] = ("rat", "weasel")
+"""Peasant and king kinds, by index."""
+
+PEASANT_DECK = (4, 4)
+"""Rats and weasels in the peasant deck."""
+
+PEASANT_LETHAL = 3
+"""Drops of one colour that kill a peasant."""
+
+KING_PHASE, PEASANT_PHASE, DEAL_PHASE, PLAY_PHASE, OVER_PHASE = range(5)
+PHASE_NAMES: tuple[str, ...] = ("king", "peasants", "deal", "play", "over")
+
+# Log entries: ``(kind, seat, value)``, the public and private events in order
+# (see LittleDropOfPoisonState.information_state_string). Action entries come
+# one per action of the history, in order; the others are what actions set off.
+E_KING, E_PEASANT, E_DEAL, E_TARGET, E_CARD, E_DONE, E_PASS = range(7)
+E_REVEAL, E_REFILL, E_ROUND_END = 7, 8, 9
+ACTION_ENTRIES = 7
+"""Entry kinds below this are actions of the history."""
+
+
+def king_lethal(players: int) -> int:
+    """Drops of one colour that kill the king: 5 (3-4 players), 6 (5), 7 (6), 8 (7-8)."""
+    return {3: 5, 4: 5, 5: 6, 6: 7}.get(players, 8)
+
+
+def kill_points(killer_kind: int, victim_kind: int, king: bool) -> int:
+    """The rulebook's table: a king is worth 3 (other kind) or 2 (own kind), a
+    peasant 1 (other kind) or 0 (own kind, oneself included)."""
+    if king:
+        return 2 if killer_kind == victim_kind else 3
+    return 0 if killer_kind == victim_kind else 1
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """What one reveal made public: the plays, the deaths, the points."""
+
+    assassination_round: int
+    poison_round: int
+    plays: tuple[tuple[int, int, tuple[int, ...]], ...]
+    """``(seat, character, cards per type)`` in turn order; character ``N`` is the king."""
+    deaths: tuple[tuple[int, tuple[int, ...]], ...]
+    """``(character, killers)`` for each character that died, by character; the
+    killers in turn order."""
+    points: tuple[int, ...]
+    """Points gained per seat."""
+    hands: tuple[tuple[int, tuple[int, ...]], ...]
+    """``(seat, cards per type)``: the hands of killed players, discarded face-up."""
