@@ -102,21 +102,30 @@ def test_an_installed_package_adds_a_game_to_every_front_end(tmp_path: Path) -> 
     assert "Toy High Card" in listed.stdout
     assert "GameRegistrationWarning" not in listed.stderr
 
-    # The conformance suite, the bot registry, the arena's simulate command and the
-    # server's game list, none of which was told about the package.
+    # The conformance suite, the bot registry, the OpenSpiel and PettingZoo adapters,
+    # the arena's simulate command and the server's game list, none of which was told
+    # about the package.
     script = textwrap.dedent(
         """
         import sys
 
+        import pyspiel
         from fastapi.testclient import TestClient
 
         from apothecary import bots
+        from apothecary.interop import openspiel, pettingzoo
         from apothecary.server.app import create_app
         from apothecary.server.store import Store
         from apothecary.testing import check_game
 
         check_game("toy-high-card", games=20)
         print("levels", *bots.levels("toy-high-card"))
+        print("openspiel", *[n for n in openspiel.register() if "toy" in n])
+        spiel = pyspiel.load_game("apothecary_toy_high_card")
+        print("spiel players", spiel.num_players())
+        env = pettingzoo.env("toy-high-card")
+        env.reset(seed=0)
+        print("pettingzoo agents", *env.agents)
         with TestClient(create_app(Store(f"sqlite:///{sys.argv[1]}"))) as client:
             print("server", *sorted(g["name"] for g in client.get("/api/games").json()))
         """
@@ -124,6 +133,9 @@ def test_an_installed_package_adds_a_game_to_every_front_end(tmp_path: Path) -> 
     checked = run(site, "-c", script, str(tmp_path / "rooms.sqlite3"))
     assert checked.returncode == 0, checked.stderr
     assert "levels easy medium hard" in checked.stdout
+    assert "openspiel apothecary_toy_high_card\n" in checked.stdout
+    assert "spiel players 2" in checked.stdout
+    assert "pettingzoo agents player_0 player_1" in checked.stdout
     assert "server " + " ".join(sorted([*BUILT_IN, "toy-high-card"])) in checked.stdout
 
     simulated = run(
