@@ -17,6 +17,7 @@ import math
 import pickle
 import random
 import re
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -97,6 +98,10 @@ def check_game(
       protocol: one protocol in turn every few steps, all of them at the end;
     - observations (every seat and a spectator) are JSON values that survive a
       JSON round trip, and tensors have the declared length and finite values;
+    - a tensor holds what its observation holds: two positions met in any of
+      the games played whose ``observation(seat)`` differ give that seat
+      different ``observation_tensor(seat)``, compared as float32 (what the
+      adapters hand a learning agent, which sees only the tensor);
     - ``resample_from_infostate(p)`` (every ``resample_every`` steps, seats in
       turn) gives seat p the same observation, information state and (on its
       turn) legal actions and their labels, gives a spectator the same
@@ -129,11 +134,13 @@ def check_game(
     """
     game = game_factory() if game_factory is not None else load(name, players, **options)
     report = ConformanceReport(game=game.name, settings=game.settings())
+    tensors = _TensorIndex()
     index = 0
     while index < games or report.steps < min_steps:
         rng = random.Random(f"{seed}:{index}")
         label = f"seed={seed} game={index}"
-        _check_one_game(game, rng, report, resample_every, max_steps_per_game, label)
+        where = _Where(game, label, game.new_initial_state(), tensors)
+        _check_one_game(game, rng, report, resample_every, max_steps_per_game, where)
         report.games += 1
         index += 1
     if game.info.has_hidden_information and report.resamples and not report.resamples_differing:
@@ -150,18 +157,17 @@ def _check_one_game(
     report: ConformanceReport,
     resample_every: int,
     max_steps: int | None,
-    label: str,
+    where: _Where,
 ) -> None:
-    state = game.new_initial_state()
+    state = where.state
     seats: list[Player | None] = [*range(game.num_players), None]
     observations: list[list[Any]] = []
     # Per viewer (seats, then the spectator), the event of the last action played.
     events: list[dict[str, JSON]] | None = None
-    where = _Where(game, label, state)
     while True:
         where.state = state
         observations.append([state.observation(seat) for seat in seats])
-        _check_position(state, where)
+        tensors = _check_position(state, where)
         if state.is_terminal() or (max_steps is not None and state.move_number() >= max_steps):
             break
         if state.move_number() >= game.max_game_length():
@@ -174,6 +180,9 @@ def _check_one_game(
                 _check_mover_labels(state, mover, where)
         _check_bad_input(state, rng, where)
         _check_clone(state, rng, where)
+        # Last, so that a fault a narrower check explains (a leak into the
+        # observation, say) is reported as that.
+        where.tensors.check(tensors, observations[-1], where)
         if state.current_player() == CHANCE:
             report.chance_steps += 1
             action = sample_chance(state, rng)
@@ -191,17 +200,68 @@ def _check_one_game(
     for how, what in ((copy.copy, "copy.copy(state)"), (copy.deepcopy, "copy.deepcopy(state)")):
         _check_copy(state, how(state), what, final, rng, where)
     _check_resample(state, rng.randrange(game.num_players), rng, report, where, events)
+    where.tensors.check(tensors, observations[-1], where)
     report.lengths.append(state.move_number())
     _check_record(state, observations, seats, where)
+
+
+class _TensorIndex:
+    """For every tensor a seat was given in the games checked so far, what the
+    seat's observation was then: a tensor met again with another observation
+    dropped a fact of it.
+
+    Only digests are kept (a hash of the float32 tensor; per top-level key of
+    the observation, a hash of its JSON), so that the memory is a few hundred
+    bytes per position and the failure can still name the keys that differ.
+    """
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[Player, int], tuple[dict[str, int], str]] = {}
+
+    def check(self, tensors: list[list[float]], observations: list[JSON], where: _Where) -> None:
+        """Fail if a seat's tensor (``tensors[seat]``) stood for another of its
+        observations (``observations[seat]``) before."""
+        for seat, tensor in enumerate(tensors):
+            self._check_seat(seat, tensor, observations[seat], where)
+
+    def _check_seat(
+        self, seat: Player, tensor: list[float], observation: JSON, where: _Where
+    ) -> None:
+        parts = _digests(observation)
+        key = (seat, hash(array("f", tensor).tobytes()))
+        first = self.seen.setdefault(key, (parts, where.at()))
+        if first[0] != parts:
+            keys = sorted(set(parts) | set(first[0]))
+            differ = [k for k in keys if parts.get(k) != first[0].get(k)]
+            where.fail(
+                f"observation_tensor({seat}) is the same (as float32) as the tensor seat "
+                f"{seat} was given {first[1]}, but its observation differs in {differ}: "
+                "a learning agent sees only the tensor, so the tensor must hold every "
+                "fact of the observation"
+            )
+
+
+def _digests(observation: JSON) -> dict[str, int]:
+    """A hash of each top-level value of an observation (the whole, if not a dict)."""
+    if not isinstance(observation, dict):
+        return {"": hash(json.dumps(observation, sort_keys=True))}
+    return {str(k): hash(json.dumps(v, sort_keys=True)) for k, v in observation.items()}
 
 
 class _Where:
     """Enough context for a failure message that can be replayed."""
 
-    def __init__(self, game: Game, label: str, state: State) -> None:
+    def __init__(
+        self, game: Game, label: str, state: State, tensors: _TensorIndex | None = None
+    ) -> None:
         self.game = game
         self.label = label
         self.state = state
+        self.tensors = tensors if tensors is not None else _TensorIndex()
+
+    def at(self) -> str:
+        """Where the check is, in words: the game and the number of actions."""
+        return f"in {self.label} after {self.state.move_number()} actions"
 
     def fail(self, problem: str) -> None:
         try:
@@ -227,7 +287,8 @@ def fingerprint(state: State) -> tuple[Any, ...]:
     )
 
 
-def _check_position(state: State, where: _Where) -> None:
+def _check_position(state: State, where: _Where) -> list[list[float]]:
+    """Check one position's answers; returns every seat's tensor."""
     game = state.game
     player = state.current_player()
     n_actions = game.num_distinct_actions()
@@ -281,6 +342,7 @@ def _check_position(state: State, where: _Where) -> None:
     if player != TERMINAL:
         _check_labels(state, legal, player == CHANCE, where)
     size = game.observation_tensor_size()
+    tensors: list[list[float]] = []
     for seat in [*range(game.num_players), None]:
         observation = state.observation(seat)
         try:
@@ -295,8 +357,10 @@ def _check_position(state: State, where: _Where) -> None:
                 where.fail(f"observation_tensor({seat}) has {len(tensor)} values, not {size}")
             if not all(isinstance(x, float | int) and math.isfinite(x) for x in tensor):
                 where.fail(f"observation_tensor({seat}) has a non-finite or non-number value")
+            tensors.append(tensor)
             if not isinstance(state.information_state_string(seat), str):
                 where.fail(f"information_state_string({seat}) is not a str")
+    return tensors
 
 
 def _labels(state: State, legal: list[int], where: _Where) -> list[Any]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from toy_game import ToyGame
+from toy_game import ToyGame, ToyState
 
 from apothecary.core.game import JSON, Action, Player
 from apothecary.games.in_vino_morte.rules import (
@@ -113,3 +113,51 @@ def test_a_label_that_tells_a_secret_is_caught() -> None:
         check_game(
             "in-vino-morte", games=3, seed=1, game_factory=lambda: _TellingDrinkGame(players=3)
         )
+
+
+class _BlindTensorState(ToyState):
+    """The toy whose tensor forgets the other seat's card shown at the end."""
+
+    __slots__ = ()
+
+    def observation_tensor(self, player: Player) -> list[float]:
+        return [*super().observation_tensor(player)[:7], 0.0, 0.0, 0.0]
+
+
+class _BlindTensorGame(ToyGame):
+    def new_initial_state(self) -> _BlindTensorState:
+        return _BlindTensorState(self)
+
+
+def test_a_tensor_that_drops_a_fact_of_the_observation_is_caught() -> None:
+    """Two showdowns that differ only in the other seat's card (which both
+    observations show) must not give a seat the same tensor."""
+    with pytest.raises(ConformanceError, match=r"differs in \['cards'\]") as caught:
+        check_game("toy-high-card", games=30, seed=3, game_factory=_BlindTensorGame)
+    assert "the tensor must hold every fact of the observation" in str(caught.value)
+
+
+class _SwapBlindState(InVinoMorteState):
+    """In Vino Morte with the tensor it had before issue 16: only whether each
+    seat has taken its turn, not what the turn was (``swap 2`` and ``swap 3``
+    looked alike to every seat)."""
+
+    __slots__ = ()
+
+    def observation_tensor(self, player: Player) -> list[float]:
+        tensor = super().observation_tensor(player)
+        n = self.game.num_players
+        start = 11 * n + 9
+        blank = (n - 1) * (6 + n)
+        return tensor[:start] + [0.0] * blank + tensor[start + blank :]
+
+
+class _SwapBlindGame(InVinoMorteGame):
+    def new_initial_state(self) -> _SwapBlindState:
+        return _SwapBlindState(self)
+
+
+def test_in_vino_morte_tensors_that_cannot_tell_swaps_apart_are_caught() -> None:
+    check_game("in-vino-morte", players=4, games=3, seed=1)  # the real tensor passes
+    with pytest.raises(ConformanceError, match=r"differs in \['events'"):
+        check_game("in-vino-morte", games=3, seed=1, game_factory=lambda: _SwapBlindGame(players=4))

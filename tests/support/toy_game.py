@@ -67,7 +67,7 @@ class ToyGame(Game):
         return 1 if self.options["bug"] == "length" else 4
 
     def observation_tensor_size(self) -> int:
-        return 7
+        return 10
 
     def new_initial_state(self) -> ToyState:
         return ToyState(self)
@@ -177,11 +177,14 @@ class ToyState(State):
         return self.observation_string(player)
 
     def observation_tensor(self, player: Player) -> list[float]:
-        tensor = [0.0] * 7
+        # My card, the moves made, and at the end the other seat's card.
+        tensor = [0.0] * 10
         if len(self.cards) > player:
             tensor[self.cards[player]] = 1.0
         for move in self.moves:
             tensor[move] = 1.0
+        if self.is_terminal():
+            tensor[7 + self.cards[1 - player]] = 1.0
         return tensor
 
     def resample_from_infostate(self, player: Player, rng: random.Random) -> ToyState:

@@ -57,6 +57,14 @@ PHASE_NAMES = ("deal", "turns", "over")
 
 DECKS = {"8+8": (8, 8), "9+9": (9, 9)}
 
+# The observation tensor's blocks (see InVinoMorteState.observation_tensor).
+_SEAT_PLANES = 11
+_TABLE_NUMBERS = 9
+_TURN_NUMBERS = 6
+"""Per turn, before its one number per seat: drink, swap, steal, Wine, Poison, died."""
+_ROUND_SCALE = 100
+"""What the round is divided by in the tensor when there is no round limit."""
+
 
 def cheese_limit(players_in_round: int) -> int:
     """The most Cheese the dealer may hand out to a round of this many players."""
@@ -175,8 +183,9 @@ class InVinoMorteGame(Game):
         return self.round_limit * (2 * n - 1)
 
     def observation_tensor_size(self) -> int:
-        """11 numbers per seat and 7 for the table."""
-        return 11 * self.num_players + 7
+        """See :meth:`InVinoMorteState.observation_tensor` for the layout."""
+        n = self.num_players
+        return _SEAT_PLANES * n + _TABLE_NUMBERS + (n - 1) * (_TURN_NUMBERS + n) + 2 + 7 * n
 
     def new_initial_state(self) -> InVinoMorteState:
         """The first round, seat 0 about to deal."""
@@ -621,14 +630,34 @@ class InVinoMorteState(State):
         return text
 
     def observation_tensor(self, player: Player) -> list[float]:
-        """Per seat: alive, in round, dealer, dealt, drunk, wine seen, poison seen,
-        cheese, turn taken, is me, to move; then the phase, round and table numbers."""
+        """Every fact of :meth:`observation` as numbers, in five blocks:
+
+        - per seat (11): alive, in the round, the dealer, dealt a glass, drunk,
+          Wine seen, Poison seen, holds Cheese, has taken its turn, is the
+          viewer, is to move;
+        - the table (9): the phase (deal, turns, over), the round (divided by
+          the round limit, or by 100 when there is none), the round's Cheese
+          limit / 3, the deck's Wine / 9 and Poison / 9, the Cheese rule and
+          Cheese on the reveal;
+        - this round's turns, one block per turn in order (the k-th turn is
+          the deal order's k-th seat's, so the actor is known): drink, swap,
+          steal, the drink showed Wine, showed Poison, the drinker died, then
+          one number per seat, the seat swapped with or stolen from;
+        - the last round's reveal: whether there was one and its number (on
+          the round's scale), then per seat: its dealer, Wine, Poison, held
+          Cheese, revealed, died;
+        - per seat, a winner (all 0 before the end).
+
+        The deal order is the seats of the round clockwise from the dealer's
+        left, so the dealer and the "in the round" marks give it.
+        """
         game = self.game
         n = game.num_players
         sees = self._sees_cards(player)
         to_move = self.current_player()
         over = self.phase == OVER_PHASE
         taken = self._turns_taken()
+        scale = float(game.round_limit or _ROUND_SCALE)
         tensor: list[float] = []
         for s in range(n):
             card = self.card[s]
@@ -650,11 +679,42 @@ class InVinoMorteState(State):
             float(self.phase == DEAL_PHASE),
             float(self.phase == TURN_PHASE),
             float(over),
-            self.round / game.round_limit,
+            self.round / scale,
             (cheese_limit(len(self.order)) if game.cheese else 0) / 3.0,
             game.deck_wine / 9.0,
             game.deck_poison / 9.0,
+            float(game.cheese),
+            float(game.cheese_on_reveal),
         ]
+        turns = [0.0] * ((n - 1) * (_TURN_NUMBERS + n))
+        for k, (_, action, result) in enumerate(self.events):
+            at = k * (_TURN_NUMBERS + n)
+            if action == DRINK:
+                turns[at] = 1.0
+                turns[at + 3 + (result >> 1)] = 1.0
+                turns[at + 5] = float(result & 1)
+            elif action < game.steal_base:
+                turns[at + 1] = 1.0
+                turns[at + _TURN_NUMBERS + action - SWAP_BASE] = 1.0
+            else:
+                turns[at + 2] = 1.0
+                turns[at + _TURN_NUMBERS + action - game.steal_base] = 1.0
+        tensor += turns
+        last = [0.0] * (2 + 6 * n)
+        if self.last_round is not None:
+            number, dealer, cards, cheese, revealed, died = self.last_round
+            last[0] = 1.0
+            last[1] = number / scale
+            for s in range(n):
+                at = 2 + 6 * s
+                last[at] = float(s == dealer)
+                if cards[s] != NO_CARD:
+                    last[at + 1 + cards[s]] = 1.0
+                last[at + 3] = float(cheese[s])
+                last[at + 4] = float(s in revealed)
+                last[at + 5] = float(s in died)
+        tensor += last
+        tensor += [float(over and s in self.winners) for s in range(n)]
         return tensor
 
     def resample_from_infostate(self, player: Player, rng: random.Random) -> State:

@@ -186,8 +186,9 @@ class PoisonPotGame(Game):
         return 3 * self.cauldrons
 
     def observation_tensor_size(self) -> int:
-        """Per circle 5 planes, then draw pile, phase, drawn colour, mover, viewer."""
-        return 5 * self.board.size + 3 + 4 + 3 + 2 * self.num_players
+        """Per circle 5 planes, then draw pile, phase, drawn colour, mover, viewer,
+        and per circle 3 more: the last slide's origin and target, the last placement."""
+        return 8 * self.board.size + 3 + 4 + 3 + 2 * self.num_players
 
     def new_initial_state(self) -> PoisonPotState:
         """The pot on the centre, every cauldron face down, seat 0 to slide."""
@@ -512,7 +513,10 @@ class PoisonPotState(State):
 
     def observation_tensor(self, player: Player) -> list[float]:
         """Per circle one-hot (empty, red, blue, yellow, pot); draw pile fractions;
-        phase; colour drawn; seat to move; the viewing seat."""
+        phase; colour drawn; seat to move; the viewing seat; then one-hot over
+        the circles: the last slide's origin, its target, and the last placement
+        (all 0 before the first). Everything else the observation says (the
+        cauldrons placed, the groups, the outcome) follows from the board."""
         game = self.game
         tensor = [0.0] * game.observation_tensor_size()
         for circle, piece in enumerate(self.board):
@@ -531,6 +535,14 @@ class PoisonPotState(State):
         at += game.num_players
         if 0 <= player < game.num_players:
             tensor[at + player] = 1.0
+        at += game.num_players
+        n = len(self.board)
+        if self.last_slide >= 0:
+            origin, target = divmod(self.last_slide, n)
+            tensor[at + origin] = 1.0
+            tensor[at + n + target] = 1.0
+        if self.last_placement >= 0:
+            tensor[at + 2 * n + self.last_placement] = 1.0
         return tensor
 
     def resample_from_infostate(self, player: Player, rng: random.Random) -> State:
