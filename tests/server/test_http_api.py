@@ -217,6 +217,7 @@ def test_creating_a_room_answers_with_its_code_tokens_and_facts(client: TestClie
         "match_target": 2,
         "listed": False,
         "fallback_level": "random",
+        "hints": False,
     }
     assert [(s["kind"], s["level"]) for s in room["seats"][1:]] == [("bot", "easy"), ("open", None)]
     facts = info(client, answer["code"])

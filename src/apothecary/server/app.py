@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from apothecary import bots as bot_registry
 from apothecary.core.errors import ApothecaryError
 from apothecary.core.registry import game_class, games
+from apothecary.server import replays
 from apothecary.server.hub import Connection, Hub, HubConfig
 from apothecary.server.room import (
     NAME_LIMIT,
@@ -109,6 +110,9 @@ class CreateRoom(BaseModel):
         default=None, ge=1, le=99, description="Play a series: first to this many wins."
     )
     listed: bool = Field(default=True, description="Shown in the list of open rooms.")
+    hints: bool = Field(
+        default=False, description="A casual room: a seat may ask the strongest bot for a hint."
+    )
     fallback_level: str = Field(
         default="medium",
         max_length=64,
@@ -253,6 +257,7 @@ def create_app(
             match_target=body.match_target,
             listed=body.listed,
             fallback_level=body.fallback_level,
+            hints=body.hints,
         )
         if body.host_name is not None:
             clean_text(body.host_name, NAME_LIMIT, "a display name")
@@ -329,6 +334,8 @@ def create_app(
     )
     async def record(code: Code, game_no: Annotated[int, Path(ge=1, le=10**6)]) -> dict[str, Any]:
         return await hub.record(code, game_no)
+
+    app.include_router(replays.router(store))
 
     @app.websocket("/ws/rooms/{code}")
     async def play(socket: WebSocket, code: str) -> None:

@@ -213,6 +213,9 @@ class Settings:
     """Shown in the list of open rooms (an unlisted room is joined by its link)."""
     fallback_level: str = "medium"
     """The bot that fills empty seats at an early start and plays for a timed-out human."""
+    hints: bool = False
+    """A casual room: a seat may ask the strongest bot for a suggestion on its
+    turn (everyone sees that the room allows it; off by default)."""
 
     def to_json(self) -> dict[str, JSON]:
         """JSON-ready."""
@@ -772,6 +775,48 @@ class Room:
             actions=list(actions),
             outcome=None,
         )
+
+    def replay_view(self, viewer: Viewer, step: int) -> dict[str, JSON]:
+        """What ``viewer`` saw of the finished current game after its first
+        ``step`` actions: the same keys as :meth:`game_view`, with its
+        observation then and the events up to then as it read them (the log
+        was made by ``describe_action`` as the game was played), and no legal
+        actions. WrongPhase while the game is being played: a replay of an
+        unfinished game would show what is still secret."""
+        state = self.state
+        if state is None or self.status != "over" or not state.is_terminal():
+            raise WrongPhase("a game can be replayed once it is over")
+        history = state.history()
+        if not isinstance(step, int) or not 0 <= step <= len(history):
+            raise RoomError(f"step {step!r}: the game has steps 0 to {len(history)}")
+        if viewer is not None:
+            self._seat_index(viewer)
+        then = self.game.new_initial_state()
+        for action in history[:step]:
+            then.apply_action(action)
+        mover = then.current_player()
+        outcome = then.outcome()
+        column = len(self.seats) if viewer is None else viewer
+        return {
+            "state_id": f"{self.game_no}:{step}",
+            "to_move": mover if mover >= 0 else None,
+            "waiting_for": None,
+            "observation": then.observation(viewer),
+            "legal": [],
+            "events": [events[column] for events in self.log[:step]],
+            "event_count": step,
+            "outcome": None if outcome is None else outcome.to_json(),
+        }
+
+    def hint_position(self, seat: int) -> State:
+        """A copy of the position for ``seat``'s hint: only in a room with
+        hints on, during a game, on that seat's own turn."""
+        if not self.settings.hints:
+            raise NotAllowed("this room does not give hints (the host turns them on)")
+        state = self._playing_state()
+        if state.current_player() != seat:
+            raise NotYourTurn(f"a hint is for your own turn; seat {seat} is not to move")
+        return state.clone()
 
     # -- storage ------------------------------------------------------------------------------
 

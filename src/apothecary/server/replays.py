@@ -1,0 +1,525 @@
+"""Replays of finished games, their analysis, and hints: an APIRouter over the store.
+
+Everything here reads the store's committed rows, never a hub's memory, so
+any server process sharing the database answers alike. A finished game is
+rebuilt as a :class:`Room` (its actions replayed, so its log is made again by
+``describe_action``) and what a viewer sees at a step comes from
+:meth:`Room.replay_view`, the replay's twin of the live ``game_view``.
+"Everything revealed" is every seat's view side by side and the full state:
+only for a game that is over; an unfinished game's replay is refused.
+
+A record file uploaded (or opened with ``apothecary replay --web FILE``) is
+checked by replaying it, then kept as a finished, unlisted room of one game,
+so its replay has a link like any other. Analyses run in a bot pool
+(:class:`~apothecary.bots.pool.ThinkingPool`), one decision at a time, with
+their progress readable while they run; each is kept per game in memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any
+
+import sqlalchemy as sa
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi import Path as PathParam
+from fastapi.responses import FileResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from apothecary import analysis
+from apothecary.bots.pool import ThinkingPool
+from apothecary.core.errors import RecordError
+from apothecary.core.game import CHANCE, JSON, State
+from apothecary.core.records import Record
+from apothecary.server.room import (
+    HUMAN,
+    Room,
+    RoomError,
+    RoomNotFound,
+    Seat,
+    Settings,
+    hash_token,
+    new_code,
+    new_token,
+)
+from apothecary.server.store import Store, actions, games, rooms
+
+STATIC = Path(__file__).parent / "static"
+
+RECORD_LIMIT = 2_000_000
+"""The largest record file the server takes, in bytes."""
+
+ANALYSIS_PLAYOUTS = 4
+"""Playouts per legal move in a server's analysis (the command line's default is more)."""
+
+HINT_PLAYOUTS = 8
+"""Playouts per legal move for a hint."""
+
+KEPT_GAMES = 16
+"""Finished games kept rebuilt in memory (they never change)."""
+
+KEPT_ANALYSES = 64
+
+
+class NotFinished(RoomError):
+    """A replay, its secrets or its analysis asked for before the game is over."""
+
+    code = "not_finished"
+    status = 409
+
+
+class BadRecord(RoomError):
+    """An uploaded record that cannot be read or does not replay."""
+
+    code = "bad_record"
+
+
+class TooLarge(RoomError):
+    """An uploaded record over :data:`RECORD_LIMIT`."""
+
+    code = "too_large"
+    status = 413
+
+
+# -- reading a finished game from the store ----------------------------------------------
+
+
+def load_finished(store: Store, code: str, game_no: int) -> Room:
+    """Game ``game_no`` of room ``code``, rebuilt from the store as a finished room.
+
+    RoomNotFound for no such room or game; NotFinished while it is played.
+    """
+    with store.engine.connect() as connection:
+        row = connection.execute(rooms.select().where(rooms.c.code == code)).mappings().first()
+        if row is None:
+            raise RoomNotFound(f"no room {code!r}")
+        game = (
+            connection.execute(
+                games.select().where(games.c.room == code, games.c.game_no == game_no)
+            )
+            .mappings()
+            .first()
+        )
+        if game is None:
+            raise RoomNotFound(f"room {code} has no game {game_no}")
+        if game["outcome"] is None:
+            raise NotFinished(
+                f"game {game_no} of room {code} is not over: its replay, with every "
+                "secret in it, opens once it ends"
+            )
+        played = (
+            connection.execute(
+                sa.select(actions.c.action)
+                .where(actions.c.room == code, actions.c.game_no == game_no)
+                .order_by(actions.c.step)
+            )
+            .scalars()
+            .all()
+        )
+    stored = {**dict(row), "game_no": game_no, "status": "over", "deadline": None}
+    room = Room.restore(stored, list(played), list(game["seating"] or []))
+    if room.state is None or not room.state.is_terminal():
+        raise NotFinished(f"game {game_no} of room {code} does not replay to its end")
+    return room
+
+
+def load_room(store: Store, code: str) -> Room:
+    """Room ``code`` as committed (its current game replayed)."""
+    room = store.load(code)
+    if room is None:
+        raise RoomNotFound(f"no room {code!r}")
+    return room
+
+
+def import_record(store: Store, record: Record, now: float | None = None) -> str:
+    """Keep a finished game's record as an unlisted room of one game; its code.
+
+    The record is replayed first: BadRecord names its first bad action, and
+    NotFinished refuses a game that is not over.
+    """
+    try:
+        positions = analysis.checked_states(record)
+    except RecordError as error:
+        raise BadRecord(str(error)) from None
+    final = positions[-1]
+    if not final.is_terminal():
+        raise NotFinished(
+            f"the record stops after {len(record.actions)} actions, before the game is over; "
+            "only finished games are replayed with their secrets"
+        )
+    outcome = final.outcome()
+    assert outcome is not None
+    when = time.time() if now is None else now
+    code = new_code()
+    settings = Settings(listed=False)
+    row = {
+        "code": code,
+        "game": final.game.name,
+        "players": final.game.num_players,
+        "options": dict(final.game.options),
+        "settings": settings.to_json(),
+        "seed": secrets.token_hex(16),
+        "host_hash": hash_token(new_token()),  # nobody holds it: nothing to host
+        "seats": [Seat(HUMAN, "medium", name=name).to_json() for name in record.seats],
+        "status": "over",
+        "game_no": 1,
+        "deadline": None,
+        "created": when,
+        "updated": when,
+    }
+    steps = []
+    for step, (before, action) in enumerate(zip(positions, final.history(), strict=False)):
+        steps.append(
+            {
+                "room": code,
+                "game_no": 1,
+                "step": step,
+                "action": action,
+                "notation": before.action_to_string(action),
+                "actor": before.current_player(),
+                "at": when,
+            }
+        )
+    with store.engine.begin() as connection:
+        connection.execute(rooms.insert().values(**row))
+        connection.execute(
+            games.insert().values(
+                room=code, game_no=1, seating=list(record.seats), outcome=outcome.to_json()
+            )
+        )
+        if steps:
+            connection.execute(actions.insert(), steps)
+    return code
+
+
+# -- what the replay shows ------------------------------------------------------------------
+
+
+def revealed_moves(room: Room) -> list[dict[str, JSON]]:
+    """Every action of a finished game in words, as its actor read it (chance: with
+    its outcome): the move list of the replay, for a game that is over."""
+    state = room.state
+    assert state is not None and state.is_terminal()
+    spectator = len(room.seats)
+    moves: list[dict[str, JSON]] = []
+    replay = room.game.new_initial_state()
+    for step, (events, action) in enumerate(zip(room.log, state.history(), strict=True)):
+        actor = replay.current_player()
+        event = dict(events[actor if actor >= 0 else spectator])
+        notation = replay.action_to_string(action)
+        if actor == CHANCE:
+            event["text"] = f"{event.get('text', 'chance')} ({notation})"
+        moves.append(
+            {"step": step, "actor": actor, "notation": notation, "text": event.get("text", "")}
+        )
+        replay.apply_action(action)
+    return moves
+
+
+def summary(room: Room, code: str, game_no: int) -> dict[str, JSON]:
+    """A finished game's replay facts: the game, who sat where, the outcome, the moves."""
+    state = room.state
+    assert state is not None
+    outcome = state.outcome()
+    return {
+        "code": code,
+        "game_no": game_no,
+        "game": room.game.name,
+        "title": room.game.info.title,
+        "players": room.game.num_players,
+        "options": dict(room.game.options),
+        "seats": list(room.seating),
+        "outcome": None if outcome is None else outcome.to_json(),
+        "steps": state.move_number(),
+        "moves": revealed_moves(room),
+        "link": f"/replay/{code}/{game_no}",
+    }
+
+
+def state_at(room: Room, step: int) -> State:
+    """The finished game's position after ``step`` actions."""
+    assert room.state is not None
+    then = room.game.new_initial_state()
+    for action in room.state.history()[:step]:
+        then.apply_action(action)
+    return then
+
+
+def frame(room: Room, step: int, view: str) -> dict[str, JSON]:
+    """What the replay shows at ``step`` from ``view``: a seat number, ``spectator``,
+    or ``all`` (every seat's view side by side and the whole state)."""
+    if view == "all":
+        views = [room.replay_view(seat, step) for seat in range(len(room.seats))]
+        return {
+            "view": "all",
+            "step": step,
+            "views": views,
+            "spectator": room.replay_view(None, step),
+            "truth": str(state_at(room, step)),
+        }
+    if view == "spectator":
+        return {"view": view, "step": step, "you": None, **room.replay_view(None, step)}
+    if not view.isdigit():
+        raise RoomError(f"view {view!r}: a seat number, 'spectator' or 'all'")
+    seat = int(view)
+    return {"view": view, "step": step, "you": seat, **room.replay_view(seat, step)}
+
+
+# -- analysis jobs ----------------------------------------------------------------------
+
+
+@dataclass
+class Job:
+    """One game's analysis, running or done."""
+
+    total: int
+    plan: analysis.Plan
+    done: int = 0
+    decisions: list[dict[str, JSON]] = field(default_factory=list)
+    error: str | None = None
+    task: asyncio.Task[None] | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        """The job's progress and the decisions valued so far."""
+        status = "failed" if self.error else ("done" if self.done == self.total else "running")
+        return {
+            "status": status,
+            "done": self.done,
+            "total": self.total,
+            "error": self.error,
+            "plan": self.plan.to_json(),
+            "decisions": self.decisions,
+        }
+
+
+class Analyses:
+    """The analyses of this process, and the pool they think in."""
+
+    def __init__(self, workers: int = 1) -> None:
+        self.workers = workers
+        self.jobs: OrderedDict[tuple[str, int], Job] = OrderedDict()
+        self._pool: ThinkingPool | None = None
+
+    def pool(self) -> ThinkingPool | None:
+        """The pool (made on first use; None: think in a thread)."""
+        if self._pool is None and self.workers > 0:
+            self._pool = ThinkingPool(self.workers)
+        return self._pool
+
+    async def value(self, state: State, the_plan: analysis.Plan, seed: int) -> dict[str, Any]:
+        """One decision valued in the pool, as an :class:`~apothecary.analysis.Analyst`."""
+        analyst = analysis.Analyst(state.game, state.current_player(), seed=seed, the_plan=the_plan)
+        pool = self.pool()
+        if pool is None:
+            await asyncio.to_thread(analyst.step, state)
+        else:
+            await asyncio.wrap_future(pool.step(analyst, state))
+        assert analyst.decision is not None
+        return analyst.decision
+
+    def start(self, key: tuple[str, int], room: Room) -> Job:
+        """The game's analysis: the one kept, or a new one started."""
+        job = self.jobs.get(key)
+        if job is not None and job.error is None:
+            self.jobs.move_to_end(key)
+            return job
+        state = room.state
+        assert state is not None
+        positions = [room.game.new_initial_state()]
+        for action in state.history():
+            after = positions[-1].clone()
+            after.apply_action(action)
+            positions.append(after)
+        todo = list(analysis.decisions(positions))
+        the_plan = analysis.plan(room.game, analysis.DEFAULT_BOT, ANALYSIS_PLAYOUTS)
+        job = Job(len(todo), the_plan)
+        history = state.history()
+
+        async def run() -> None:
+            try:
+                for index, position in todo:
+                    data = await self.value(position, the_plan, analysis.derived_seed(0, index))
+                    decision = analysis.from_json(data, history[index])
+                    job.decisions.append(decision.to_json())
+                    job.done += 1
+            except Exception as error:  # shown to whoever watches the job
+                job.error = f"the analysis stopped: {error}"
+
+        job.task = asyncio.get_running_loop().create_task(run())
+        self.jobs[key] = job
+        while len(self.jobs) > KEPT_ANALYSES:
+            old_key = next(iter(self.jobs))
+            old = self.jobs.pop(old_key)
+            if old.task is not None:
+                old.task.cancel()
+        return job
+
+    def close(self) -> None:
+        """Stop the jobs and the pool."""
+        for job in self.jobs.values():
+            if job.task is not None:
+                job.task.cancel()
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+
+
+# -- the HTTP side ----------------------------------------------------------------------
+
+Code = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="A room code.")]
+GameNo = Annotated[int, PathParam(ge=1, le=10**6, description="The game's number in its room.")]
+bearer = HTTPBearer(auto_error=False, description="The seat token from claiming a seat.")
+
+
+def router(store: Store, analysis_workers: int = 1) -> APIRouter:
+    """The replay, analysis and hint routes over ``store``."""
+    api = APIRouter()
+    finished: OrderedDict[tuple[str, int], Room] = OrderedDict()
+    analyses = Analyses(analysis_workers)
+
+    async def finished_game(code: str, game_no: int) -> Room:
+        key = (code, game_no)
+        room = finished.get(key)
+        if room is None:
+            room = await asyncio.to_thread(load_finished, store, code, game_no)
+            finished[key] = room
+            while len(finished) > KEPT_GAMES:
+                finished.popitem(last=False)
+        finished.move_to_end(key)
+        return room
+
+    @api.get("/replay", include_in_schema=False)
+    @api.get("/replay/{code}/{game_no}", include_in_schema=False)
+    async def page(code: str | None = None, game_no: str | None = None) -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @api.get(
+        "/api/replays/{code}/{game_no}",
+        summary="A finished game's replay: who sat where, the outcome, every move revealed",
+    )
+    async def replay_summary(code: Code, game_no: GameNo) -> dict[str, Any]:
+        return summary(await finished_game(code, game_no), code, game_no)
+
+    @api.get(
+        "/api/replays/{code}/{game_no}/steps/{step}",
+        summary="What a viewer saw after a number of actions (view: a seat, spectator, all)",
+    )
+    async def replay_step(
+        code: Code,
+        game_no: GameNo,
+        step: Annotated[int, PathParam(ge=0, le=10**6)],
+        view: Annotated[str, Query(max_length=16, pattern=r"^(all|spectator|\d{1,2})$")] = "all",
+    ) -> dict[str, Any]:
+        room = await finished_game(code, game_no)
+        return frame(room, step, view)
+
+    @api.post(
+        "/api/replays",
+        status_code=201,
+        summary="Upload a finished game's record (JSON) to replay it: returns its link",
+    )
+    async def upload(request: Request) -> dict[str, Any]:
+        body = await request.body()
+        if len(body) > RECORD_LIMIT:
+            raise TooLarge(f"a record is at most {RECORD_LIMIT:,} bytes")
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise BadRecord(f"record is not UTF-8 text (byte {error.start})") from None
+        try:
+            record = Record.loads(text)
+        except RecordError as error:
+            raise BadRecord(str(error)) from None
+        code = await asyncio.to_thread(import_record, store, record)
+        return {"code": code, "game_no": 1, "link": f"/replay/{code}/1"}
+
+    @api.post(
+        "/api/replays/{code}/{game_no}/analysis",
+        summary="Start (or find) a finished game's analysis by the strongest bot",
+    )
+    async def start_analysis(code: Code, game_no: GameNo) -> dict[str, Any]:
+        room = await finished_game(code, game_no)
+        return analyses.start((code, game_no), room).to_json()
+
+    @api.get(
+        "/api/replays/{code}/{game_no}/analysis",
+        summary="A game's analysis: progress and the decisions valued so far",
+    )
+    async def get_analysis(code: Code, game_no: GameNo) -> dict[str, Any]:
+        await finished_game(code, game_no)
+        job = analyses.jobs.get((code, game_no))
+        if job is None:
+            raise RoomNotFound("no analysis of this game has been started (POST to start one)")
+        return job.to_json()
+
+    @api.post(
+        "/api/rooms/{code}/hint",
+        summary="Your seat's hint: the strongest bot's suggestion on your turn (rooms with hints)",
+    )
+    async def hint(
+        code: Code,
+        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+    ) -> dict[str, Any]:
+        room = await asyncio.to_thread(load_room, store, code)
+        seat = room.seat_of(None if credentials is None else credentials.credentials)
+        position = room.hint_position(seat)
+        the_plan = analysis.plan(room.game, analysis.DEFAULT_BOT, HINT_PLAYOUTS)
+        seed = analysis.derived_seed(room.code, room.game_no, position.move_number(), "hint")
+        data = await analyses.value(position, the_plan, seed)
+        return {
+            "state_id": room.state_id,
+            "seat": seat,
+            "suggestion": data["best"],
+            "moves": data["moves"],
+            "method": data["method"],
+        }
+
+    return api
+
+
+# -- apothecary replay --web ------------------------------------------------------------
+
+
+def serve_record(path: Path, host: str = "127.0.0.1", port: int = 0) -> None:
+    """Serve one record's replay on a local server until Ctrl-C (``replay --web``)."""
+    import tempfile
+
+    import typer
+    import uvicorn
+
+    from apothecary.server.app import create_app
+    from apothecary.server.hub import HubConfig
+
+    record = Record.load(path)
+    with tempfile.TemporaryDirectory(prefix="apothecary-replay-") as folder:
+        store = Store(f"sqlite:///{Path(folder) / 'replay.sqlite3'}")
+        store.migrate()
+        code = import_record(store, record)
+        app = create_app(store, HubConfig(bot_workers=0))
+        config = uvicorn.Config(app, host=host, port=port, log_level="warning")
+        server = uvicorn.Server(config)
+
+        async def announce() -> None:
+            while not server.started:
+                await asyncio.sleep(0.05)
+            for listener in server.servers:
+                for sock in listener.sockets:
+                    bound, number = sock.getsockname()[:2]
+                    typer.echo(f"replay at http://{bound}:{number}/replay/{code}/1")
+                    typer.echo("Open that address in a browser; press Ctrl-C to stop.")
+                    return
+
+        async def main() -> None:
+            watcher = asyncio.create_task(announce())
+            await server.serve()
+            watcher.cancel()
+
+        try:
+            asyncio.run(main())
+        finally:
+            store.close()
