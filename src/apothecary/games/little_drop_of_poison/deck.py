@@ -14,12 +14,18 @@ A card is written by its *code*: the first letter of each of its colours
 joined with ``+`` and then its drops (``b1``, ``g+p1``), a colour's letter and
 ``!`` for its antidote (``b!``), and ``u!`` for the universal antidote. So
 colours need distinct first letters, and none may start with ``u``.
+
+Numbers are ASCII digits only (never another script's digits nor superscripts),
+and a spec that cannot be read raises :class:`DeckSpecError`, one of the
+project's option errors, quoting at most a short piece of the text.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from apothecary.core.errors import BadOptionError
 
 POISON = "poison"
 ANTIDOTE = "antidote"
@@ -29,19 +35,31 @@ DEFAULT_DECK = (
     "blue:6x1,4x2,2x3;green:6x1,4x2,2x3;purple:6x1,4x2,2x3;green+purple:4x1;"
     "antidote(blue):2;antidote(green):2;antidote(purple):2;universal:2"
 )
-"""The reconstruction of DECISIONS.md: 48 cards (the published counts are unknown)."""
+"""Our reconstruction of the published deck, 48 cards: the published card counts
+are not known (the rules page says how it is made up)."""
 
 MAX_COLOURS = 8
 MAX_CARD_TYPES = 40
 MAX_CARDS = 400
+MAX_SPEC_LENGTH = 2000
+"""Characters a deck spec may have: far more than the largest deck needs."""
 
-_COLOUR = re.compile(r"[a-z]+")
-_ANTIDOTE_KEY = re.compile(r"antidote\(([a-z]+)\)")
-_POISON_ITEM = re.compile(r"(\d+)x(\d+)")
+_COLOUR = re.compile(r"[a-z]+", re.ASCII)
+_ANTIDOTE_KEY = re.compile(r"antidote\(([a-z]+)\)", re.ASCII)
+_POISON_ITEM = re.compile(r"([0-9]+)x([0-9]+)", re.ASCII)
+_NUMBER = re.compile(r"[0-9]+", re.ASCII)
+_QUOTE_LIMIT = 40
 
 
-class DeckSpecError(ValueError):
+class DeckSpecError(BadOptionError):
     """A deck spec that cannot be read; the message says what is wrong."""
+
+
+def _quote(text: str) -> str:
+    """``text`` quoted for a message, cut short when long."""
+    if len(text) > _QUOTE_LIMIT:
+        return repr(text[: _QUOTE_LIMIT - 1] + "…")
+    return repr(text)
 
 
 @dataclass(frozen=True)
@@ -102,13 +120,21 @@ class Deck:
 
 
 def _count(text: str, what: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise DeckSpecError(f"{what}: expected a count of at least 1, got {text!r}")
+    # A count beyond MAX_CARDS is refused by its length, before int() reads it
+    # (which refuses numbers of over 4,300 digits).
+    if not _NUMBER.fullmatch(text) or len(text) > len(str(MAX_CARDS)) or int(text) < 1:
+        raise DeckSpecError(
+            f"{_quote(what)}: expected a count from 1 to {MAX_CARDS}, got {_quote(text)}"
+        )
     return int(text)
 
 
 def parse_deck(text: str) -> Deck:
     """Read a deck spec; raises DeckSpecError naming the first problem."""
+    if len(text) > MAX_SPEC_LENGTH:
+        raise DeckSpecError(
+            f"a deck spec has at most {MAX_SPEC_LENGTH} characters, got {len(text)}"
+        )
     compact = "".join(text.split()).lower()
     if compact in ("", "default"):
         compact = DEFAULT_DECK
@@ -122,9 +148,9 @@ def parse_deck(text: str) -> Deck:
             continue
         key, sep, body = section.partition(":")
         if not sep or not body:
-            raise DeckSpecError(f"section {section!r}: expected KEY:ITEMS, e.g. blue:6x1,4x2")
+            raise DeckSpecError(f"section {_quote(section)}: expected KEY:ITEMS, e.g. blue:6x1,4x2")
         if key in seen_keys:
-            raise DeckSpecError(f"section {key!r} appears twice")
+            raise DeckSpecError(f"section {_quote(key)} appears twice")
         seen_keys.add(key)
         if key == UNIVERSAL:
             universal = _count(body, key)
@@ -136,12 +162,13 @@ def parse_deck(text: str) -> Deck:
         names = key.split("+")
         if not all(_COLOUR.fullmatch(name) for name in names) or len(set(names)) != len(names):
             raise DeckSpecError(
-                f"section key {key!r}: expected a colour (letters), colours joined by '+', "
+                f"section key {_quote(key)}: expected a colour (letters a-z), colours "
+                "joined by '+', "
                 "antidote(COLOUR) or universal"
             )
         for name in names:
             if name in (UNIVERSAL, ANTIDOTE, "default"):
-                raise DeckSpecError(f"{name!r} cannot be a colour name")
+                raise DeckSpecError(f"{_quote(name)} cannot be a colour name")
             if name not in colours:
                 colours.append(name)
         drops_counts: dict[int, int] = {}
@@ -149,12 +176,16 @@ def parse_deck(text: str) -> Deck:
             found = _POISON_ITEM.fullmatch(item)
             if not found:
                 raise DeckSpecError(
-                    f"{key}: expected items like 6x1 (6 cards of 1 drop), got {item!r}"
+                    f"{_quote(key)}: expected items like 6x1 (6 cards of 1 drop), "
+                    f"got {_quote(item)}"
                 )
             count = _count(found.group(1), key)
-            drops = int(found.group(2))
-            if not 1 <= drops <= 9:
-                raise DeckSpecError(f"{key}: drops per card must be 1 to 9, got {drops}")
+            drops_text = found.group(2)
+            if len(drops_text) > 1 or not 1 <= int(drops_text) <= 9:
+                raise DeckSpecError(
+                    f"{_quote(key)}: drops per card must be 1 to 9, got {_quote(drops_text)}"
+                )
+            drops = int(drops_text)
             drops_counts[drops] = drops_counts.get(drops, 0) + count
         poisons[tuple(names)] = drops_counts
     if not poisons:
@@ -168,7 +199,9 @@ def parse_deck(text: str) -> Deck:
         raise DeckSpecError("no colour may start with 'u' (u! is the universal antidote)")
     for name in antidotes:
         if name not in colours:
-            raise DeckSpecError(f"antidote({name}): the deck has no {name} poison")
+            raise DeckSpecError(
+                f"{_quote(f'antidote({name})')}: the deck has no poison of that colour"
+            )
     order = {name: i for i, name in enumerate(colours)}
     types: list[CardType] = []
     counts: list[int] = []
