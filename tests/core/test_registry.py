@@ -1,11 +1,11 @@
 """Games from other packages: the ``apothecary.games`` entry-point group.
 
 A package adds a game by declaring one entry point, ``name = "module:GameClass"``;
-every front end then offers it. The "installed" packages here are what pip leaves
-in site-packages, a module beside a ``*.dist-info`` folder holding METADATA and
-entry_points.txt, put on the path: importlib.metadata finds them exactly as it
-finds an installed distribution.
-"""
+every front end then offers it. The first test pip-installs a real package (into a
+--target folder, offline); the broken cases lay out by hand what pip leaves in
+site-packages, a module beside a ``*.dist-info`` folder holding METADATA and
+entry_points.txt, which importlib.metadata finds exactly as it finds an installed
+distribution."""
 
 from __future__ import annotations
 
@@ -88,19 +88,65 @@ def fresh_registry(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[
     importlib.invalidate_caches()
 
 
-def test_an_installed_package_adds_a_game_to_every_front_end(tmp_path: Path) -> None:
-    site = install(
-        tmp_path / "site",
-        "apothecary-toy",
-        {"toy-high-card": "apothecary_toy:ToyGame"},
-        {"apothecary_toy": TOY_PACKAGE},
+PLUGIN_PYPROJECT = """\
+[build-system]
+requires = ["setuptools>=77"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "apothecary-toy"
+version = "0.1"
+
+[project.entry-points."apothecary.games"]
+toy-high-card = "apothecary_toy:ToyGame"
+
+[tool.setuptools.package-data]
+apothecary_toy = ["rules.md"]
+"""
+
+
+def pip_install(project: Path, site: Path) -> Path:
+    """``pip install`` the project folder into ``site`` (offline: the venv's setuptools)."""
+    offline = ["--no-deps", "--no-build-isolation", "--no-index"]
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            *offline,
+            "--target",
+            str(site),
+            str(project),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
     )
+    return site
+
+
+def test_an_installed_package_adds_a_game_to_every_front_end(tmp_path: Path) -> None:
+    # A real package, installed by pip: the entry point is the one line of its pyproject.
+    project = tmp_path / "apothecary-toy"
+    (project / "apothecary_toy").mkdir(parents=True)
+    (project / "pyproject.toml").write_text(PLUGIN_PYPROJECT, encoding="utf-8")
+    (project / "apothecary_toy" / "__init__.py").write_text(TOY_PACKAGE, encoding="utf-8")
+    (project / "apothecary_toy" / "rules.md").write_text(
+        "# Toy High Card\n\nThe higher card wins.\n", encoding="utf-8"
+    )
+    site = pip_install(project, tmp_path / "site")
+    assert not (site / "apothecary").exists(), "pip installed apothecary itself"
+
     listed = run(site, "-m", "apothecary.cli", "games")
     assert listed.returncode == 0, listed.stderr
     names = [line.split()[0] for line in listed.stdout.splitlines()]
     assert names == sorted([*BUILT_IN, "toy-high-card"])
     assert "Toy High Card" in listed.stdout
     assert "GameRegistrationWarning" not in listed.stderr
+    rules = run(site, "-m", "apothecary.cli", "rules", "toy-high-card")
+    assert rules.returncode == 0 and "The higher card wins." in rules.stdout, rules.stderr
 
     # The conformance suite, the bot registry, the OpenSpiel and PettingZoo adapters,
     # the arena's simulate command and the server's game list, none of which was told
