@@ -35,9 +35,10 @@ from apothecary.core.game import (
     State,
 )
 from apothecary.core.records import Record
-from apothecary.core.registry import game_class, games, load
+from apothecary.core.registry import GameRegistrationError, game_class, games, load
 
 __version__ = "0.1.0"
+"""The version, in this one place: pyproject.toml reads it for the wheel's metadata."""
 
 __all__ = [
     "CHANCE",
@@ -48,6 +49,7 @@ __all__ = [
     "Game",
     "GameInfo",
     "GameOverError",
+    "GameRegistrationError",
     "IllegalActionError",
     "MalformedActionError",
     "OptionSpec",
