@@ -146,7 +146,8 @@ def test_credit_only_for_this_poison_rounds_drops() -> None:
 def test_one_colour_antidote_wipes_earlier_rounds_and_blocks_later_drops() -> None:
     """'This antidote card will counteract any blue poison previously played during
     the current assassination round ... Any further blue poison will have no effect
-    on that character.' (DECISIONS: later cards stay and count zero.)"""
+    on that character.' (rules.md: "later cards with that colour stay on the
+    character but count zero drops of it".)"""
     hands = {0: ["b2", "b3"], 1: ["b1", "g1"], 2: ["p1", "p1"], 3: ["b!", "p1"]}
     actions = opening("rat", ["rat", "rat", "weasel", "weasel"], hands)
     actions += turn(3, "b2") + turn("king", "g1") + turn("king", "p1") + turn("king", "p1")
@@ -169,7 +170,8 @@ def test_one_colour_antidote_wipes_earlier_rounds_and_blocks_later_drops() -> No
 def test_universal_antidote_discards_everything_and_ends_blocks() -> None:
     """'This antidote wipes out all poison played on the current poison round and all
     previous poison rounds for one character. It and all other poison is then
-    discarded.' (DECISIONS: it also discards one-colour antidotes, ending their blocks.)"""
+    discarded.' (rules.md: "a universal antidote also discards the one-colour
+    antidotes there, so their blocks end".)"""
     hands = {0: ["g2", "g1"], 1: ["b!", "b3"], 2: ["p1", "p1"], 3: ["u!", "p1"]}
     actions = opening("rat", ["rat", "rat", "weasel", "weasel"], hands)
     actions += turn(3, "g2") + turn(3, "b!") + turn("king", "p1") + turn("king", "p1")
@@ -220,8 +222,8 @@ def test_peasant_scoring_by_kind(killer: str, victim: str, points: int) -> None:
 
 
 def test_self_kill_scores_as_own_kind() -> None:
-    """'You may play poison on yourself.' (DECISIONS: self-kills score as killing your
-    own kind: 0 points.)"""
+    """'You may play poison on yourself.' (rules.md: "Self-kills score as killing
+    one's own kind (0 points)".)"""
     hands = {0: ["b3", "p1"], 1: ["p1", "g1"], 2: ["p1", "g1"], 3: ["p1", "g1"]}
     actions = opening("rat", ["weasel", "rat", "rat", "weasel"], hands)
     actions += turn(0, "b3") + turn("king", "p1") + turn("king", "p1") + turn("king", "p1")
@@ -242,9 +244,10 @@ def test_killed_player_still_scores_in_the_same_reveal() -> None:
 
 
 def test_dead_peasant_sits_out_and_its_hand_is_discarded_face_up() -> None:
-    """DECISIONS: 'Dead peasants sit out the rest of the assassination round: no turns,
-    no cards, not targetable; they keep their points. Their hand and the cards on
-    them go to the discard pile.'"""
+    """rules.md: "Dead peasants sit out the rest of the assassination round: no
+    turns, no cards, and they cannot be targeted. They keep their points." and
+    "a killed peasant's hand, turned face up, and the cards on it go to the
+    discard pile"."""
     hands = {0: ["b3", "p1"], 1: ["p1", "p1"], 2: ["g1", "u!"], 3: ["p1", "p1"]}
     actions = opening("rat", ["rat", "rat", "weasel", "weasel"], hands)
     actions += turn(2, "b3") + turn("king", "p1") + turn("king", "g1") + turn("king", "p1")
@@ -279,8 +282,9 @@ def test_round_ends_when_at_most_one_peasant_is_alive() -> None:
 
 
 def test_deck_refills_from_the_discards_with_a_custom_deck() -> None:
-    """DECISIONS: 'When the deck runs out, shuffle the discards into a new deck; if
-    still short, deal what there is.' (deck spec: 6 blue 1-drop cards, 2 green
+    """rules.md: "When the deck runs out during a deal, the discard pile is shuffled
+    into a new deck; if that is empty too, the deal stops and the players get what
+    there was." (deck spec: 6 blue 1-drop cards, 2 green
     3-drop cards and 2 blue antidotes: 10 cards)."""
     spec = "blue:6x1; green:2x3; antidote(blue):2"
     hands = {0: ["b1", "b1"], 1: ["b!", "b1"], 2: ["b1", "g3"]}
@@ -320,9 +324,10 @@ def test_short_deck_deals_what_there_is_and_a_player_without_cards_passes() -> N
 
 
 def test_stalemate_when_every_colour_is_blocked_everywhere() -> None:
-    """DECISIONS: 'if no kill can ever happen again ... (every colour is blocked on
-    every living character and no universal antidote is left to draw), the
-    assassination round ends with no further points.'"""
+    """rules.md: "if no kill can ever happen again in an assassination round, it
+    ends at once, with no further points. That is the case ... in a deck without
+    a universal antidote, when every colour that could kill a living character is
+    blocked on it"."""
     spec = "blue:6x1;antidote(blue):6"
     hands = {0: ["b!", "b!"], 1: ["b!", "b1"], 2: ["b!", "b1"]}
     actions = opening("rat", ["rat", "weasel", "weasel"], hands, 0)
@@ -334,6 +339,61 @@ def test_stalemate_when_every_colour_is_blocked_everywhere() -> None:
     assert "every colour that could kill a living character is blocked" in (
         state.information_state_string(1)
     )
+
+
+NO_KILL_RULE = (
+    "rules.md: 'if no kill can ever happen again in an assassination round, it ends"
+    " at once, with no further points. That is the case ... when the deck's"
+    " composition rules every kill out'"
+)
+
+
+def test_a_deck_that_can_kill_nobody_ends_each_round_before_the_deal() -> None:
+    """rules.md: "a deck with fewer than 3 drops of every colour can kill nobody,
+    and its assassination rounds end as soon as the peasants are dealt, before any
+    card is (the game then ends after `max_assassination_rounds` of them, everyone
+    at 0 points, sharing the win)". Here: two blue 1-drop cards and a blue
+    antidote, never 3 drops of anything."""
+    spec = "blue:2x1;antidote(blue):1"
+    state = replay(3, ["rat king", "rat to 0", "rat to 1", "weasel to 2"], deck=spec)
+    assert state.assassination_round == 2, NO_KILL_RULE
+    assert state.is_chance_node() and state.poison_round == 0
+    assert "no kill can ever happen" in state.information_state_string(0)
+    state = replay(
+        3,
+        ["rat king", "rat to 0", "rat to 1", "weasel to 2"] * 2,
+        deck=spec,
+        max_assassination_rounds=2,
+    )
+    assert state.is_terminal() and state.scores == [0, 0, 0]
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (0, 1, 2)
+
+
+def test_a_king_no_colour_can_kill_does_not_keep_the_round_going() -> None:
+    """rules.md: "a colour with fewer drops in the whole deck than a character's
+    lethal number can never kill it" and "in a deck without a universal antidote,
+    when every colour that could kill a living character is blocked on it" the
+    round ends. Four blue drops in the deck can kill a peasant (3) but never the
+    king (5 at 3 players): once every peasant has blocked blue, the round is over,
+    although blue is not blocked on the king."""
+    spec = "blue:4x1;antidote(blue):3"
+    hands = {0: ["b!", "b1"], 1: ["b!", "b1"], 2: ["b!", "b1"]}
+    actions = opening("rat", ["rat", "weasel", "weasel"], hands)
+    actions += turn(0, "b!") + turn(1, "b!") + turn(2, "b!")
+    state = replay(3, actions, deck=spec)
+    assert state.assassination_round == 2, NO_KILL_RULE
+    assert state.scores == [0, 0, 0]
+    assert "every colour that could kill a living character is blocked" in (
+        state.information_state_string(2)
+    )
+
+
+def test_a_deck_that_can_kill_plays_on() -> None:
+    """The other side of the rule: three blue drops in the deck can kill a
+    peasant, so the round is played."""
+    state = replay(3, ["rat king", "rat to 0", "rat to 1", "weasel to 2"], deck="blue:3x1")
+    assert state.assassination_round == 1 and state.poison_round == 1
 
 
 def test_game_ends_only_after_the_assassination_round_completes() -> None:
@@ -392,8 +452,8 @@ def test_tie_in_total_and_in_the_last_round_is_a_shared_win() -> None:
 
 
 def test_face_down_cards_are_hidden_but_who_played_on_whom_is_public() -> None:
-    """DECISIONS: 'who played on which character is public; the cards stay face-down
-    until the reveal'."""
+    """rules.md: "Who played on whom is public, and how many cards; the cards stay
+    face down until the reveal"."""
     hands = {0: ["b3", "p1"], 1: ["p1", "p2"], 2: ["p1", "p1"]}
     actions = opening("weasel", ["rat", "rat", "weasel"], hands)
     actions += turn(2, "b3")
@@ -443,9 +503,10 @@ def test_round_limits_end_a_stuck_assassination_round_and_game() -> None:
 
 
 def test_default_deck_is_the_reconstruction() -> None:
-    """DECISIONS: 'per colour: 6 cards of 1 drop, 4 of 2 drops, 2 of 3 drops; 4
-    multi-coloured cards, each 1 green drop + 1 purple drop; one-colour antidotes:
-    2 per colour; universal antidote: 2 cards. 48 cards in all.'"""
+    """rules.md: "three colours (blue, green, purple), each with 6 cards of 1 drop,
+    4 of 2 drops and 2 of 3 drops; 4 multi-coloured cards of 1 green + 1 purple
+    drop; 2 one-colour antidotes per colour; 2 universal antidotes; 48 cards in
+    all"."""
     from apothecary.games.little_drop_of_poison.deck import DEFAULT_DECK, parse_deck
 
     deck = parse_deck("default")
