@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { flask, h, replace } from "./dom.js";
 import { showLobby } from "./lobby.js";
 import { render as renderMarkdown } from "./markdown.js";
+import { showReplay, showUpload } from "./replay.js";
 import { showRoom } from "./room.js";
 
 function frame() {
@@ -48,6 +49,9 @@ const room = location.pathname.match(/^\/rooms\/([A-Za-z0-9_-]{1,32})\/?$/);
 // /rules/NAME is the rules page; the older /?rules=NAME still works.
 const rulesPath = location.pathname.match(/^\/rules\/([a-z0-9-]{1,64})\/?$/);
 const rules = rulesPath ? rulesPath[1] : new URLSearchParams(location.search).get("rules");
+const replay = location.pathname.match(/^\/replay\/([A-Za-z0-9_-]{1,32})\/(\d{1,7})\/?$/);
 if (room) showRoom(main, room[1]);
+else if (replay) showReplay(main, replay[1], Number(replay[2]));
+else if (/^\/replay\/?$/.test(location.pathname)) showUpload(main);
 else if (rules) showRules(main, rules);
 else showLobby(main);

@@ -209,6 +209,7 @@ function setupForm(game) {
     { id: "match-target", name: "match_target", min: 2, max: 99, value: 3, "aria-label": "Wins needed to take the series" },
   );
   const listed = h("input", { type: "checkbox", id: "listed", name: "listed", checked: true });
+  const hints = h("input", { type: "checkbox", id: "hints", name: "hints" });
   const submit = h("button", { type: "submit", class: "primary" }, "Create the room");
 
   const form = h(
@@ -265,6 +266,13 @@ function setupForm(game) {
           h("label", { for: "listed" }, "List this room under Open rooms"),
           h("small", { class: "help" }, "Unlisted rooms are found only through their invite link."),
         ),
+        h(
+          "div",
+          { class: "field field-check" },
+          hints,
+          h("label", { for: "hints" }, "Hints (a casual room)"),
+          h("small", { class: "help" }, "Each seat may ask the strongest bot for a suggestion on its turn; everyone sees that hints are on."),
+        ),
       ),
     ),
     h("div", { class: "form-actions" }, submit),
@@ -285,6 +293,7 @@ function setupForm(game) {
       options: Object.fromEntries(game.options.map((o) => [o.name, readOption(form, o)])),
       seats: ["open", ...[...seatsBox.querySelectorAll("select")].map((s) => s.value)].slice(0, players),
       listed: listed.checked,
+      hints: hints.checked,
       host_name: name,
     };
     if (timerOn.checked) body.turn_seconds = parseFloat(timerSeconds.value);

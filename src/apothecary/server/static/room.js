@@ -714,6 +714,7 @@ class RoomScreen {
     facts.push(settings.turn_seconds ? `${Math.round(settings.turn_seconds)} s a move` : "no turn timer");
     if (settings.match_target) facts.push(`a series: first to ${settings.match_target} wins`);
     facts.push(settings.listed === false ? "unlisted" : "listed");
+    if (settings.hints) facts.push("hints on: a seat may ask the strongest bot on its turn");
     changed.forEach(([k, v]) => facts.push(`${k.replace(/_/g, " ")}: ${v === true ? "on" : v === false ? "off" : v}`));
     return h("p", { class: "facts muted" }, facts.join(" · "));
   }
@@ -912,8 +913,40 @@ class RoomScreen {
     } else {
       replace(this.legal, h("h2", { class: "moves-title" }, "Your moves"), list);
     }
+    if (this.info.settings?.hints && this.token) this.legal.append(this.hintBox(msg, buttons));
     const again = focusedNotation && buttons.find((b) => b.dataset.notation === focusedNotation);
     if (again) again.focus();
+  }
+
+  // A casual room's hint: the strongest bot's suggestion for this position, asked of the
+  // server with the seat token (it is computed from the committed game, for this seat only).
+  hintBox(msg, buttons) {
+    const answer = h("span", { class: "hint-answer", id: "hint-answer", "aria-live": "polite" });
+    const ask = async () => {
+      button.disabled = true;
+      replace(answer, "Thinking…");
+      try {
+        const response = await fetch(`/api/rooms/${encodeURIComponent(this.code)}/hint`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${this.token}` },
+        });
+        const data = await response.json();
+        if (!response.ok) throw new Error(data.message || response.statusText);
+        if (data.state_id !== msg.state_id) {
+          replace(answer, "The position moved on; ask again.");
+          return;
+        }
+        const best = data.suggestion;
+        replace(answer, "The bot suggests: ", h("strong", {}, this.namedText(best.label || best.notation)));
+        for (const b of buttons) b.classList.toggle("hinted", b.dataset.notation === best.notation);
+      } catch (error) {
+        replace(answer, `No hint: ${error.message}`);
+      } finally {
+        button.disabled = false;
+      }
+    };
+    const button = h("button", { type: "button", class: "quiet", id: "hint", onclick: ask }, "Hint");
+    return h("p", { class: "hint-line" }, button, " ", answer);
   }
 
   drawResult(msg) {
@@ -971,6 +1004,9 @@ class RoomScreen {
     } else if (msg.waiting_for !== "next_game") {
       actions.append(h("span", { class: "muted" }, "The host may offer a rematch."));
     }
+    actions.append(
+      h("a", { href: `/replay/${encodeURIComponent(this.code)}/${msg.game_no}`, class: "button", id: "open-replay" }, "Open the replay"),
+    );
     actions.append(h("a", { href: "/", class: "button" }, "Back to the lobby"));
     parts.push(actions);
     replace(this.result, parts);

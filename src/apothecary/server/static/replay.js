@@ -1,0 +1,406 @@
+// The replay viewer: a finished game step by step, through any seat's eyes as it saw
+// the game at that moment, or with everything revealed (every seat's view side by
+// side and the whole state), drawn by the same table components as live play. Beside
+// it, the strongest bot's analysis: a bar chart of the current decision's moves and a
+// line plot of each seat's estimated chances over the game (inline SVG).
+//
+// What each view shows comes from the server (GET /api/replays/CODE/GAME/steps/K?view=V),
+// which makes it with the same observation and event functions as live play; the page
+// only draws it. Links: /replay/CODE/GAME?move=K&view=all|spectator|N; /replay uploads a file.
+
+import { api } from "./api.js";
+import { h, replace, s as svg, toast } from "./dom.js";
+
+const SEAT_COLOURS = ["#b5472f", "#2f6db5", "#3b8a3e", "#8a5bb5", "#b58a2f", "#2fa3a3", "#b52f7a", "#6b6b6b", "#4a4ab5"];
+
+async function getJson(path, options = {}) {
+  const response = await fetch(path, options);
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    /* not JSON */
+  }
+  if (!response.ok) {
+    const error = new Error((data && data.message) || `${response.status} ${response.statusText}`);
+    error.code = data && data.error;
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+function loadCss(href, key) {
+  if (document.querySelector(`link[data-css="${key}"]`)) return;
+  document.head.append(h("link", { rel: "stylesheet", href, dataset: { css: key } }));
+}
+
+async function tableModule(name) {
+  try {
+    const module = await import(`/static/tables/${name}.js`);
+    loadCss(`/static/tables/${name}.css`, name);
+    return { module, kind: name };
+  } catch {
+    return { module: await import("/static/tables/generic.js"), kind: "generic" };
+  }
+}
+
+function refused(main, title, message) {
+  replace(
+    main,
+    h(
+      "section",
+      { class: "panel notice replay-refused", id: "replay-refused" },
+      h("h1", {}, title),
+      h("p", {}, message),
+      h("p", {}, h("a", { href: "/", class: "button primary" }, "Go to the lobby")),
+    ),
+  );
+}
+
+// -- /replay: open a record file ---------------------------------------------------------------
+export function showUpload(main) {
+  loadCss("/static/replay.css", "replay");
+  document.title = "Open a game record · apothecary";
+  const input = h("input", { type: "file", id: "record-file", accept: ".json,application/json", "aria-label": "A game record file" });
+  const status = h("p", { class: "muted", role: "status" });
+  input.addEventListener("change", async () => {
+    const file = input.files && input.files[0];
+    if (!file) return;
+    replace(status, "Checking the record…");
+    try {
+      const answer = await getJson("/api/replays", { method: "POST", headers: { "content-type": "application/json" }, body: await file.text() });
+      location.assign(answer.link);
+    } catch (error) {
+      replace(status, h("strong", { class: "bad", id: "upload-error" }, error.message));
+    }
+  });
+  replace(
+    main,
+    h(
+      "section",
+      { class: "panel replay-upload" },
+      h("h1", {}, "Replay a game record"),
+      h("p", {}, "Choose a finished game's record (the JSON file that apothecary writes). It is checked move by move, then opens with every secret revealed."),
+      input,
+      status,
+    ),
+  );
+}
+
+// -- /replay/CODE/GAME -------------------------------------------------------------------------
+export async function showReplay(main, code, gameNo) {
+  loadCss("/static/replay.css", "replay");
+  let facts;
+  try {
+    facts = await getJson(`/api/replays/${encodeURIComponent(code)}/${gameNo}`);
+  } catch (error) {
+    if (error.code === "not_finished") refused(main, "This game is not over", error.message);
+    else if (error.status === 404) refused(main, "No such game", error.message);
+    else refused(main, "The replay could not be opened", error.message);
+    return;
+  }
+  const game = await api.game(facts.game);
+  const { module, kind } = await tableModule(facts.game);
+  new ReplayScreen(main, facts, game, module, kind).start();
+}
+
+class ReplayScreen {
+  constructor(main, facts, game, module, kind) {
+    this.main = main;
+    this.facts = facts;
+    this.game = game;
+    this.module = module;
+    this.kind = kind;
+    const query = new URLSearchParams(location.search);
+    const move = parseInt(query.get("move") || "0", 10);
+    this.step = Number.isFinite(move) ? Math.max(0, Math.min(facts.steps, move)) : 0;
+    const view = query.get("view") || "all";
+    this.view = view === "all" || view === "spectator" || (/^\d+$/.test(view) && Number(view) < facts.players) ? view : "all";
+    this.tables = [];
+    this.analysis = null;
+    this.loading = 0;
+  }
+
+  seatName(seat) {
+    const name = this.facts.seats[seat];
+    return name ? `${name} (seat ${seat})` : `seat ${seat}`;
+  }
+
+  start() {
+    const f = this.facts;
+    document.title = `Replay of ${f.title} · apothecary`;
+    this.slider = h("input", { type: "range", id: "replay-slider", min: 0, max: f.steps, value: this.step, "aria-label": "Move" });
+    this.slider.addEventListener("input", () => this.go(Number(this.slider.value)));
+    this.counter = h("span", { class: "replay-counter", id: "replay-counter", "aria-live": "polite" });
+    const button = (id, label, words, to) => h("button", { type: "button", id, class: "quiet", "aria-label": words, title: words, onclick: () => this.go(to()) }, label);
+    this.viewSelect = h(
+      "select",
+      { id: "replay-view", "aria-label": "Whose eyes" },
+      h("option", { value: "all" }, "Everything revealed"),
+      h("option", { value: "spectator" }, "A spectator"),
+      f.seats.map((_, seat) => h("option", { value: String(seat) }, `${this.seatName(seat)}, as they saw it`)),
+    );
+    this.viewSelect.value = this.view;
+    this.viewSelect.addEventListener("change", () => {
+      this.view = this.viewSelect.value;
+      this.draw();
+    });
+    this.share = h("input", { type: "text", readonly: true, id: "replay-link", "aria-label": "Link to this moment" });
+    this.board = h("div", { class: "replay-board", id: "replay-board" });
+    this.moves = h(
+      "ol",
+      { class: "replay-moves", id: "replay-moves", start: "1" },
+      f.moves.map((m) =>
+        h(
+          "li",
+          { dataset: { step: String(m.step + 1) } },
+          h("button", { type: "button", class: "linkish", onclick: () => this.go(m.step + 1) }, m.text || m.notation),
+        ),
+      ),
+    );
+    this.analysisBox = h("section", { class: "panel replay-analysis", id: "replay-analysis", "aria-label": "Analysis" });
+    const outcome = f.outcome || {};
+    const winners = (outcome.winners || []).map((s) => this.seatName(s));
+    this.root = h(
+      "div",
+      { class: "replay", id: "replay", dataset: { game: f.game, table: this.kind } },
+      h(
+        "header",
+        { class: "replay-head panel" },
+        h("h1", {}, `Replay: ${f.title}, game ${f.game_no}`),
+        h("p", { class: "muted" }, `${outcome.reason || "The game is over"}${/[.!]$/.test(outcome.reason || "") ? "" : "."}`, winners.length ? ` Won by ${winners.join(" and ")}.` : " Nobody won."),
+        h(
+          "div",
+          { class: "replay-controls" },
+          button("replay-first", "« start", "To the start", () => 0),
+          button("replay-back", "◀", "One move back", () => this.step - 1),
+          this.slider,
+          button("replay-forward", "▶", "One move on", () => this.step + 1),
+          button("replay-last", "end »", "To the end", () => f.steps),
+          this.counter,
+        ),
+        h("p", { class: "replay-view-line" }, h("label", { for: "replay-view" }, "Whose eyes: "), this.viewSelect, " ", h("label", { for: "replay-link" }, "Link: "), this.share),
+      ),
+      h("div", { class: "replay-body" }, this.board, h("aside", { class: "replay-side" }, this.analysisBox, h("section", { class: "panel" }, h("h2", {}, "Moves"), this.moves))),
+    );
+    replace(this.main, this.root);
+    this.root.addEventListener("keydown", (event) => {
+      if (event.target instanceof HTMLInputElement && event.target.type === "text") return;
+      if (event.key === "ArrowRight") this.go(this.step + 1);
+      else if (event.key === "ArrowLeft") this.go(this.step - 1);
+      else return;
+      event.preventDefault();
+    });
+    this.drawAnalysis();
+    this.draw();
+  }
+
+  go(step) {
+    const next = Math.max(0, Math.min(this.facts.steps, step));
+    if (next === this.step && this.frame) return;
+    this.step = next;
+    this.draw();
+  }
+
+  link() {
+    const url = new URL(location.href);
+    url.search = `?move=${this.step}&view=${this.view}`;
+    return url.toString();
+  }
+
+  async draw() {
+    const f = this.facts;
+    const ticket = ++this.loading;
+    this.slider.value = String(this.step);
+    this.counter.textContent = `move ${this.step} of ${f.steps}`;
+    this.share.value = this.link();
+    history.replaceState(null, "", this.link());
+    for (const item of this.moves.children) item.classList.toggle("current", Number(item.dataset.step) === this.step);
+    let frame;
+    try {
+      frame = await getJson(`/api/replays/${encodeURIComponent(f.code)}/${f.game_no}/steps/${this.step}?view=${this.view}`);
+    } catch (error) {
+      toast(error.message, "error");
+      return;
+    }
+    if (ticket !== this.loading) return; // a later move was asked for meanwhile
+    this.frame = frame;
+    this.root.replayFrame = frame;
+    this.root.dataset.step = String(this.step);
+    this.root.dataset.view = this.view;
+    this.drawBoard(frame);
+    this.drawDecision();
+  }
+
+  unmount() {
+    for (const table of this.tables) {
+      try {
+        table?.destroy?.();
+      } catch (error) {
+        console.error(error);
+      }
+    }
+    this.tables = [];
+  }
+
+  mount(slot, you, view) {
+    const ctx = {
+      game: this.game,
+      options: this.facts.options,
+      players: this.facts.players,
+      you,
+      seatName: (seat) => this.seatName(seat),
+      seatLabel: (seat) => (seat === you ? `${this.seatName(seat)} (you)` : this.seatName(seat)),
+      act: () => {},
+      prefersReducedMotion: true,
+    };
+    const table = this.module.mount(slot, ctx) || {};
+    this.tables.push(table);
+    const msg = { ...view, fresh: true, status: view.outcome ? "over" : "playing", game_no: this.facts.game_no, you, legal: [] };
+    try {
+      table.update?.(msg);
+    } catch (error) {
+      console.error("the table failed to draw this step", error);
+    }
+  }
+
+  drawBoard(frame) {
+    this.unmount();
+    replace(this.board);
+    const area = (you, label) => {
+      const slot = h("div", { class: "table-area", dataset: { table: this.kind } });
+      const box = h("figure", { class: "replay-seat panel", dataset: { seat: you === null ? "spectator" : String(you) } }, h("figcaption", {}, label), slot);
+      this.board.append(box);
+      return slot;
+    };
+    if (frame.view === "all") {
+      this.board.classList.add("replay-grid");
+      frame.views.forEach((view, seat) => this.mount(area(seat, `${this.seatName(seat)} sees`), seat, view));
+      this.board.append(
+        h("details", { class: "panel replay-truth", id: "replay-truth", open: true }, h("summary", {}, "The whole state"), h("pre", {}, frame.truth)),
+      );
+    } else {
+      this.board.classList.remove("replay-grid");
+      const you = frame.view === "spectator" ? null : Number(frame.view);
+      this.mount(area(you, you === null ? "A spectator sees" : `${this.seatName(you)} sees`), you, frame);
+    }
+  }
+
+  // -- analysis ------------------------------------------------------------------------------------
+  drawAnalysis() {
+    const start = h("button", { type: "button", class: "primary", id: "analyse", onclick: () => this.analyse() }, "Analyse with the strongest bot");
+    replace(
+      this.analysisBox,
+      h("h2", {}, "Analysis"),
+      h("p", { class: "muted" }, "Every move's value for the seat that chose it, estimated from that seat's information only."),
+      start,
+    );
+  }
+
+  async analyse() {
+    const f = this.facts;
+    const path = `/api/replays/${encodeURIComponent(f.code)}/${f.game_no}/analysis`;
+    this.progress = h("progress", { id: "analysis-progress", max: 1, value: 0 });
+    this.progressText = h("span", { class: "muted" });
+    this.chart = h("div", { class: "analysis-chart", id: "analysis-chart" });
+    this.plot = h("div", { class: "analysis-plot", id: "analysis-plot" });
+    replace(this.analysisBox, h("h2", {}, "Analysis"), h("p", {}, this.progress, " ", this.progressText), this.chart, this.plot);
+    try {
+      let job = await getJson(path, { method: "POST" });
+      for (;;) {
+        this.analysis = job;
+        this.progress.max = Math.max(1, job.total);
+        this.progress.value = job.done;
+        this.progressText.textContent =
+          job.status === "done" ? `${job.total} decisions valued (${job.plan.policy} playouts, ${job.plan.playouts} a move)` : `${job.done} of ${job.total} decisions…`;
+        this.analysisBox.dataset.status = job.status;
+        this.drawDecision();
+        this.drawPlot();
+        if (job.status !== "running") break;
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        job = await getJson(path);
+      }
+      if (this.analysis.error) this.progressText.textContent = this.analysis.error;
+    } catch (error) {
+      this.progressText.textContent = error.message;
+    }
+  }
+
+  // The decision shown: the one made at this step (the move that leads on from here).
+  decisionHere() {
+    const decisions = (this.analysis && this.analysis.decisions) || [];
+    return decisions.find((d) => d.step >= this.step) || null;
+  }
+
+  drawDecision() {
+    if (!this.chart) return;
+    const d = this.decisionHere();
+    if (!d) {
+      replace(this.chart, h("p", { class: "muted" }, this.analysis && this.analysis.status === "done" ? "No decision from here on." : "Not valued yet."));
+      return;
+    }
+    const moves = d.moves.slice(0, 12);
+    const values = d.moves.map((m) => m.value);
+    const top = Math.max(...values, 0);
+    const bottom = Math.min(...values, 0);
+    const span = top - bottom || 1;
+    const row = 20;
+    const width = 300;
+    const labelWidth = 120;
+    const chart = svg("svg", { viewBox: `0 0 ${width} ${moves.length * row + 6}`, class: "bars", role: "img", "aria-label": `Values of ${this.seatName(d.seat)}'s moves at step ${d.step}` });
+    moves.forEach((m, i) => {
+      const y = i * row + 3;
+      const x0 = labelWidth + ((0 - bottom) / span) * (width - labelWidth - 40);
+      const x1 = labelWidth + ((m.value - bottom) / span) * (width - labelWidth - 40);
+      const played = d.played && m.action === d.played.action;
+      chart.append(
+        svg("text", { x: labelWidth - 4, y: y + 13, "text-anchor": "end", class: "bar-label" }, (played ? "▶ " : "") + String(m.notation).slice(0, 16)),
+        svg("rect", { x: Math.min(x0, x1), y: y + 2, width: Math.max(1, Math.abs(x1 - x0)), height: row - 6, class: ["bar", played && "played", i === 0 && "best"].filter(Boolean).join(" ") }),
+        svg("text", { x: Math.max(x0, x1) + 3, y: y + 13, class: "bar-value" }, m.value.toFixed(3)),
+      );
+    });
+    const gap = d.gap === null || d.gap === undefined ? "" : ` Gap to the best: ${d.gap.toFixed(3)}.`;
+    replace(
+      this.chart,
+      h("h3", {}, `Step ${d.step}: ${this.seatName(d.seat)} ${d.method === "solver" ? "(exact)" : "(estimated)"}`),
+      chart,
+      h("p", { class: "muted", id: "analysis-gap" }, `Played ${d.played ? d.played.notation : "?"}; best ${d.best.notation}.${gap}`, d.moves.length > moves.length ? ` (${d.moves.length - moves.length} more moves not shown.)` : ""),
+    );
+  }
+
+  drawPlot() {
+    const decisions = (this.analysis && this.analysis.decisions) || [];
+    const points = decisions.filter((d) => Array.isArray(d.after));
+    if (!points.length) {
+      replace(this.plot);
+      return;
+    }
+    const players = this.facts.players;
+    const width = 300;
+    const height = 140;
+    const steps = Math.max(1, this.facts.steps);
+    const top = Math.max(1, ...points.flatMap((d) => d.after));
+    const x = (step) => 24 + (step / steps) * (width - 30);
+    const y = (v) => height - 16 - (v / top) * (height - 26);
+    const plot = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chances", role: "img", "aria-label": "Each seat's estimated chances over the game" });
+    plot.append(
+      svg("line", { x1: 24, y1: y(0), x2: width - 6, y2: y(0), class: "axis" }),
+      svg("line", { x1: 24, y1: y(0), x2: 24, y2: y(top), class: "axis" }),
+      svg("text", { x: 2, y: y(top) + 4, class: "tick" }, String(Math.round(top * 100) / 100)),
+      svg("text", { x: 2, y: y(0) + 4, class: "tick" }, "0"),
+    );
+    for (let seat = 0; seat < players; seat += 1) {
+      const path = points.map((d, i) => `${i ? "L" : "M"}${x(d.step + 1).toFixed(1)},${y(d.after[seat]).toFixed(1)}`).join(" ");
+      plot.append(svg("path", { d: path, class: "chance-line", stroke: SEAT_COLOURS[seat % SEAT_COLOURS.length], "stroke-dasharray": seat >= SEAT_COLOURS.length ? "4 2" : null, dataset: { seat: String(seat) } }));
+    }
+    plot.append(svg("line", { x1: x(this.step), y1: y(0), x2: x(this.step), y2: y(top), class: "now" }));
+    const legend = h(
+      "ul",
+      { class: "legend" },
+      Array.from({ length: players }, (_, seat) => h("li", {}, h("span", { class: "swatch", style: { background: SEAT_COLOURS[seat % SEAT_COLOURS.length] } }, String(seat)), " ", this.seatName(seat))),
+    );
+    const unit = this.facts.players === 1 ? "expected score" : "estimated chance to win";
+    replace(this.plot, h("h3", {}, `Each seat's ${unit}`), plot, legend);
+  }
+}

@@ -1,0 +1,236 @@
+"""The replay viewer in a real browser (Debian's Chromium) against a real server.
+
+Issue 20's replay: a finished game of each of the four games is opened, stepped
+through with the page's own controls and seen through each viewpoint. At every
+step shown, a seat's view must be exactly that seat's ``observation`` of the
+replayed state, and "everything revealed" must show what the seats hide from
+each other; an unfinished game's replay link is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from serving import host_headers, make_room
+
+from apothecary import bots
+from apothecary.core.game import State, sample_chance
+from apothecary.core.records import Record
+from apothecary.core.registry import load
+
+SHOTS = Path("/work/scratch/replay")
+
+
+def finished_record(name: str, players: int, seed: int) -> Record:
+    """A finished game played by the medium bots, chance from ``seed``."""
+    game = load(name, players)
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    seated = [bots.load("medium", game, p, seed=seed + p) for p in range(players)]
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(seated[state.current_player()].step(state))
+    return Record.from_state(state, [f"P{i}" for i in range(players)])
+
+
+def upload(api: httpx.Client, record: Record) -> str:
+    response = api.post("/api/replays", content=record.dumps())
+    assert response.status_code == 201, response.text
+    link: str = response.json()["link"]
+    return link
+
+
+def frame(page: Any) -> dict[str, Any]:
+    data: dict[str, Any] = page.evaluate("document.querySelector('#replay').replayFrame")
+    return data
+
+
+def wait_step(page: Any, step: int, view: str) -> dict[str, Any]:
+    page.wait_for_selector(f"#replay[data-step='{step}'][data-view='{view}']")
+    return frame(page)
+
+
+def replayed(record: Record, step: int) -> State:
+    return record.replay(upto=step)
+
+
+def check_views(page: Any, record: Record, step: int) -> None:
+    """Each seat's view at ``step`` is exactly its observation; everything
+    revealed holds every seat's observation and the whole state."""
+    state = replayed(record, step)
+    for seat in range(record.players):
+        page.select_option("#replay-view", str(seat))
+        shown = wait_step(page, step, str(seat))
+        assert shown["observation"] == state.observation(seat), (step, seat)
+        assert shown["legal"] == []
+        assert page.locator("#replay-board .table-area").count() == 1
+        assert page.locator("#replay-board .table-area *").count() > 0
+    page.select_option("#replay-view", "all")
+    everything = wait_step(page, step, "all")
+    assert [v["observation"] for v in everything["views"]] == [
+        state.observation(seat) for seat in range(record.players)
+    ]
+    assert everything["spectator"]["observation"] == state.observation(None)
+    assert everything["truth"] == str(state)
+    assert page.locator("#replay-board figure.replay-seat").count() == record.players
+    assert page.locator("#replay-truth pre").inner_text().strip() == str(state).strip()
+
+
+def step_forward(page: Any, times: int) -> int:
+    for _ in range(times):
+        before = int(page.get_attribute("#replay", "data-step"))
+        page.click("#replay-forward")
+        page.wait_for_selector(f"#replay[data-step='{before + 1}']")
+    return int(page.get_attribute("#replay", "data-step"))
+
+
+GAMES = [
+    ("in-vino-morte", 3, 5),
+    ("little-drop-of-poison", 3, 1),
+    ("poison-pot", 2, 2),
+    ("tea-scones-arsenic", 3, 4),
+]
+
+
+@pytest.mark.parametrize(("name", "players", "seed"), GAMES, ids=[g[0] for g in GAMES])
+def test_a_finished_game_replays_each_seat_exactly_as_it_saw_it(
+    page: Any, web_server: str, api: httpx.Client, name: str, players: int, seed: int
+) -> None:
+    record = finished_record(name, players, seed)
+    link = upload(api, record)
+    page.goto(f"{web_server}{link}?view=0")
+    wait_step(page, 0, "0")
+    # The page's controls: three moves on, then steps spread over the game by the slider.
+    at = step_forward(page, 3)
+    assert page.inner_text("#replay-counter") == f"move 3 of {len(record.actions)}"
+    check_views(page, record, at)
+    total = len(record.actions)
+    for step in sorted({total // 3, (2 * total) // 3, total}):
+        page.fill("#replay-slider", str(step))
+        page.dispatch_event("#replay-slider", "input")
+        page.wait_for_selector(f"#replay[data-step='{step}']")
+        check_views(page, record, step)
+    page.click("#replay-back")
+    wait_step(page, total - 1, "all")
+    assert f"move={total - 1}" in page.input_value("#replay-link")
+    page.screenshot(path=str(SHOTS / f"replay-{name}.png"), full_page=True)
+    assert page.errors == []
+
+
+def test_everything_revealed_shows_what_the_seats_hide(
+    page: Any, web_server: str, api: httpx.Client
+) -> None:
+    # In Vino Morte: the dealer pours covered glasses; only the dealer knows what is in them.
+    record = finished_record("in-vino-morte", 3, 5)
+    link = upload(api, record)
+    state = replayed(record, 0)
+    step = 0
+    while state.observation(None)["phase"] == "deal" or all(
+        g is None for g in state.observation(None)["glasses"]
+    ):
+        step += 1
+        state = replayed(record, step)
+        if step > 10:
+            break
+    dealer = state.observation(None)["dealer"]
+    hidden_from_others = state.observation(dealer)["glasses"]
+    assert any(g in ("wine", "poison") for g in hidden_from_others)
+    page.goto(f"{web_server}{link}?move={step}&view=all")
+    everything = wait_step(page, step, "all")
+    assert everything["views"][dealer]["observation"]["glasses"] == hidden_from_others
+    other = (dealer + 1) % 3
+    assert everything["views"][other]["observation"]["glasses"] != hidden_from_others
+    # Drawn: the dealer's own table shows wine and poison, another seat's does not.
+    dealer_text = page.locator(f"figure[data-seat='{dealer}']").inner_text().lower()
+    other_text = page.locator(f"figure[data-seat='{other}']").inner_text().lower()
+    revealed = [g for g in hidden_from_others if g in ("wine", "poison")]
+    truth = page.locator("#replay-truth pre").inner_text()
+    assert str(state).strip() == truth.strip()
+    page.select_option("#replay-view", str(other))
+    seen = wait_step(page, step, str(other))
+    assert seen["observation"] == state.observation(other)
+    assert seen["observation"]["glasses"] != hidden_from_others
+    assert revealed and dealer_text != other_text
+    page.screenshot(path=str(SHOTS / "replay-everything-ivm.png"), full_page=True)
+
+
+def test_a_room_game_opens_from_its_result_and_an_unfinished_one_is_refused(
+    page: Any, web_server: str, api: httpx.Client, enter_room: Any
+) -> None:
+    # A game played in a room by bots: its result screen links to its replay.
+    answer = make_room(api, game="in-vino-morte", players=3, seats=["open", "random", "random"])
+    host = host_headers(answer)
+    assert api.post(f"/api/rooms/{answer['code']}/start", headers=host).status_code == 200
+    bot = api.put(
+        f"/api/rooms/{answer['code']}/seats/0/bot", json={"level": "random"}, headers=host
+    )
+    assert bot.status_code == 200, bot.text
+    deadline = time.monotonic() + 30
+    while api.get(f"/api/rooms/{answer['code']}").json()["status"] != "over":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    enter_room(page, answer)
+    page.wait_for_selector("#open-replay")
+    page.click("#open-replay")
+    page.wait_for_selector("#replay[data-step='0']")
+    record = Record.from_json(api.get(f"/api/rooms/{answer['code']}/games/1/record").json())
+    assert frame(page)["truth"] == str(replayed(record, 0))
+
+    # A game still being played: the link is refused, and so is the API.
+    playing = make_room(api, game="in-vino-morte", players=3, seats=["open", "random", "random"])
+    api.post(f"/api/rooms/{playing['code']}/start", headers=host_headers(playing))
+    refused = api.get(f"/api/replays/{playing['code']}/1/steps/0?view=all")
+    assert refused.status_code == 409
+    assert refused.json()["error"] == "not_finished"
+    assert set(refused.json()) == {"error", "message"}
+    for path in (f"/api/replays/{playing['code']}/1", f"/api/replays/{playing['code']}/1/analysis"):
+        assert api.get(path).status_code == 409
+    page.goto(f"{web_server}/replay/{playing['code']}/1?view=all")
+    page.wait_for_selector("#replay-refused")
+    assert "not over" in page.inner_text("#replay-refused")
+    assert page.locator("#replay").count() == 0
+    page.screenshot(path=str(SHOTS / "replay-refused.png"))
+
+
+def test_a_tampered_upload_names_its_first_bad_action(
+    page: Any, web_server: str, api: httpx.Client
+) -> None:
+    record = finished_record("poison-pot", 2, 2)
+    data = json.loads(record.dumps())
+    data["actions"][7] = "z9"
+    answer = api.post("/api/replays", content=json.dumps(data))
+    assert answer.status_code == 400
+    assert answer.json()["error"] == "bad_record"
+    assert answer.json()["message"].startswith("action 7 ('z9')")
+    cut = record.dumps()[: len(record.dumps()) // 2]
+    assert api.post("/api/replays", content=cut).json()["error"] == "bad_record"
+    # From the page: the file chooser shows the server's words.
+    bad = SHOTS / "tampered.json"
+    bad.write_text(json.dumps(data))
+    page.goto(f"{web_server}/replay")
+    page.set_input_files("#record-file", str(bad))
+    page.wait_for_selector("#upload-error")
+    assert "action 7" in page.inner_text("#upload-error")
+
+
+def test_the_analysis_fills_the_chart_and_the_plot(
+    page: Any, web_server: str, api: httpx.Client
+) -> None:
+    record = finished_record("in-vino-morte", 3, 5)
+    link = upload(api, record)
+    page.goto(f"{web_server}{link}?view=all")
+    wait_step(page, 0, "all")
+    page.click("#analyse")
+    page.wait_for_selector("#replay-analysis[data-status='done']", timeout=60_000)
+    assert page.locator("#analysis-chart svg rect.bar").count() >= 1
+    assert page.locator("#analysis-chart svg rect.bar.played").count() == 1
+    assert page.locator("#analysis-plot path.chance-line").count() == 3
+    page.screenshot(path=str(SHOTS / "replay-analysis.png"), full_page=True)
