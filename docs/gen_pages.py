@@ -46,9 +46,17 @@ def title(page: Path) -> str:
     return page.stem.replace("-", " ").capitalize()
 
 
-def entry(page: Path, depth: int = 0) -> str:
+def report_title(page: Path) -> str:
+    """A report's navigation title: game and players, then the bots (two reports of
+    one game and player count differ in their bots)."""
+    heading = title(page).removeprefix("Balance report: ")
+    bots = re.search(r"\bbots (.+?), seed\b", page.read_text(encoding="utf-8"))
+    return f"{heading} ({bots.group(1)})" if bots else heading
+
+
+def entry(page: Path, depth: int = 0, name: str | None = None) -> str:
     """One literate-nav line: ``* [Title](path)``, indented ``depth`` levels."""
-    name = re.sub(r"([\[\]])", r"\\\1", title(page))
+    name = re.sub(r"([\[\]])", r"\\\1", name or title(page))
     return f"{'    ' * depth}* [{name}]({page.relative_to(DOCS).as_posix()})"
 
 
@@ -92,7 +100,8 @@ def list_reports(reports: list[Path]) -> None:
     """Add a link to every report to reports/index.md (its text is in the repository)."""
     with mkdocs_gen_files.open("reports/index.md", "a") as handle:
         for page in ordered(reports):
-            handle.write(f"- [{title(page)}]({page.relative_to(DOCS / 'reports').as_posix()})\n")
+            link = page.relative_to(DOCS / "reports").as_posix()
+            handle.write(f"- [{report_title(page)}]({link})\n")
 
 
 def navigation() -> str:
@@ -103,11 +112,13 @@ def navigation() -> str:
     rules = [p for p in pages if p.parent == DOCS / "rules"]
     reports = [p for p in pages if p.parent.parent == DOCS / "reports"]
     others = sorted(set(pages) - set(top) - set(rules) - set(reports) - {index})
-    lines = [entry(page) for page in ordered(top, GUIDES)]
+    lines = [
+        entry(page, 0, "Home" if page.name == "index.md" else None) for page in ordered(top, GUIDES)
+    ]
     lines.append("* Rules")
     lines += [entry(page, 1) for page in ordered(rules)]
     lines.append("* [Study reports](reports/index.md)")
-    lines += [entry(page, 1) for page in ordered(reports)]
+    lines += [entry(page, 1, report_title(page)) for page in ordered(reports)]
     list_reports(reports)
     lines += [entry(page) for page in others]
     lines.append("* API reference")
