@@ -104,8 +104,12 @@ def test_the_check_catches_a_glob_dropped_from_pyproject(tmp_path: Path) -> None
 
     broken = build(copy, tmp_path / "dist", "--wheel")
     missing = missing_from(broken, copy / "src" / "apothecary")
-    tables = sorted(p.name for p in (PACKAGE / "server" / "static" / "tables").iterdir())
-    assert missing == [f"apothecary/server/static/tables/{name}" for name in tables]
+    static = PACKAGE / "server" / "static"
+    in_subfolders = [p for p in static.rglob("*") if p.is_file() and p.parent != static]
+    assert in_subfolders, "the web client has no subfolder left for this test to drop"
+    assert missing == sorted(
+        f"apothecary/{p.relative_to(PACKAGE).as_posix()}" for p in in_subfolders
+    )
 
 
 def test_the_version_comes_from_one_place(wheel: Path) -> None:
