@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from apothecary.core.errors import IllegalActionError, MalformedActionError
+from apothecary.core.errors import BadOptionError, IllegalActionError, MalformedActionError
 from apothecary.core.game import CHANCE, JSON, TERMINAL, Game, Player, State, sample_chance
 from apothecary.core.records import Record
 from apothecary.core.registry import load
@@ -108,7 +108,9 @@ def check_game(
       observation, has a history that replays to it, and can be played on to
       the end; and it uses nothing but the seat's information and the rng:
       resampling the resample with the same seed gives the same state;
-    - each game ends within ``max_game_length`` with an outcome and returns;
+    - each game ends within ``max_game_length`` with an outcome and returns
+      (a configuration with no longest game raises BadOptionError there, and
+      is then only checked to end);
     - the game's record survives JSON and replays to identical observations for
       every seat at every step;
     - for a game with hidden information, some resample differs from the truth;
@@ -166,20 +168,22 @@ def _check_one_game(
     events: list[dict[str, JSON]] | None = None
     while True:
         where.state = state
+        where.step()
         observations.append([state.observation(seat) for seat in seats])
         tensors = _check_position(state, where)
         if state.is_terminal() or (max_steps is not None and state.move_number() >= max_steps):
             break
-        if state.move_number() >= game.max_game_length():
-            where.fail(f"game not over after max_game_length={game.max_game_length()} actions")
+        if where.longest is not None and state.move_number() >= where.longest:
+            where.fail(f"game not over after max_game_length={where.longest} actions")
         if resample_every and state.move_number() % resample_every == 0:
             seat = state.move_number() % game.num_players
             _check_resample(state, seat, rng, report, where, events)
             mover = state.current_player()
             if mover >= 0 and mover != seat and game.info.has_hidden_information:
                 _check_mover_labels(state, mover, where)
-        _check_bad_input(state, rng, where)
-        _check_clone(state, rng, where)
+        before = fingerprint(state)
+        _check_bad_input(state, rng, before, where)
+        _check_clone(state, rng, before, where)
         # Last, so that a fault a narrower check explains (a leak into the
         # observation, say) is reported as that.
         where.tensors.check(tensors, observations[-1], where)
@@ -211,12 +215,14 @@ class _TensorIndex:
     dropped a fact of it.
 
     Only digests are kept (a hash of the float32 tensor; per top-level key of
-    the observation, a hash of its JSON), so that the memory is a few hundred
-    bytes per position and the failure can still name the keys that differ.
+    the observation, a hash of its JSON, packed), so that a position costs
+    about a hundred bytes and a failure can still name the keys that differ.
     """
 
     def __init__(self) -> None:
-        self.seen: dict[tuple[Player, int], tuple[dict[str, int], str]] = {}
+        self.seen: dict[tuple[Player, int], tuple[tuple[str, ...], bytes, str]] = {}
+        # One tuple per distinct set of keys, shared by every entry that has it.
+        self.key_sets: dict[tuple[str, ...], tuple[str, ...]] = {}
 
     def check(self, tensors: list[list[float]], observations: list[JSON], where: _Where) -> None:
         """Fail if a seat's tensor (``tensors[seat]``) stood for another of its
@@ -227,29 +233,75 @@ class _TensorIndex:
     def _check_seat(
         self, seat: Player, tensor: list[float], observation: JSON, where: _Where
     ) -> None:
-        parts = _digests(observation)
+        parts = observation if isinstance(observation, dict) else {"": observation}
+        keys = tuple(str(k) for k in parts)
+        keys = self.key_sets.setdefault(keys, keys)
+        digests = array("q", (hash(json.dumps(v, sort_keys=True)) for v in parts.values()))
+        packed = digests.tobytes()
         key = (seat, hash(array("f", tensor).tobytes()))
-        first = self.seen.setdefault(key, (parts, where.at()))
-        if first[0] != parts:
-            keys = sorted(set(parts) | set(first[0]))
-            differ = [k for k in keys if parts.get(k) != first[0].get(k)]
+        first = self.seen.setdefault(key, (keys, packed, where.at()))
+        if first[0] != keys or first[1] != packed:
+            before = dict(zip(first[0], array("q", first[1]), strict=True))
+            now = dict(zip(keys, digests, strict=True))
+            differ = [k for k in sorted(set(now) | set(before)) if now.get(k) != before.get(k)]
             where.fail(
                 f"observation_tensor({seat}) is the same (as float32) as the tensor seat "
-                f"{seat} was given {first[1]}, but its observation differs in {differ}: "
+                f"{seat} was given {first[2]}, but its observation differs in {differ}: "
                 "a learning agent sees only the tensor, so the tensor must hold every "
                 "fact of the observation"
             )
 
 
-def _digests(observation: JSON) -> dict[str, int]:
-    """A hash of each top-level value of an observation (the whole, if not a dict)."""
-    if not isinstance(observation, dict):
-        return {"": hash(json.dumps(observation, sort_keys=True))}
-    return {str(k): hash(json.dumps(v, sort_keys=True)) for k, v in observation.items()}
+class _Budget:
+    """An allowance for checks whose work grows with the game's length
+    (replaying a history, playing a game out): each step checked adds
+    ``per_step`` actions of credit, and such a check runs only when the credit
+    covers it, then spends what it cost.
+
+    So the suite's work per step stays bounded by a constant, as the game's
+    own work per step is, however long a game runs: a game shorter than about
+    ``per_step`` actions gets every check at every step, as before; a long one
+    gets the same checks at steps spread over the whole game, every few steps
+    instead of every step.
+    """
+
+    def __init__(self, per_step: int) -> None:
+        self.per_step = per_step
+        self.credit = 0
+
+    def step(self) -> None:
+        """One more step checked."""
+        self.credit += self.per_step
+
+    def afford(self, cost: int) -> bool:
+        """Whether a check of ``cost`` actions runs now; if so, it is paid for."""
+        if cost > self.credit:
+            return False
+        self.credit -= cost
+        return True
+
+
+_REPLAY_CREDIT = 100
+"""Actions per step for replaying resampled worlds' histories (and the last
+action's event in them)."""
+_PICKLE_CREDIT = 32
+"""Actions per step for pickling (a pickled state is replayed when loaded)."""
+_PLAY_ON_CREDIT = 16
+"""Actions per step for playing resampled worlds on to their end."""
+
+
+def _longest(game: Game) -> int | None:
+    """The game's ``max_game_length()``, or None when it has none (it says so
+    with BadOptionError: a rule set whose games may go on for ever)."""
+    try:
+        return game.max_game_length()
+    except BadOptionError:
+        return None
 
 
 class _Where:
-    """Enough context for a failure message that can be replayed."""
+    """One game's context: enough for a failure message that can be replayed,
+    and the allowances of its checks that grow with the game's length."""
 
     def __init__(
         self, game: Game, label: str, state: State, tensors: _TensorIndex | None = None
@@ -258,6 +310,18 @@ class _Where:
         self.label = label
         self.state = state
         self.tensors = tensors if tensors is not None else _TensorIndex()
+        self.replays = _Budget(_REPLAY_CREDIT)
+        self.pickles = _Budget(_PICKLE_CREDIT)
+        self.pickled = 0
+        """How many pickle checks ran: the next one uses the next protocol."""
+        self.play_ons = _Budget(_PLAY_ON_CREDIT)
+        self.longest: int | None = _longest(game)
+        """``game.max_game_length()``, or None for a game with no longest length."""
+
+    def step(self) -> None:
+        """One more step checked: every allowance grows."""
+        for budget in (self.replays, self.pickles, self.play_ons):
+            budget.step()
 
     def at(self) -> str:
         """Where the check is, in words: the game and the number of actions."""
@@ -393,8 +457,18 @@ def _check_labels(state: State, legal: list[int], chance: bool, where: _Where) -
         where.fail(f"two legal actions share a label: {twins} (a button must tell them apart)")
 
 
-def _expect_error(state: State, bad: Any, error: type[Exception], where: _Where, what: str) -> None:
-    before = fingerprint(state)
+def _expect_error(
+    state: State,
+    bad: Any,
+    error: type[Exception],
+    where: _Where,
+    what: str,
+    before: tuple[Any, ...] | None = None,
+) -> None:
+    """Offering ``bad`` raises ``error`` and leaves the state as ``before``
+    (its fingerprint, computed here when not given)."""
+    if before is None:
+        before = fingerprint(state)
     try:
         state.apply_action(bad)
     except error:
@@ -407,35 +481,36 @@ def _expect_error(state: State, bad: Any, error: type[Exception], where: _Where,
         where.fail(f"{what} {bad!r} changed the state although it was refused")
 
 
-def _check_bad_input(state: State, rng: random.Random, where: _Where) -> None:
+def _check_bad_input(
+    state: State, rng: random.Random, before: tuple[Any, ...], where: _Where
+) -> None:
     legal = set(state.legal_actions())
     n_actions = state.game.num_distinct_actions()
     illegal = [a for a in range(n_actions) if a not in legal]
+    bad: list[tuple[Any, type[Exception], str]] = [
+        (n_actions, MalformedActionError, "out-of-range action"),
+        (-7, MalformedActionError, "negative action"),
+        (1.5, MalformedActionError, "non-int action"),
+        (_NOT_NOTATION, MalformedActionError, "malformed notation"),
+    ]
     if illegal:
-        _expect_error(state, rng.choice(illegal), IllegalActionError, where, "illegal action")
-    _expect_error(state, n_actions, MalformedActionError, where, "out-of-range action")
-    _expect_error(state, -7, MalformedActionError, where, "negative action")
-    _expect_error(state, 1.5, MalformedActionError, where, "non-int action")
-    _expect_error(state, _NOT_NOTATION, MalformedActionError, where, "malformed notation")
+        bad.insert(0, (rng.choice(illegal), IllegalActionError, "illegal action"))
+    for action, error, what in bad:
+        _expect_error(state, action, error, where, what, before)
 
 
-_PICKLE_EVERY = 4
-"""Pickling replays a state's history, so it is checked every few steps (one
-protocol in turn) and at every protocol at the end of each game."""
-
-
-def _check_clone(state: State, rng: random.Random, where: _Where) -> None:
-    before = fingerprint(state)
+def _check_clone(state: State, rng: random.Random, before: tuple[Any, ...], where: _Where) -> None:
     _check_copy(state, state.clone(), "clone()", before, rng, where)
     # copy.copy and copy.deepcopy must be clone(): the default copy.copy shares
     # the mutable fields, so playing on it would corrupt the original.
     _check_copy(state, copy.copy(state), "copy.copy(state)", before, rng, where)
     _check_copy(state, copy.deepcopy(state), "copy.deepcopy(state)", before, rng, where)
     # States travel to worker processes (bots thinking, parallel tournaments).
-    moves = state.move_number()
-    if moves % _PICKLE_EVERY == 0:
-        protocols = pickle.HIGHEST_PROTOCOL + 1
-        _check_pickle(state, (moves // _PICKLE_EVERY) % protocols, before, where)
+    # Loading one replays its history, so it is checked as often as its
+    # allowance pays for, one protocol in turn (and all of them at the end).
+    if where.pickles.afford(state.move_number() + 1):
+        _check_pickle(state, where.pickled % (pickle.HIGHEST_PROTOCOL + 1), before, where)
+        where.pickled += 1
 
 
 def _check_copy(
@@ -515,7 +590,6 @@ def _check_resample(
     where: _Where,
     events: list[dict[str, Any]] | None = None,
 ) -> None:
-    game = state.game
     draw_seed = rng.random()
     sample = state.resample_from_infostate(seat, random.Random(draw_seed))
     report.resamples += 1
@@ -541,8 +615,36 @@ def _check_resample(
             f"resample_from_infostate({seat}) depends on more than the seat's information: "
             "resampling its own resample with the same seed gave a different state"
         )
-    replay = game.new_initial_state()
     history = sample.history()
+    if where.replays.afford(len(history) + 1):
+        _check_world_replay(state, sample, history, seat, what, where, events)
+    # Play on from a resample now and then: the state must be a working game.
+    if where.play_ons.credit > 0:
+        steps = 0
+        while not sample.is_terminal():
+            if sample.current_player() == CHANCE:
+                sample.apply_action(sample_chance(sample, rng))
+            else:
+                sample.apply_action(rng.choice(sample.legal_actions()))
+            steps += 1
+            if where.longest is not None and sample.move_number() > where.longest:
+                where.fail(f"play from {what} runs past max_game_length")
+        where.play_ons.credit -= steps
+
+
+def _check_world_replay(
+    state: State,
+    sample: State,
+    history: list[int],
+    seat: Player,
+    what: str,
+    where: _Where,
+    events: list[dict[str, Any]] | None,
+) -> None:
+    """The resampled world ``sample`` (drawn by ``what``) is what its history
+    replays to, and its last action reads to ``seat`` and to a spectator as
+    the true one did (``events``)."""
+    replay = state.game.new_initial_state()
     # The world's last action must read as the true one did, to the seat and
     # to a spectator (when both histories are as long, as in every game here,
     # the last actions match one for one).
@@ -565,17 +667,6 @@ def _check_resample(
             where.fail(f"{what}: its history does not replay: {error}")
     if str(replay) != str(sample):
         where.fail(f"{what}: replaying its history gives a different state")
-    # Play on from every few resamples: the state must be a working game.
-    if report.resamples % 7 == 1:
-        steps = 0
-        while not sample.is_terminal():
-            if sample.current_player() == CHANCE:
-                sample.apply_action(sample_chance(sample, rng))
-            else:
-                sample.apply_action(rng.choice(sample.legal_actions()))
-            steps += 1
-            if sample.move_number() > game.max_game_length():
-                where.fail(f"play from {what} runs past max_game_length")
 
 
 def _check_mover_labels(state: State, mover: Player, where: _Where) -> None:

@@ -212,7 +212,13 @@ class Game(ABC):
 
     @abstractmethod
     def max_game_length(self) -> int:
-        """An upper bound on the number of actions, chance included, in any game."""
+        """An upper bound on the number of actions, chance included, in any game.
+
+        A configuration whose games have no such bound (they end with
+        probability 1 but may go on for ever) raises BadOptionError saying
+        which option gives one; tools that need a bound (OpenSpiel) then
+        refuse that configuration with that error.
+        """
 
     @abstractmethod
     def observation_tensor_size(self) -> int:
