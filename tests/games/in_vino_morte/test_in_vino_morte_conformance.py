@@ -12,6 +12,7 @@ OPTION_SETS: list[dict[str, Any]] = [
     {},
     {"cheese": True},
     {"cheese": True, "cheese_on_reveal": False, "deck": "9+9"},
+    {"cheese": True, "round_limit": 100},
 ]
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from apothecary import IllegalActionError, MalformedActionError, Record
+from apothecary import BadOptionError, IllegalActionError, MalformedActionError, Record, load
 from apothecary.core.game import State
 from apothecary.games.in_vino_morte.rules import InVinoMorteState
 
@@ -295,3 +295,42 @@ def test_a_deal_in_progress_is_resampled_as_a_completable_prefix() -> None:
         prefixes.add(tuple(sample.history()))
         assert sample.legal_actions()  # the dealer can always finish
     assert len(prefixes) == 8
+
+
+# A round of three with Cheese that kills nobody: Poison with Cheese for the
+# dealer's left (the Cheese reverses the drink), Wine for the others; everyone
+# drinks. Its deal goes to whoever deals, so it is written without seats.
+ROUND_KILLING_NOBODY = ["poison+cheese", "wine", "wine", "drink", "drink"]
+
+
+def test_without_a_round_limit_the_game_goes_on_until_one_player_remains() -> None:
+    """Rulebook: "Keep playing until only one player remains. That player is
+    the winner." By default there is no round limit: 150 rounds that kill
+    nobody (more than any cap the game once had) leave the game going, and
+    the first round that leaves one player alive ends it."""
+    state = play(3, ROUND_KILLING_NOBODY * 150, cheese=True)
+    assert not state.is_terminal()
+    assert state.round == 151 and state.alive == [True, True, True]
+    # Seat 0 deals round 151 (the dealer moves right each round): Poison to
+    # seat 1 and seat 2, Wine for itself; both drink Poison and die.
+    for action in ["deal 1 poison", "deal 2 poison", "deal 0 wine", "drink", "drink"]:
+        state.apply_action(action)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (0,)
+    assert "last player alive" in outcome.reason
+
+
+def test_a_round_limit_is_a_cap_for_study_and_interop() -> None:
+    """Our rule for study and interop, which need a longest game: with
+    ``round_limit=N`` the game stops after round N with the survivors sharing
+    the win. Without Cheese every round kills, so the game is bounded anyway;
+    with Cheese and no limit nothing bounds it, and asking for its longest
+    length says which option gives one."""
+    state = play(3, ROUND_KILLING_NOBODY * 5, cheese=True, round_limit=5)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (0, 1, 2)
+    assert "round limit (5)" in outcome.reason
+    assert load("in-vino-morte", 3, cheese=True, round_limit=5).max_game_length() == 25
+    assert load("in-vino-morte", 3).max_game_length() == 5 + 3
+    with pytest.raises(BadOptionError, match="set round_limit"):
+        load("in-vino-morte", 3, cheese=True).max_game_length()

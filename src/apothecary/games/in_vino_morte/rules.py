@@ -57,6 +57,9 @@ PHASE_NAMES = ("deal", "turns", "over")
 
 DECKS = {"8+8": (8, 8), "9+9": (9, 9)}
 
+NO_ROUND_LIMIT = 0
+"""``round_limit=0``: rounds go on until at most one player is left."""
+
 # The observation tensor's blocks (see InVinoMorteState.observation_tensor).
 _SEAT_PLANES = 11
 _TABLE_NUMBERS = 9
@@ -127,10 +130,12 @@ class InVinoMorteGame(Game):
         OptionSpec(
             "round_limit",
             int,
-            100,
+            NO_ROUND_LIMIT,
             "rounds before the game stops with the survivors sharing the win "
-            "(only reachable with cheese, where a round may kill nobody)",
-            minimum=1,
+            "(only reachable with cheese, where a round may kill nobody); 0, the "
+            "default, is no limit: play until one player remains, as the rulebook "
+            "says. A cap gives a longest game, which OpenSpiel needs with cheese",
+            minimum=0,
             maximum=10000,
         ),
     )
@@ -140,6 +145,7 @@ class InVinoMorteGame(Game):
     cheese: bool
     cheese_on_reveal: bool
     round_limit: int
+    """The round after which the survivors share the win, or NO_ROUND_LIMIT."""
     steal_base: int
     """``steal_base + seat``: steal that seat's cheese."""
     clockwise_from_left: tuple[tuple[int, ...], ...]
@@ -175,12 +181,21 @@ class InVinoMorteGame(Game):
 
         Without cheese every round kills its Poison holder, so there are at most
         ``players - 1`` rounds; with cheese the round limit bounds the game.
+        With cheese and no round limit no length bounds it (a round may kill
+        nobody, again and again): raises BadOptionError saying to set one.
         """
         n = self.num_players
+        limit = self.round_limit
         if not self.cheese:
-            rounds = min(self.round_limit, n - 1)
+            rounds = n - 1 if limit == NO_ROUND_LIMIT else min(limit, n - 1)
             return sum(2 * alive - 1 for alive in range(n, n - rounds, -1))
-        return self.round_limit * (2 * n - 1)
+        if limit == NO_ROUND_LIMIT:
+            raise BadOptionError(
+                "in-vino-morte: with cheese=true and round_limit=0 (no limit) a game "
+                "has no longest length, since a round with Cheese may kill nobody; "
+                "set round_limit (1 to 10000) to play where one is needed"
+            )
+        return limit * (2 * n - 1)
 
     def observation_tensor_size(self) -> int:
         """See :meth:`InVinoMorteState.observation_tensor` for the layout."""
@@ -240,9 +255,11 @@ class InVinoMorteState(State):
         self.events: list[tuple[int, int, int]] = []
         self.round_start = 0
         # Everything any seat has seen, one entry per event, for
-        # information_state_string: kept as the game goes (a tuple, shared by
-        # clones) so that the key costs a join, not a replay of the game.
-        self.journal: tuple[tuple[int, ...], ...] = ()
+        # information_state_string: kept as the game goes so that the key costs
+        # a join, not a replay of the game. A list appended to in place (a
+        # clone copies it, as it copies the history): extending a tuple copied
+        # it on every action, which made a long game quadratic.
+        self.journal: list[tuple[int, ...]] = []
         # Per seat, the information state string of the journal's first k
         # entries, as (k, text): the journal only grows, so a later call only
         # adds lines. Replaced, never changed, so clones may share it.
@@ -295,13 +312,13 @@ class InVinoMorteState(State):
         )
         died = tuple(s for s in self.order if not self.alive[s])
         shown = tuple(x for s in revealed for x in (s, self.card[s]))
-        self.journal += ((JOURNAL_REVEAL, len(died), *died, *shown),)
+        self.journal.append((JOURNAL_REVEAL, len(died), *died, *shown))
         survivors = [s for s in self.order if self.alive[s]]
         if len(survivors) == 1:
             self.winners = (survivors[0],)
         elif not survivors:
             self.winners = tuple(sorted(self.order))
-        elif self.round >= self.game.round_limit:
+        elif self.round == self.game.round_limit:
             self.winners = tuple(sorted(survivors))
         else:
             alive = self.alive
@@ -352,7 +369,7 @@ class InVinoMorteState(State):
     def _apply(self, action: Action) -> None:
         if self.phase == DEAL_PHASE:
             seat = self.order[self.step]
-            self.journal += ((JOURNAL_DEAL, self.round, self.dealer, seat, action, self.step),)
+            self.journal.append((JOURNAL_DEAL, self.round, self.dealer, seat, action, self.step))
             kind = action & 1
             self.card[seat] = kind
             if kind == POISON:
@@ -373,18 +390,18 @@ class InVinoMorteState(State):
             if died:
                 self.alive[me] = False
             self.events.append((me, DRINK, self.card[me] * 2 + died))
-            self.journal += ((JOURNAL_TURN, me, action, self.card[me]),)
+            self.journal.append((JOURNAL_TURN, me, action, self.card[me]))
         elif action < self.game.steal_base:
             other = action - SWAP_BASE
             self.card[me], self.card[other] = self.card[other], self.card[me]
             self.events.append((me, action, 0))
-            self.journal += ((JOURNAL_TURN, me, action, NO_CARD),)
+            self.journal.append((JOURNAL_TURN, me, action, NO_CARD))
         else:
             other = action - self.game.steal_base
             self.cheese[other] = False
             self.cheese[me] = True
             self.events.append((me, action, 0))
-            self.journal += ((JOURNAL_TURN, me, action, NO_CARD),)
+            self.journal.append((JOURNAL_TURN, me, action, NO_CARD))
         self.step += 1
         if self.step == len(self.order) - 1:
             self._end_round()
@@ -413,7 +430,7 @@ class InVinoMorteState(State):
         other.poison_dealt = self.poison_dealt
         other.events = self.events.copy()
         other.round_start = self.round_start
-        other.journal = self.journal
+        other.journal = self.journal.copy()
         other.info_texts = self.info_texts
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
@@ -774,7 +791,7 @@ class InVinoMorteState(State):
             card[seat] = kinds[slot]
         state.wine_dealt = kinds.count(WINE)
         state.poison_dealt = dealt - state.wine_dealt
-        journal = list(self.journal)
+        journal = state.journal
         for index in range(len(journal) - 1, -1, -1):
             entry = journal[index]
             if entry[0] == JOURNAL_REVEAL:
@@ -782,7 +799,6 @@ class InVinoMorteState(State):
             if entry[0] == JOURNAL_DEAL:
                 step = entry[5]
                 journal[index] = (*entry[:4], history[self.round_start + step], step)
-        state.journal = tuple(journal)
         # Other seats' texts may show the redrawn glasses (the dealer's does).
         mine = self.info_texts.get(player)
         state.info_texts = {} if mine is None else {player: mine}
