@@ -75,7 +75,7 @@ def test_the_options_form_is_generated_from_the_descriptions(page, web_server):
     assert deck.locator("option").all_inner_texts() == ["8+8", "9+9"]
     limit = page.locator("#opt-round_limit")
     assert limit.get_attribute("type") == "number"
-    assert (limit.get_attribute("min"), limit.get_attribute("max")) == ("1", "10000")
+    assert (limit.get_attribute("min"), limit.get_attribute("max")) == ("0", "10000")
     # The seats follow the player count; each seat is open or a bot level of this game.
     assert page.locator(".seat-choices li").count() == 4
     page.fill("#players", "6")
