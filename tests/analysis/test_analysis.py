@@ -1,0 +1,257 @@
+"""Analysis (issue 20): honest values from the mover's information, exact where
+solved, bad records refused with one clear error, and ``analyse --json``."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from apothecary import analysis, bots
+from apothecary.bots.solvers.tsa_solo import SoloSolver, position
+from apothecary.cli import app
+from apothecary.core.errors import RecordError
+from apothecary.core.game import State, sample_chance
+from apothecary.core.records import Record
+from apothecary.core.registry import load
+
+runner = CliRunner()
+
+
+def play(name: str, players: int, seed: int, until: Any = None, **options: Any) -> State:
+    """A game by the medium bots, chance from ``seed``; stops early where ``until(state)``."""
+    game = load(name, players, **options)
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    seated = [bots.load("medium", game, p, seed=seed + p) for p in range(players)]
+    while not state.is_terminal():
+        if until is not None and not state.is_chance_node() and until(state):
+            break
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(seated[state.current_player()].step(state))
+    return state
+
+
+def other_world(state: State, seat: int) -> State:
+    """A world ``seat`` cannot tell from ``state`` that differs from it in hidden facts."""
+    rng = random.Random(7)
+    for _ in range(200):
+        world = state.resample_from_infostate(seat, rng)
+        if str(world) != str(state):
+            assert world.observation(seat) == state.observation(seat)
+            return world
+    raise AssertionError("no different world drawn")
+
+
+# (game, players, which decision): decisions where the mover does not know everything
+HIDDEN = [
+    ("in-vino-morte", 4, lambda s: s.observation(None)["phase"] == "turns"),
+    ("tea-scones-arsenic", 3, lambda s: s.move_number() > 12),
+    ("little-drop-of-poison", 3, lambda s: s.move_number() > 20),
+]
+
+
+def values(state: State, plan: analysis.Plan) -> dict[str, Any]:
+    return analysis.evaluate(state, plan, seed=11).to_json()
+
+
+@pytest.mark.parametrize(("name", "players", "until"), HIDDEN, ids=[h[0] for h in HIDDEN])
+def test_a_moves_analysis_is_the_same_in_worlds_its_seat_cannot_tell_apart(
+    name: str, players: int, until: Any
+) -> None:
+    state = play(name, players, 3, until)
+    seat = state.current_player()
+    assert seat >= 0
+    plan = analysis.plan(state.game, "hard", playouts=3)
+    world = other_world(state, seat)
+    assert values(state, plan) == values(world, plan)
+
+
+def test_the_honesty_check_catches_an_analysis_that_reads_the_true_state(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Planted leak: "drawing" a world returns the true position itself, so the
+    # playouts see the hidden glasses. The same check as above must see a difference.
+    pairs = []
+    for seed in range(6):
+        state = play("in-vino-morte", 4, seed, HIDDEN[0][2])
+        pairs.append((state, other_world(state, state.current_player())))
+    plan = analysis.plan(pairs[0][0].game, "rules", playouts=3)
+    assert all(values(s, plan) == values(w, plan) for s, w in pairs)
+    cls = type(pairs[0][0])
+    monkeypatch.setattr(cls, "resample_from_infostate", lambda self, _seat, _rng: self.clone())
+    assert any(values(s, plan) != values(w, plan) for s, w in pairs)
+
+
+def solo_position(seed: int) -> State | None:
+    """A solo Tea, Scones and Arsenic position with at most 10 unmarked scones, alive."""
+    state = play(
+        "tea-scones-arsenic",
+        1,
+        seed,
+        lambda s: sum(s.observation(0)["box"]["unmarked"]) <= analysis.EXACT_UNMARKED,
+    )
+    return None if state.is_terminal() else state
+
+
+def solver_values(state: State) -> dict[str, float]:
+    """The solver's own values of every legal move, by notation, read off it here."""
+    solver = SoloSolver(shuffles=True)
+    obs = state.observation(0)
+    box, cubes = position(obs, solver)
+    key = solver.key(box, cubes)
+    if obs["phase"] == "decide":
+        hand = obs["hand"]
+        index = solver.values.index(hand["dose"])
+        return dict(solver.hand_options(key, box[hand["kind"] - 1], index))
+    out: dict[str, float] = {}
+    for choice, value in solver.options(key, after_shuffle=not obs["stopping_allowed"]):
+        if choice[0] in ("stop", "shuffle"):
+            out[choice[0]] = value
+        elif choice[0] == "draw":
+            out.update({f"d{k + 1}": value for k, r in enumerate(box) if r == choice[1]})
+        else:
+            for i, m in enumerate(obs["box"]["marked"]):
+                if box[m["kind"] - 1] == choice[1] and m["dose"] == choice[2]:
+                    out[f"m{i + 1}"] = value
+    return out
+
+
+def test_solved_tea_scones_arsenic_solo_positions_get_the_solvers_exact_values() -> None:
+    checked = 0
+    for seed in range(40):
+        state = solo_position(seed)
+        if state is None:
+            continue
+        plan = analysis.plan(state.game, "hard", playouts=1)
+        decision = analysis.evaluate(state, plan, seed=0)
+        assert decision.method == "solver"
+        expected = solver_values(state)
+        got = {state.action_to_string(m["action"]): m["value"] for m in decision.moves}
+        assert {state.string_to_action(k) for k in expected} == set(state.legal_actions())
+        assert got == {
+            state.action_to_string(state.string_to_action(k)): v for k, v in expected.items()
+        }
+        # The best move is the solver's best, and nothing beats it.
+        assert decision.best["value"] == max(expected.values())
+        checked += 1
+        if checked == 3:
+            break
+    assert checked >= 1
+
+
+def test_more_than_ten_unmarked_scones_are_estimated_not_solved() -> None:
+    state = play("tea-scones-arsenic", 1, 0, lambda s: s.move_number() > 0)
+    plan = analysis.plan(state.game, "hard", playouts=1)
+    assert analysis.evaluate(state, plan, seed=0).method == "playouts"
+
+
+# -- bad records ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def record_file(tmp_path: Path) -> Path:
+    state = play("poison-pot", 2, 2, radius=2)  # the small board: quick playouts
+    path = tmp_path / "game.json"
+    Record.from_state(state).save(path)
+    return path
+
+
+def edited(path: Path, change: Any) -> Path:
+    data = json.loads(path.read_text())
+    change(data)
+    out = path.with_name("edited.json")
+    out.write_text(json.dumps(data))
+    return out
+
+
+def one_error(path: Path) -> str:
+    result = runner.invoke(app, ["analyse", str(path), "--playouts", "1"])
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+def test_a_tampered_record_names_its_first_bad_action(record_file: Path) -> None:
+    def tamper(data: dict[str, Any]) -> None:
+        data["actions"][9] = "g9"
+        data["actions"][12] = "zz"
+
+    message = one_error(edited(record_file, tamper))
+    assert message.startswith("error: action 9 ('g9'):")
+    with pytest.raises(RecordError) as caught:
+        analysis.checked_states(Record.load(edited(record_file, tamper)))
+    assert caught.value.index == 9
+
+
+def test_a_malformed_action_is_named(record_file: Path) -> None:
+    message = one_error(edited(record_file, lambda d: d["actions"].__setitem__(4, 17)))
+    assert message.startswith("error: action 4: expected notation text")
+
+
+def test_a_truncated_record_is_refused(record_file: Path) -> None:
+    # Cut short as text: not JSON any more.
+    cut = record_file.with_name("cut.json")
+    cut.write_text(record_file.read_text()[:300])
+    assert "not valid JSON" in one_error(cut)
+    # Cut short as a list: its stated outcome no longer follows.
+    message = one_error(edited(record_file, lambda d: d.__setitem__("actions", d["actions"][:30])))
+    assert "outcome" in message and "not over" in message
+
+
+# -- the command ----------------------------------------------------------------------
+
+
+def test_analyse_json_values_every_decision_of_the_seat_asked(record_file: Path) -> None:
+    result = runner.invoke(
+        app, ["analyse", str(record_file), "--seat", "1", "--playouts", "1", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    record = Record.load(record_file)
+    positions = analysis.checked_states(record)
+    expected_steps = [i for i, s in enumerate(positions[:-1]) if s.current_player() == 1]
+    assert [d["step"] for d in data["decisions"]] == expected_steps
+    assert data["plan"] == {"bot": "hard", "policy": "rules", "playouts": 1, "exact": True}
+    assert data["unit"] == "win share" and data["outcome"] == record.outcome
+    for d in data["decisions"]:
+        state = positions[d["step"]]
+        assert d["seat"] == 1
+        assert sorted(m["action"] for m in d["moves"]) == state.legal_actions()
+        assert d["played"]["notation"] == record.actions[d["step"]]
+        assert d["best"] == d["moves"][0]
+        assert d["gap"] == pytest.approx(d["best"]["value"] - d["played"]["value"])
+        assert d["gap"] >= 0
+        assert len(d["outlook"]) == 2 and len(d["after"]) == 2
+
+
+def test_analyse_prints_one_line_per_decision(tmp_path: Path) -> None:
+    state = play("in-vino-morte", 3, 5)
+    path = tmp_path / "ivm.json"
+    Record.from_state(state).save(path)
+    result = runner.invoke(app, ["analyse", str(path), "--playouts", "2"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    decisions = [
+        i
+        for i, s in enumerate(analysis.checked_states(Record.load(path))[:-1])
+        if s.current_player() >= 0
+    ]
+    assert "playouts by cfr" in lines[0]
+    assert len(lines) == 2 + len(decisions) + 1
+    assert lines[-1].startswith(f"{len(decisions)} decisions; total gap")
+
+
+def test_an_unknown_bot_or_seat_is_one_clear_error(record_file: Path) -> None:
+    bad_bot = runner.invoke(app, ["analyse", str(record_file), "--bot", "oracle"])
+    assert bad_bot.exit_code == 2 and "unknown bot 'oracle'" in bad_bot.stderr
+    bad_seat = runner.invoke(app, ["analyse", str(record_file), "--seat", "5"])
+    assert bad_seat.exit_code == 2 and "--seat 5" in bad_seat.stderr
