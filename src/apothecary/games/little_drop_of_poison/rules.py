@@ -437,6 +437,8 @@ class LittleDropOfPoisonState(State):
         not weighed: the deck's composition and the blocks decide it alone.
         """
         game = self.game
+        if game.has_universal and game.peasant_killers:
+            return ""  # blocks can be lifted, and two peasants or more are alive here
         n = game.num_players
         for character in range(n + 1):
             if character < n:
@@ -489,9 +491,9 @@ class LittleDropOfPoisonState(State):
         """The end of a poison round: every card played this round turns face up
         at once, and the rulebook's steps follow in order (see rules.md)."""
         # Copy on write: clones share these lists, which change only here (plays
-        # is each state's own and is emptied at the end).
+        # is each state's own and is emptied at the end; the discard pile is
+        # replaced by _to_discard).
         self.table = self.table.copy()
-        self.discard = self.discard.copy()
         self.alive = self.alive.copy()
         self.scores = self.scores.copy()
         self.round_points = self.round_points.copy()
@@ -554,7 +556,10 @@ class LittleDropOfPoisonState(State):
             new = plays[players[0] * t : players[0] * t + t]
             for q in players[1:]:
                 new = list(map(add, new, plays[q * t : q * t + t]))
-            if any(new[u] for u in game.universal_types):
+            universal = False
+            for u in game.universal_types:
+                universal = universal or new[u] > 0
+            if universal:
                 self._to_discard(list(map(add, table[base : base + t], new)))
                 table[base : base + t] = [0] * t
                 for q in players:
@@ -596,7 +601,12 @@ class LittleDropOfPoisonState(State):
             blocked = self._blocked(character)
             colours = 0
             for k, types in enumerate(game.colour_types):
-                if not blocked >> k & 1 and sum(table[base + i] * drops[i] for i in types) >= limit:
+                if blocked >> k & 1:
+                    continue
+                total = 0
+                for i in types:
+                    total += table[base + i] * drops[i]
+                if total >= limit:
                     colours |= 1 << k
             if colours:
                 lethal[character] = colours
@@ -663,10 +673,8 @@ class LittleDropOfPoisonState(State):
         return tuple(hands)
 
     def _to_discard(self, cards: Sequence[int]) -> None:
-        """Add ``cards`` (per type) to the discard pile (already this state's own copy)."""
-        discard = self.discard
-        for i, count in enumerate(cards):
-            discard[i] += count
+        """Add ``cards`` (per type) to the discard pile (a new list: clones share it)."""
+        self.discard = list(map(add, self.discard, cards))
         self.discard_size += sum(cards)
 
     # -- the protocol -----------------------------------------------------------
