@@ -60,8 +60,17 @@ def replay_command(
     seat: Annotated[
         int | None, typer.Option(help="Show this seat's view (default: a spectator's).")
     ] = None,
+    web: Annotated[
+        bool,
+        typer.Option(
+            "--web", help="Serve the browser replay viewer of a finished game ([web] extra)."
+        ),
+    ] = False,
 ) -> None:
     """Rebuild a game from its record and print a seat's view and the outcome."""
+    if web:
+        _replay_in_browser(file)
+        return
     record = Record.load(file)
     state = record.replay(upto=at)
     if seat is not None and not 0 <= seat < state.game.num_players:
@@ -72,6 +81,16 @@ def replay_command(
     if outcome is not None:
         winners = ", ".join(f"seat {w} ({record.seats[w]})" for w in outcome.winners) or "nobody"
         typer.echo(f"Outcome: {outcome.reason} Winner: {winners}. Scores: {list(outcome.scores)}")
+
+
+def _replay_in_browser(file: Path) -> None:
+    try:
+        from apothecary.server.replays import serve_record
+    except ModuleNotFoundError as error:
+        raise BadOptionError(
+            f"--web needs the [web] extra ({error.name} is missing): pip install 'apothecary[web]'"
+        ) from None
+    serve_record(file)
 
 
 # Front ends add their own commands: each module here, when installed, has a

@@ -234,3 +234,73 @@ def test_the_analysis_fills_the_chart_and_the_plot(
     assert page.locator("#analysis-chart svg rect.bar.played").count() == 1
     assert page.locator("#analysis-plot path.chance-line").count() == 3
     page.screenshot(path=str(SHOTS / "replay-analysis.png"), full_page=True)
+
+
+def test_a_seat_asks_for_a_hint_on_its_turn_in_a_room_with_hints(
+    page: Any, web_server: str, api: httpx.Client, enter_room: Any
+) -> None:
+    answer = make_room(
+        api, game="tea-scones-arsenic", players=2, seats=["open", "random"], hints=True
+    )
+    assert answer["room"]["settings"]["hints"] is True
+    code = answer["code"]
+    assert api.post(f"/api/rooms/{code}/start", headers=host_headers(answer)).status_code == 200
+    enter_room(page, answer)
+    # Everyone is told that the room gives hints.
+    assert page.inner_text("#hints-badge") == "Hints on"
+    page.wait_for_selector("#hint")
+    page.click("#hint")
+    page.wait_for_selector("#hint-answer strong")
+    hinted = page.locator("#legal button.move.hinted")
+    assert hinted.count() == 1
+    # The suggestion is one of this seat's legal moves, computed for its token only.
+    token = {"Authorization": f"Bearer {answer['seat_token']}"}
+    state_id = page.get_attribute("#room", "data-state-id")
+    hint = api.post(f"/api/rooms/{code}/hint", headers=token).json()
+    assert hint["state_id"] == state_id and hint["seat"] == 0
+    notations = page.eval_on_selector_all(
+        "#legal button[data-notation]", "bs => bs.map(b => b.dataset.notation)"
+    )
+    assert hint["suggestion"]["notation"] in notations
+    assert sorted(m["notation"] for m in hint["moves"]) == sorted(notations)
+    assert hinted.get_attribute("data-notation") == hint["suggestion"]["notation"]
+    # No token, a forged one, or a room without hints: refused in the project's shape.
+    for headers in ({}, {"Authorization": "Bearer forged"}):
+        refused = api.post(f"/api/rooms/{code}/hint", headers=headers)
+        assert refused.status_code == 403 and set(refused.json()) == {"error", "message"}
+    plain = make_room(api, game="tea-scones-arsenic", players=2, seats=["open", "random"])
+    api.post(f"/api/rooms/{plain['code']}/start", headers=host_headers(plain))
+    no_hints = api.post(
+        f"/api/rooms/{plain['code']}/hint",
+        headers={"Authorization": f"Bearer {plain['seat_token']}"},
+    )
+    assert no_hints.status_code == 403 and "does not give hints" in no_hints.json()["message"]
+    page.screenshot(path=str(SHOTS / "room-hint.png"))
+
+
+def test_replay_web_serves_a_record_file(page: Any, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    record = finished_record("in-vino-morte", 3, 5)
+    path = tmp_path / "game.json"
+    record.save(path)
+    command = [sys.executable, "-m", "apothecary.cli", "replay", "--web", str(path)]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as process:
+        try:
+            assert process.stdout is not None
+            line = process.stdout.readline()
+            assert line.startswith("replay at http://127.0.0.1:"), line
+            page.goto(line.split(" at ", 1)[1].strip() + "?move=2&view=1")
+            shown = wait_step(page, 2, "1")
+            assert shown["observation"] == replayed(record, 2).observation(1)
+        finally:
+            process.terminate()
+            process.wait(10)
+    unfinished = tmp_path / "unfinished.json"
+    Record.from_state(replayed(record, 3)).save(unfinished)
+    refused = subprocess.run(
+        [*command[:-1], str(unfinished)], capture_output=True, text=True, timeout=60
+    )
+    assert refused.returncode == 2
+    assert refused.stderr.startswith("error: the record stops after 3 actions")

@@ -179,6 +179,9 @@ class RoomScreen {
           "div",
           { class: "head-tools" },
           this.watchers,
+          this.info.settings?.hints
+            ? h("span", { class: "badge hints-badge", id: "hints-badge", title: "Each seat may ask the strongest bot for a suggestion on its turn" }, "Hints on")
+            : null,
           h("button", { type: "button", class: "quiet", id: "rules-button", onclick: () => this.openRules(), "aria-haspopup": "dialog" }, "Rules"),
           this.soundButton,
         ),
