@@ -5,8 +5,11 @@ loopback port, WebSocket clients), bots and scripted people in the seats, a
 spectator watching. Every message every connection receives is then checked:
 it is exactly what the room's view function gives that viewer at that
 position, and that function gives the same for worlds the viewer cannot tell
-apart (drawn by ``resample_from_infostate``). Two planted leaks prove the
-check catches both kinds of bug.
+apart (drawn by ``resample_from_infostate``), and each connection was told
+every event exactly once, in order. Two planted leaks prove the check
+catches both kinds of bug. The same play and check serve the cluster test
+(tests/server/test_cluster.py), where the sockets of a room reach two
+server processes.
 """
 
 from __future__ import annotations
@@ -86,10 +89,19 @@ async def serve(app: Any, port: int, body: Callable[[], Any]) -> Any:
 
 
 async def play_room(
-    host: str, app: Any, game: str, players: int, options: dict[str, Any], rng: random.Random
+    host: str,
+    row_of: Callable[[str], dict[str, Any]],
+    game: str,
+    players: int,
+    options: dict[str, Any],
+    rng: random.Random,
+    socket_host: Callable[[int | None], str] | None = None,
 ) -> Played:
-    """Create a room (people in the even seats, bots in the odd ones), play
-    it to the end with every person and a spectator connected."""
+    """Create a room on ``host`` (people in the even seats, bots in the odd
+    ones), play it to the end with every person and a spectator connected
+    (to ``socket_host(viewer)``, else ``host``); ``row_of(code)`` is the
+    room's stored row once it is over."""
+    where = socket_host or (lambda _viewer: host)
     seats = ["open" if i % 2 == 0 else rng.choice(["random", "easy"]) for i in range(players)]
     async with httpx.AsyncClient(base_url=f"http://{host}") as http:
         made = (
@@ -113,7 +125,8 @@ async def play_room(
             ).json()
             tokens[claimed["seat"]] = claimed["token"]
         sockets = {
-            viewer: await connect(f"ws://{host}/ws/rooms/{code}") for viewer in [*tokens, None]
+            viewer: await connect(f"ws://{where(viewer)}/ws/rooms/{code}")
+            for viewer in [*tokens, None]
         }
         played = Played(code, {}, [], [], {viewer: [] for viewer in sockets})
         for viewer, socket in sockets.items():
@@ -148,8 +161,7 @@ async def play_room(
         for socket in sockets.values():
             await socket.close()
         record = (await http.get(f"/api/rooms/{code}/games/1/record")).json()
-    live = app.state.hub._rooms[code].room
-    played.row = {**live.snapshot(), "status": "playing", "deadline": None}
+    played.row = {**row_of(code), "status": "playing", "deadline": None}
     played.seating = record["seats"]
     played.actions = record["actions"]
     return played
@@ -164,13 +176,20 @@ def leaks(played: Played, rng: random.Random, worlds_per_room: int = 6) -> list[
     lobby = Room.restore({**played.row, "game_no": 0, "status": "lobby"}, [], [])
     by_step: dict[int, list[tuple[int | None, dict[str, Any]]]] = {}
     for viewer, messages in played.seen.items():
+        told = 0  # every event told once, in order: no gap, no repeat
         for message in messages:
+            since = message["event_count"] - len(message["events"])
+            if since != told:
+                problems.append(f"viewer {viewer}: sent events from {since}, after {told}")
+            told = message["event_count"]
             if message["state_id"] == "0:0":  # before the start: the lobby's view
                 if {k: message.get(k) for k in GAME_KEYS} != lobby.game_view(viewer):
                     problems.append(f"lobby, viewer {viewer}: not what the view function gives")
                 continue
             step = int(message["state_id"].split(":")[1])
             by_step.setdefault(step, []).append((viewer, message))
+        if told != len(played.actions):
+            problems.append(f"viewer {viewer}: told {told} of {len(played.actions)} events")
     sampled = set(rng.sample(sorted(by_step), min(worlds_per_room, len(by_step))))
     for step in range(len(played.actions) + 1):
         for viewer, message in by_step.get(step, []):
@@ -223,6 +242,10 @@ def play_tables(
     web = WebConfig(create_per_minute=100_000, rate_per_second=1e6, rate_burst=10**6)
     app = create_app(Store(f"sqlite:///{tmp_path / 'secrecy.sqlite3'}"), FAST, web)
 
+    def row_of(code: str) -> dict[str, Any]:
+        room: Room = app.state.hub._rooms[code].room
+        return room.snapshot()
+
     async def everything() -> list[Played]:
         host = f"127.0.0.1:{port}"
         results: list[Played] = []
@@ -230,7 +253,7 @@ def play_tables(
             # A few rooms at once, as on a real server.
             for start in range(0, count, 4):
                 batch = [
-                    play_room(host, app, game, players, options, random.Random(rng.random()))
+                    play_room(host, row_of, game, players, options, random.Random(rng.random()))
                     for _ in range(min(4, count - start))
                 ]
                 results += await asyncio.gather(*batch)

@@ -113,7 +113,7 @@ def test_a_database_made_by_an_earlier_version_upgrades_in_place(tmp_path: Path)
     old.close()
     new = Store(url)
     new.migrate()
-    assert new.revision() == "0002"
+    assert new.revision() == "0003"
     loaded = new.load(room.code)
     assert loaded is not None and loaded.snapshot() == room.snapshot()
     new.commit(loaded, loaded.say(0, "chat works now", 1.0), 1.0)

@@ -107,3 +107,31 @@ def server_process(
 def sqlite_url(folder: Path) -> str:
     """A SQLite database file in ``folder``."""
     return f"sqlite:///{folder / 'server.sqlite3'}"
+
+
+def cluster_flags(
+    redis_url: str, prefix: str, lease: float = 1.5, heartbeat: float = 0.3
+) -> tuple[str, ...]:
+    """The flags of an ``apothecary serve`` process that shares rooms through Redis
+    (``prefix`` keeps a test's keys and channels its own), with short leases so a
+    dead holder's rooms are taken over quickly."""
+    return (
+        *("--redis", redis_url, "--redis-prefix", prefix),
+        *("--lease-seconds", str(lease), "--heartbeat-seconds", str(heartbeat)),
+        *("--create-per-minute", "100000", "--socket-rate", "1000000"),
+    )
+
+
+def stored_row(db_url: str, code: str) -> dict[str, Any]:
+    """A room's row as the store keeps it (what ``Room.snapshot`` gives), read from the database."""
+    import sqlalchemy as sa
+
+    from apothecary.server.store import normalise_url, rooms
+
+    engine = sa.create_engine(normalise_url(db_url))
+    try:
+        with engine.connect() as connection:
+            row = connection.execute(rooms.select().where(rooms.c.code == code)).mappings().one()
+    finally:
+        engine.dispose()
+    return {k: v for k, v in row.items() if k != "updated"}

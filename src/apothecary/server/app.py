@@ -31,11 +31,10 @@ from apothecary import bots as bot_registry
 from apothecary.core.errors import ApothecaryError
 from apothecary.core.registry import game_class, games
 from apothecary.server import replays
-from apothecary.server.hub import Connection, Hub, HubConfig
+from apothecary.server.cluster import ClusterConfig
+from apothecary.server.hub import GOING, Connection, Hub, HubConfig
 from apothecary.server.room import (
     NAME_LIMIT,
-    Changes,
-    Room,
     RoomError,
     RoomNotFound,
     Settings,
@@ -158,10 +157,14 @@ def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
 
 
 def create_app(
-    store: Store, config: HubConfig | None = None, web: WebConfig | None = None
+    store: Store,
+    config: HubConfig | None = None,
+    web: WebConfig | None = None,
+    cluster: ClusterConfig | None = None,
 ) -> FastAPI:
-    """The server's FastAPI application over ``store``."""
-    hub = Hub(store, config)
+    """The server's FastAPI application over ``store`` (sharing its rooms with
+    other processes through Redis when ``cluster`` says so)."""
+    hub = Hub(store, config, cluster)
     web = web or WebConfig()
     creators: dict[str, Bucket] = {}
 
@@ -225,7 +228,10 @@ def create_app(
 
     @app.get("/health", summary="Whether the server is up")
     async def health() -> dict[str, Any]:
-        return {"status": "ok", "rooms": len(hub.listed())}
+        answer: dict[str, Any] = {"status": "ok", "rooms": len(await hub.listed())}
+        if hub.bus is not None:  # which process answered, behind a load balancer
+            answer["process"] = hub.bus.id
+        return answer
 
     @app.get("/api/games", summary="Every game, its options and bot levels")
     async def list_games() -> list[dict[str, Any]]:
@@ -277,43 +283,23 @@ def create_app(
 
     @app.get("/api/rooms", summary="Listed rooms that are not over")
     async def list_rooms() -> list[dict[str, Any]]:
-        return hub.listed()
+        return await hub.listed()
 
     @app.get("/api/rooms/{code}", summary="A room's public facts")
     async def room_info(code: Code) -> dict[str, Any]:
         return await hub.info(code)
 
     async def _claim(code: str, name: str, seat: int | None) -> tuple[int, str]:
-        taken: dict[str, Any] = {}
-
-        def sit(room: Room, _now: float) -> Changes:
-            taken["seat"], taken["token"] = room.claim(name, seat)
-            return Changes()
-
-        await hub.change(code, sit)
-        return taken["seat"], taken["token"]
+        return await hub.claim(code, name, seat)
 
     @app.post("/api/rooms/{code}/seats", summary="Claim a seat: returns its secret token")
     async def claim(code: Code, body: ClaimSeat) -> dict[str, Any]:
         seat, token = await _claim(code, body.name, body.seat)
         return {"seat": seat, "token": token}
 
-    async def as_host(
-        code: str, credentials: HTTPAuthorizationCredentials | None, what: Any
-    ) -> dict[str, Any]:
-        """Apply ``what(room, now)`` for the room's host; the room's public facts after."""
-
-        def checked(room: Room, now: float) -> Changes:
-            room.check_host(_token(credentials))
-            changes: Changes = what(room, now)
-            return changes
-
-        info: dict[str, Any] = (await hub.change(code, checked)).public_info()
-        return info
-
     @app.post("/api/rooms/{code}/start", summary="Host: start, bots in the open seats")
     async def start(code: Code, credentials: Host) -> dict[str, Any]:
-        return await as_host(code, credentials, lambda room, now: room.start(now))
+        return await hub.host(code, _token(credentials), "start")
 
     @app.put("/api/rooms/{code}/seats/{seat}/bot", summary="Host: a bot plays this seat")
     async def seat_bot(
@@ -322,11 +308,11 @@ def create_app(
         credentials: Host,
         body: Annotated[SeatBot, Body()],
     ) -> dict[str, Any]:
-        return await as_host(code, credentials, lambda room, _now: room.set_bot(seat, body.level))
+        return await hub.host(code, _token(credentials), "bot", seat=seat, level=body.level)
 
     @app.post("/api/rooms/{code}/rematch", summary="Host: play again, seats rotated")
     async def rematch(code: Code, credentials: Host) -> dict[str, Any]:
-        return await as_host(code, credentials, lambda room, now: room.rematch(now))
+        return await hub.host(code, _token(credentials), "rematch")
 
     @app.get(
         "/api/rooms/{code}/games/{game_no}/record",
@@ -498,6 +484,6 @@ async def _write(socket: WebSocket, connection: Connection) -> None:
             await socket.send_text(text)
         except Exception:
             break
-    reason = "too slow: reconnect" if connection.dropped else "server shutting down"
+    code, reason = connection.closing or GOING
     with contextlib.suppress(Exception):
-        await socket.close(code=1001 if not connection.dropped else 1008, reason=reason)
+        await socket.close(code=code, reason=reason)

@@ -3,12 +3,23 @@
 FastAPI, uvicorn and SQLAlchemy come with the ``[web]`` extra and are
 imported only when the command runs, so the rest of the command line works
 without them.
+
+With ``--workers N`` this process binds the socket, starts N server
+processes that share it (the kernel hands each new connection to one of
+them), restarts one that dies, and stops them all on SIGTERM or Ctrl-C. The
+processes share rooms through the database and Redis (:mod:`.cluster`), as
+separate ``apothecary serve --redis`` processes on several hosts do.
 """
 
 from __future__ import annotations
 
 import gc
 import logging
+import multiprocessing
+import os
+import signal
+import time
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 import typer
@@ -32,8 +43,29 @@ def serve_command(
             "in your data folder), e.g. postgresql://user:pass@host/db."
         ),
     ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Server processes sharing the port and the rooms (more than 1 needs a "
+            "PostgreSQL --db and --redis)."
+        ),
+    ] = 1,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            help="A Redis URL (default: $APOTHECARY_REDIS): share rooms with the other server "
+            "processes on the same --db, e.g. redis://127.0.0.1:6379/0."
+        ),
+    ] = None,
+    redis_prefix: Annotated[
+        str,
+        typer.Option(
+            help="The start of every Redis key and channel (deployments sharing a Redis)."
+        ),
+    ] = "apothecary",
     workers_for_bots: Annotated[
-        int, typer.Option(help="Processes the bots think in (0: a thread of the server).")
+        int,
+        typer.Option(help="Processes the bots think in, per server process (0: a thread)."),
     ] = 1,
     bot_delay: Annotated[
         float, typer.Option(help="Seconds before a bot's move is shown, so people can follow.")
@@ -49,14 +81,24 @@ def serve_command(
         int,
         typer.Option(hidden=True, help="Rooms one address may create a minute (benchmarks)."),
     ] = 30,
+    socket_rate: Annotated[
+        float,
+        typer.Option(hidden=True, help="Messages a socket may send a second (tests, benchmarks)."),
+    ] = 10.0,
+    lease_seconds: Annotated[
+        float, typer.Option(hidden=True, help="How long a room's lease lasts (cluster tests).")
+    ] = 5.0,
+    heartbeat_seconds: Annotated[
+        float, typer.Option(hidden=True, help="How often leases are renewed (cluster tests).")
+    ] = 1.0,
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
 ) -> None:
     """Run the game server: rooms, invite links, bots, spectators, chat."""
     try:
-        import uvicorn
+        import redis as _redis  # noqa: F401  (the [web] extra's; checked before anything starts)
+        import uvicorn  # noqa: F401
 
-        from apothecary.server.app import WebConfig, create_app
-        from apothecary.server.hub import HubConfig
+        from apothecary.server.cluster import REDIS_ENV
         from apothecary.server.store import Store, default_url
     except ModuleNotFoundError as error:
         raise BadOptionError(
@@ -73,22 +115,205 @@ def serve_command(
         raise BadOptionError("--bot-delay: 0 or more seconds")
     if log_level not in ("debug", "info", "warning", "error"):
         raise BadOptionError(f"--log-level {log_level!r}: debug, info, warning or error")
+    if socket_rate <= 0:
+        raise BadOptionError("--socket-rate: more than 0")
+    if workers < 1:
+        raise BadOptionError("--workers: 1 or more")
+    if lease_seconds <= 0 or heartbeat_seconds <= 0:
+        raise BadOptionError("--lease-seconds and --heartbeat-seconds: more than 0")
+    redis_url = redis or os.environ.get(REDIS_ENV) or None
+    store = Store(db or default_url())
+    if (workers > 1 or redis_url) and not store.shared:
+        raise BadOptionError(
+            f"--workers {workers}{' --redis' if redis_url else ''}: server processes share rooms "
+            "through a database server; give --db a PostgreSQL URL (SQLite is one process's file)"
+        )
+    if workers > 1 and not redis_url:
+        raise BadOptionError(
+            f"--workers {workers}: server processes share rooms through Redis; give --redis "
+            f"redis://HOST:6379/0 (or set {REDIS_ENV})"
+        )
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     if log_level != "debug":  # Alembic's start-up chatter says nothing a user needs
         logging.getLogger("alembic").setLevel(logging.WARNING)
-    store = Store(db or default_url())
     store.migrate()  # a bad URL or an unreachable database is one clear line, before listening
+    if redis_url:
+        _check_redis(redis_url)  # so is an unreachable Redis
+    plan = _Plan(
+        db=str(store.url.render_as_string(hide_password=False)),
+        shown_db=store.describe(),
+        host=host,
+        port=port,
+        redis_url=redis_url,
+        redis_prefix=redis_prefix,
+        bot_workers=workers_for_bots,
+        bot_delay=bot_delay,
+        allow_seed=allow_seed,
+        allowed_origins=tuple(allow_origin or ()),
+        create_per_minute=create_per_minute,
+        socket_rate=socket_rate,
+        lease_seconds=lease_seconds,
+        heartbeat_seconds=heartbeat_seconds,
+        log_level=log_level,
+    )
+    store.close()
+    if workers == 1:
+        _run_server(plan, None, announce=True)
+    else:
+        _supervise(plan, workers)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """Everything a server process needs to start (picklable, for the workers)."""
+
+    db: str
+    shown_db: str
+    host: str
+    port: int
+    redis_url: str | None
+    redis_prefix: str
+    bot_workers: int
+    bot_delay: float
+    allow_seed: bool
+    allowed_origins: tuple[str, ...] = field(default_factory=tuple)
+    create_per_minute: int = 30
+    socket_rate: float = 10.0
+    lease_seconds: float = 5.0
+    heartbeat_seconds: float = 1.0
+    log_level: str = "info"
+
+
+def _check_redis(url: str) -> None:
+    """One clear line, before listening, when Redis cannot be reached."""
+    import redis
+    import redis.exceptions
+
+    from apothecary.server.cluster import ClusterError
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5)
+        client.ping()
+        client.close()
+    except (redis.exceptions.RedisError, ValueError, OSError) as error:
+        detail = " ".join(str(error).split())
+        raise ClusterError(f"cannot reach Redis at {url}: {detail}") from None
+
+
+def _run_server(plan: _Plan, sockets: list[Any] | None, announce: bool) -> None:
+    """One server process: the app over the store, served by uvicorn (on
+    ``sockets`` a supervisor bound, or on the plan's host and port)."""
+    import uvicorn
+
+    from apothecary.server.app import WebConfig, create_app
+    from apothecary.server.cluster import ClusterConfig
+    from apothecary.server.hub import HubConfig
+    from apothecary.server.store import Store
+
+    if not announce:  # a worker: its supervisor set up logging in another process
+        logging.basicConfig(
+            level=plan.log_level.upper(), format="%(levelname)s %(name)s: %(message)s"
+        )
+        if plan.log_level != "debug":
+            logging.getLogger("alembic").setLevel(logging.WARNING)
+    cluster = (
+        None
+        if plan.redis_url is None
+        else ClusterConfig(
+            plan.redis_url, plan.lease_seconds, plan.heartbeat_seconds, plan.redis_prefix
+        )
+    )
     app = create_app(
-        store,
-        HubConfig(bot_workers=workers_for_bots, bot_delay=bot_delay, allow_seed=allow_seed),
-        WebConfig(allowed_origins=tuple(allow_origin or ()), create_per_minute=create_per_minute),
+        Store(plan.db),
+        HubConfig(
+            bot_workers=plan.bot_workers, bot_delay=plan.bot_delay, allow_seed=plan.allow_seed
+        ),
+        WebConfig(
+            allowed_origins=plan.allowed_origins,
+            create_per_minute=plan.create_per_minute,
+            rate_per_second=plan.socket_rate,
+            rate_burst=max(30, int(3 * plan.socket_rate)),
+        ),
+        cluster,
     )
     server = _Server(
-        uvicorn.Config(app, host=host, port=port, log_level=log_level, ws_max_size=1 << 20),
-        store.describe(),
+        uvicorn.Config(
+            app, host=plan.host, port=plan.port, log_level=plan.log_level, ws_max_size=1 << 20
+        ),
+        plan.shown_db,
         app.state.hub,
+        announce,
     )
-    server.run()
+    if sockets is None:
+        server.run()
+    else:
+        server.run(sockets=sockets)
+
+
+def _worker(plan: _Plan, sock: Any) -> None:
+    """A worker process's life (the supervisor's child)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the supervisor, which says stop
+    _run_server(plan, [sock], announce=False)
+
+
+def _supervise(plan: _Plan, count: int) -> None:
+    """Bind the socket, run ``count`` workers on it, restart one that dies,
+    and stop them all (SIGTERM, then they close their sockets with a reason)
+    on SIGTERM or Ctrl-C."""
+    import uvicorn
+
+    # uvicorn binds as it would for itself (IPv6, SO_REUSEADDR); the app is not used here.
+    config = uvicorn.Config("apothecary.server.app:create_app", host=plan.host, port=plan.port)
+    sock = config.bind_socket()
+    sock.set_inheritable(True)
+    context = multiprocessing.get_context("spawn")
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    typer.echo(f"apothecary is serving at http://{shown}:{port}/")
+    typer.echo(f"database: {plan.shown_db}; {count} server processes sharing rooms through Redis")
+    typer.echo("Open that address in a browser; press Ctrl-C to stop.")
+    stopping = False
+
+    def stop(_sig: int, _frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+
+    def spawn() -> Any:
+        process = context.Process(target=_worker, args=(plan, sock), name="apothecary-worker")
+        process.start()
+        return process
+
+    children = [spawn() for _ in range(count)]
+    started = [time.monotonic()] * count
+    quick_deaths = 0
+    log = logging.getLogger("apothecary.server")
+    while not stopping:
+        time.sleep(0.2)
+        for index, child in enumerate(children):
+            if child.is_alive() or stopping:
+                continue
+            log.warning(
+                "server process %d exited with %s; starting another", child.pid, child.exitcode
+            )
+            quick_deaths = quick_deaths + 1 if time.monotonic() - started[index] < 10 else 0
+            if quick_deaths >= 3:  # a worker that cannot start: say so rather than loop
+                log.error("server processes keep dying at start; stopping")
+                stopping = True
+                break
+            children[index], started[index] = spawn(), time.monotonic()
+    for child in children:
+        if child.is_alive() and child.pid is not None:
+            os.kill(child.pid, signal.SIGTERM)
+    for child in children:
+        child.join(30)
+        if child.is_alive():
+            child.kill()
+    sock.close()
+    if quick_deaths >= 3:
+        raise typer.Exit(1)
 
 
 try:
@@ -103,10 +328,11 @@ class _Server(_Base):  # type: ignore[misc]
     """uvicorn's server, saying where it listens once it does, and closing
     the game sockets with a reason of its own on SIGTERM or Ctrl-C."""
 
-    def __init__(self, config: Any, database: str, hub: Any) -> None:
+    def __init__(self, config: Any, database: str, hub: Any, announce: bool = True) -> None:
         super().__init__(config)
         self.database = database
         self.hub = hub
+        self.announce = announce
 
     async def startup(self, sockets: Any = None) -> None:
         await super().startup(sockets)
@@ -117,6 +343,8 @@ class _Server(_Base):  # type: ignore[misc]
         # at 500 rooms (docs/performance.md: p99 130 ms -> 19 ms).
         gc.freeze()
         gc.set_threshold(50_000, 20, 10)
+        if not self.announce:  # a worker: its supervisor said where it serves
+            return
         for server in self.servers:
             for sock in server.sockets:
                 host, port = sock.getsockname()[:2]

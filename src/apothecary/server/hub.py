@@ -6,6 +6,16 @@ A :class:`Hub` knows nothing of HTTP: :mod:`apothecary.server.app` turns
 requests and socket messages into its calls. Each room has a lock; every
 change to a room, and every message made from it, happens under that lock,
 so a viewer never reads a change the store has not committed.
+
+Alone (SQLite, no Redis) a hub holds every room. In a cluster (several
+processes on one PostgreSQL database and one Redis, :mod:`.cluster`) a hub
+holds the rooms whose database lease it has: it alone changes them, runs
+their bots and timers and makes their viewers' messages. A request for a
+room held elsewhere goes to its holder as a Redis request, and a socket of
+such a room is relayed: its commands go to the holder, and the holder's
+messages for it, made for its viewer, come back to be written out as they
+are. When a holder dies its leases run out and the rooms are taken over
+from the database.
 """
 
 from __future__ import annotations
@@ -16,6 +26,7 @@ import concurrent.futures.process
 import contextlib
 import json
 import logging
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,6 +35,7 @@ from typing import Any
 from apothecary.bots.pool import ThinkingPool
 from apothecary.core.bot import Bot, RandomBot
 from apothecary.core.game import Action, State
+from apothecary.server.cluster import Bus, ClusterConfig, NotHere, Unavailable
 from apothecary.server.room import (
     Changes,
     Room,
@@ -33,12 +45,18 @@ from apothecary.server.room import (
     Viewer,
     hash_token,
 )
-from apothecary.server.store import Store
+from apothecary.server.store import Lease, LeaseLost, Store
 
 log = logging.getLogger("apothecary.server")
 
 PROTOCOL_VERSION = 1
 """The version of the WebSocket protocol (docs/protocol.md)."""
+
+GOING = (1001, "server shutting down")
+MOVED = (1012, "the room moved to another server process; reconnect")
+"""How a socket is closed when its room is now held by another process (the
+client reconnects, and reaches the room wherever it is held)."""
+TOO_SLOW = (1008, "too slow: reconnect")
 
 
 @dataclass
@@ -68,7 +86,12 @@ class Connection:
     up a room."""
 
     def __init__(
-        self, room: str, viewer: Viewer, queue_size: int, token_hash: str | None = None
+        self,
+        room: str,
+        viewer: Viewer,
+        queue_size: int,
+        token_hash: str | None = None,
+        relay_to: str | None = None,
     ) -> None:
         self.room = room
         self.viewer = viewer
@@ -79,25 +102,54 @@ class Connection:
         self.game_no = -1
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
         self.dropped = False
+        self.id = secrets.token_hex(8)
+        self.relay_to = relay_to
+        """The process holding the room, when this socket is relayed to it."""
+        self.closing: tuple[int, str] | None = None
+        """The close code and reason its writer closes the socket with."""
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message``; a connection that cannot keep up is marked dropped."""
+        self.send_text(json.dumps(message, separators=(",", ":")))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already in JSON."""
         if self.dropped:
             return
         try:
-            self.queue.put_nowait(json.dumps(message, separators=(",", ":")))
+            self.queue.put_nowait(text)
         except asyncio.QueueFull:
             # Too far behind to catch up: make room for the end-of-queue mark
             # so the writer closes the socket; the client reconnects afresh.
             self.dropped = True
+            self.closing = TOO_SLOW
             with contextlib.suppress(asyncio.QueueEmpty):
                 self.queue.get_nowait()
             self.queue.put_nowait(None)
 
-    def close(self) -> None:
-        """Ask the writer to stop."""
+    def close(self, code: int = GOING[0], reason: str = GOING[1]) -> None:
+        """Ask the writer to stop, closing the socket with ``code`` and ``reason``."""
+        if self.closing is None:
+            self.closing = (code, reason)
         with contextlib.suppress(asyncio.QueueFull):
             self.queue.put_nowait(None)
+
+
+class RemoteConnection(Connection):
+    """On the process holding a room: a socket that another process relays.
+    What is sent to it goes, as made here, to that process to write out."""
+
+    def __init__(self, room: str, bus: Bus, process: str, connection_id: str) -> None:
+        super().__init__(room, None, 1)
+        self.bus, self.process, self.id = bus, process, connection_id
+
+    def send_text(self, text: str) -> None:
+        """Send a message to the relaying process, for its socket."""
+        self.bus.send(self.process, ["out", self.id, text])
+
+    def close(self, code: int = MOVED[0], reason: str = MOVED[1]) -> None:
+        """Ask the relaying process to close its socket."""
+        self.bus.send(self.process, ["close", self.id, code, reason])
 
 
 @dataclass
@@ -108,15 +160,33 @@ class _Live:
     waiter: asyncio.Task[None] | None = None
     touched: float = field(default_factory=time.time)
     """When the room last changed (for letting idle rooms leave memory)."""
+    shown: bool = False
+    """Whether the cluster's list of open rooms shows it."""
 
 
 class Hub:
     """Every room the server holds, and what drives them."""
 
-    def __init__(self, store: Store, config: HubConfig | None = None) -> None:
+    def __init__(
+        self, store: Store, config: HubConfig | None = None, cluster: ClusterConfig | None = None
+    ) -> None:
         self.store = store
         self.config = config or HubConfig()
+        self.cluster = cluster
+        self.bus: Bus | None = None if cluster is None else Bus(cluster)
+        self._lease: Lease | None = (
+            None if cluster is None or self.bus is None else (self.bus.id, cluster.lease_seconds)
+        )
         self._rooms: dict[str, _Live] = {}
+        """The rooms this process holds (alone: all of them)."""
+        self._holders: dict[str, str] = {}
+        """Rooms held elsewhere: by which process, as last heard."""
+        self._relays: dict[str, Connection] = {}
+        """Sockets here of rooms held elsewhere, by connection id."""
+        self._remote: dict[str, RemoteConnection] = {}
+        """Sockets elsewhere of rooms held here, by connection id."""
+        self._heart: asyncio.Task[None] | None = None
+        self._chores: set[asyncio.Task[None]] = set()
         # One writer thread: SQLite takes one writer at a time anyway, and
         # commits stay in the order the rooms made them.
         self._db = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="store")
@@ -131,13 +201,25 @@ class Hub:
         await self._run_db(self.store.migrate)
         if self.config.bot_workers > 0:
             self._pool = ThinkingPool(self.config.bot_workers)
-        since = self.config.clock() - self.config.idle_seconds
-        rooms = await self._run_db(self.store.load_active, since)
-        for room in rooms:
-            self._rooms[room.code] = _Live(room, touched=self.config.clock())
-        for live in self._rooms.values():
-            self._schedule(live)
-        log.info("resumed %d rooms from %s", len(rooms), self.store.describe())
+        if self.bus is None:
+            since = self.config.clock() - self.config.idle_seconds
+            rooms = await self._run_db(self.store.load_active, since)
+            for room in rooms:
+                self._rooms[room.code] = _Live(room, touched=self.config.clock())
+            for live in self._rooms.values():
+                self._schedule(live)
+            log.info("resumed %d rooms from %s", len(rooms), self.store.describe())
+        else:
+            await self.bus.start(self._answer, self._relayed, self._gone)
+            taken = await self._take_orphans()
+            log.info(
+                "process %s shares rooms through %s and %s; took %d rooms nobody held",
+                self.bus.id,
+                self.store.describe(),
+                self.bus.describe(),
+                taken,
+            )
+            self._heart = asyncio.create_task(self._heartbeat_forever())
         self._sweeper = asyncio.create_task(self._sweep_forever())
 
     async def _sweep_forever(self) -> None:
@@ -160,6 +242,9 @@ class Hub:
         ]
         for code in gone:
             del self._rooms[code]
+        if gone and self._lease is not None:
+            # Let the leases go too: whichever process is asked for the room next takes it.
+            self._db.submit(self.store.release, self._lease[0], gone)
         return len(gone)
 
     def close_sockets(self) -> None:
@@ -169,19 +254,28 @@ class Hub:
         for live in self._rooms.values():
             for connection in live.connections:
                 connection.close()
+        for connection in self._relays.values():
+            connection.close()
 
     async def close(self) -> None:
         """Stop bots and timers, close every socket with a reason, let the last
-        commits finish. Everything accepted was committed before it was told."""
+        commits finish. Everything accepted was committed before it was told.
+        In a cluster the leases are given up, so others take the rooms at once."""
         self.close_sockets()
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for task in (self._sweeper, self._heart):
+            if task is not None:
+                task.cancel()
         for live in self._rooms.values():
             if live.waiter is not None:
                 live.waiter.cancel()
+        if self._lease is not None:
+            with contextlib.suppress(Exception):
+                await self._run_db(self.store.release, self._lease[0])
         self._db.shutdown(wait=True)
         if self._pool is not None:
             self._pool.close()
+        if self.bus is not None:
+            await self.bus.close()
         self.store.close()
 
     async def _run_db(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -204,32 +298,113 @@ class Hub:
         room, token = Room.create(
             game, players, options, seats, settings, self.config.clock(), seed=seed
         )
-        await self._run_db(self.store.commit, room, Changes(), self.config.clock())
-        self._rooms[room.code] = _Live(room, touched=self.config.clock())
+        # In a cluster the room's lease is this process's from its first commit.
+        await self._run_db(self.store.commit, room, Changes(), self.config.clock(), self._lease)
+        live = self._rooms[room.code] = _Live(room, touched=self.config.clock())
+        self._list(live)
         return room, token
 
     async def _live(self, code: str) -> _Live:
         live = self._rooms.get(code)
         if live is None:
+            if self.bus is not None:  # held elsewhere, or let go a moment ago
+                raise NotHere(f"room {code!r} is not held by this process")
             room = await self._run_db(self.store.load, code)
             if room is None:
                 raise RoomNotFound(f"no room {code!r}")
             live = self._rooms.setdefault(code, _Live(room, touched=self.config.clock()))
         return live
 
-    def listed(self) -> list[dict[str, Any]]:
-        """Every listed room that is not over, for the lobby."""
+    async def listed(self) -> list[dict[str, Any]]:
+        """Every listed room that is not over, for the lobby (in a cluster,
+        every process's, from the list the holders keep in Redis)."""
+        if self.bus is not None:
+            found = await self.bus.listed()
+            return sorted(found, key=lambda info: float(info.get("created") or 0))
         return [
             live.room.public_info()
             for live in self._rooms.values()
             if live.room.settings.listed and live.room.status != "over"
         ]
 
+    def _list(self, live: _Live) -> None:
+        """Keep the cluster's list of open rooms up to date with this room."""
+        if self.bus is None:
+            return
+        room = live.room
+        if room.settings.listed and room.status != "over":
+            self.bus.list_room(room.code, room.public_info())
+            live.shown = True
+        elif live.shown:
+            self.bus.list_room(room.code, None)
+            live.shown = False
+
+    # -- the public operations: done here, or by the process holding the room ---------------
+
     async def info(self, code: str) -> dict[str, Any]:
         """A room's public facts."""
-        live = await self._live(code)
-        async with live.lock:
-            return live.room.public_info()
+        result: dict[str, Any] = await self._on_holder(code, "info", {})
+        return result
+
+    async def claim(self, code: str, name: str, seat: int | None) -> tuple[int, str]:
+        """Sit a person down; their seat and token."""
+        taken = await self._on_holder(code, "claim", {"name": name, "seat": seat})
+        return int(taken[0]), str(taken[1])
+
+    async def host(self, code: str, token: str | None, command: str, **args: Any) -> dict[str, Any]:
+        """A host's command (``start``, ``bot`` with ``seat`` and ``level``,
+        ``rematch``); the room's public facts after it."""
+        info: dict[str, Any] = await self._on_holder(
+            code, "host", {"token": token, "command": command, **args}
+        )
+        return info
+
+    async def record(self, code: str, game_no: int) -> dict[str, Any]:
+        """A finished game's full record (every secret in it): only once it is over."""
+        result: dict[str, Any] = await self._on_holder(code, "record", {"game_no": game_no})
+        return result
+
+    async def _on_holder(self, code: str, op: str, args: dict[str, Any]) -> Any:
+        """Do ``op`` where the room is held: here, or by asking its holder.
+        A holder that no longer holds it, or died before hearing the request,
+        did nothing: ask the database again. A holder that heard but did not
+        answer is Unavailable (it may have done it: never done twice)."""
+        give_up = time.monotonic() + self._patience()
+        while True:
+            holder = await self._holder(code)
+            try:
+                if holder is None:
+                    return await self._here(op, code, args)
+                assert self.bus is not None
+                return await self.bus.request(holder, op, {"code": code, **args})
+            except NotHere:
+                self._holders.pop(code, None)
+            except LeaseLost:
+                self._let_go(code, "its lease ran out")
+            if time.monotonic() > give_up:
+                raise Unavailable("the room's server is not answering; try again")
+
+    async def _here(self, op: str, code: str, args: dict[str, Any]) -> Any:
+        """``op`` on a room this process holds."""
+        if op == "info":
+            live = await self._live(code)
+            async with live.lock:
+                return live.room.public_info()
+        if op == "claim":
+            taken: dict[str, Any] = {}
+            name, seat = args["name"], args["seat"]
+
+            def sit(room: Room, _now: float) -> Changes:
+                taken["seat"], taken["token"] = room.claim(name, seat)
+                return Changes()
+
+            await self.change(code, sit)
+            return [taken["seat"], taken["token"]]
+        if op == "host":
+            return (await self.change(code, _host_command(args))).public_info()
+        if op == "record":
+            return await self._record_here(code, int(args["game_no"]))
+        raise RoomError(f"unknown request {op!r}")
 
     async def change(self, code: str, what: Callable[[Room, float], Changes]) -> Room:
         """Apply ``what`` to a room under its lock, draw any chance that follows,
@@ -242,12 +417,20 @@ class Hub:
 
     async def _change_locked(self, live: _Live, what: Callable[[Room, float], Changes]) -> None:
         room = live.room
+        if self._rooms.get(room.code) is not live:
+            raise NotHere(f"room {room.code!r} is not held by this process")
         now = self.config.clock()
         changes = what(room, now)
         while (pending := room.pending()) is not None and pending.kind == "chance":
             changes.extend(room.apply(room.chance_action(), now))
         try:
-            await self._run_db(self.store.commit, room, changes, now)
+            await self._run_db(self.store.commit, room, changes, now, self._lease)
+        except LeaseLost:
+            # Another process holds the room now (this one stalled past its
+            # lease): what memory holds is not the room any more. Let it go;
+            # nobody heard of the change, and the store has none of it.
+            self._let_go(room.code, "another process holds it now")
+            raise
         except Exception:
             # The room in memory is ahead of the store: take the store's word.
             log.exception("commit failed for room %s; reloading it", room.code)
@@ -264,17 +447,50 @@ class Hub:
 
     async def connect(self, code: str, token: object) -> tuple[Connection, dict[str, Any]]:
         """A viewer joins: a seat's token, or None to watch. Returns the
-        connection and its welcome message; everyone is told of the presence."""
+        connection and its welcome message; everyone is told of the presence.
+        In a cluster, a socket of a room held elsewhere is relayed to its holder."""
+        if self.bus is None:
+            return await self._connect_here(code, token, None)
+        give_up = time.monotonic() + self._patience()
+        while True:
+            holder = await self._holder(code)
+            try:
+                if holder is None:
+                    return await self._connect_here(code, token, None)
+                connection = Connection(code, None, self.config.send_queue, relay_to=holder)
+                # Listed before asking, so the messages the holder sends it while
+                # it joins (before its answer, on the same channel) are kept.
+                self._relays[connection.id] = connection
+                try:
+                    welcome = await self.bus.request(
+                        holder, "connect", {"code": code, "token": token, "conn": connection.id}
+                    )
+                except BaseException:
+                    self._relays.pop(connection.id, None)
+                    raise
+                connection.viewer = welcome["you"]
+                return connection, welcome
+            except NotHere:
+                self._holders.pop(code, None)
+            if time.monotonic() > give_up:
+                raise Unavailable("the room's server is not answering; try again")
+
+    async def _connect_here(
+        self, code: str, token: object, remote: RemoteConnection | None
+    ) -> tuple[Connection, dict[str, Any]]:
         live = await self._live(code)
         async with live.lock:
+            if self._rooms.get(code) is not live:
+                raise NotHere(f"room {code!r} is not held by this process")
             room = live.room
             viewer: Viewer = None if token is None else room.seat_of(token)
-            connection = Connection(
-                code,
-                viewer,
-                self.config.send_queue,
-                None if viewer is None else hash_token(str(token)),
-            )
+            token_hash = None if viewer is None else hash_token(str(token))
+            connection: Connection
+            if remote is None:
+                connection = Connection(code, viewer, self.config.send_queue, token_hash)
+            else:
+                connection, remote.viewer, remote.token_hash = remote, viewer, token_hash
+                self._remote[remote.id] = remote
             live.connections.add(connection)
             room.presence[viewer] += 1
             welcome = {
@@ -289,6 +505,12 @@ class Hub:
 
     async def disconnect(self, connection: Connection) -> None:
         """A viewer left; everyone is told."""
+        if connection.relay_to is not None:
+            if self._relays.pop(connection.id, None) is not None and self.bus is not None:
+                self.bus.tell(connection.relay_to, "disconnect", {"conn": connection.id})
+            return
+        if isinstance(connection, RemoteConnection):
+            self._remote.pop(connection.id, None)
         live = self._rooms.get(connection.room)
         if live is None or connection not in live.connections:
             return
@@ -300,26 +522,57 @@ class Hub:
 
     async def act(self, connection: Connection, action: object, state_id: object) -> None:
         """A viewer's action: checked by the room, then applied and committed."""
+        if connection.relay_to is not None:
+            await self._relay(connection, "act", {"action": action, "state_id": state_id})
+            return
 
         def play(room: Room, now: float) -> Changes:
             chosen: Action = room.check_action(connection.viewer, action, state_id)
             return room.apply(chosen, now)
 
-        await self.change(connection.room, play)
+        await self._change_for(connection, play)
 
     async def say(self, connection: Connection, text: object) -> None:
         """A seat's chat message."""
+        if connection.relay_to is not None:
+            await self._relay(connection, "say", {"text": text})
+            return
         viewer = connection.viewer
         if viewer is None:
             raise RoomError("spectators cannot chat; take a seat to talk")
-        await self.change(connection.room, lambda room, now: room.say(viewer, text, now))
+        await self._change_for(connection, lambda room, now: room.say(viewer, text, now))
 
     async def back(self, connection: Connection) -> None:
         """A person takes their seat back from the bot that plays for them."""
+        if connection.relay_to is not None:
+            await self._relay(connection, "back", {})
+            return
         viewer = connection.viewer
         if viewer is None:
             raise RoomError("spectators have no seat to take back")
-        await self.change(connection.room, lambda room, now: room.back(viewer, now))
+        await self._change_for(connection, lambda room, now: room.back(viewer, now))
+
+    async def _change_for(
+        self, connection: Connection, what: Callable[[Room, float], Changes]
+    ) -> None:
+        try:
+            await self.change(connection.room, what)
+        except (LeaseLost, NotHere):
+            # The room moved to another process: this socket is closed (by the
+            # let-go) and its client reconnects to wherever the room is now.
+            connection.close(*MOVED)
+
+    async def _relay(self, connection: Connection, op: str, args: dict[str, Any]) -> None:
+        """A relayed socket's command, done by the room's holder; its refusal
+        is raised here, after the messages the holder sent before answering."""
+        assert self.bus is not None and connection.relay_to is not None
+        try:
+            await self.bus.request(connection.relay_to, op, {"conn": connection.id, **args})
+        except (NotHere, Unavailable):
+            connection.send(
+                {"type": "error", "error": "unavailable", "message": "the room moved; reconnecting"}
+            )
+            connection.close(*MOVED)
 
     def _broadcast(self, live: _Live, changes: Changes) -> None:
         room = live.room
@@ -352,6 +605,7 @@ class Hub:
             connection.seen = len(room.log)
             for entry in changes.chat:
                 connection.send({"type": "chat", **entry})
+        self._list(live)
 
     # -- what comes next: bots, timers, the next game of a series ---------------------------
 
@@ -365,11 +619,13 @@ class Hub:
         if pending is None:
             return
         if pending.kind == "bot":
-            live.waiter = asyncio.create_task(self._bot_turn(live, pending.state_id))
+            live.waiter = asyncio.create_task(_quietly(self._bot_turn(live, pending.state_id)))
         elif pending.kind == "human" and pending.deadline is not None:
-            live.waiter = asyncio.create_task(self._timer(live, pending.state_id, pending.deadline))
+            live.waiter = asyncio.create_task(
+                _quietly(self._timer(live, pending.state_id, pending.deadline))
+            )
         elif pending.kind == "next_game":
-            live.waiter = asyncio.create_task(self._next_game(live, pending.state_id))
+            live.waiter = asyncio.create_task(_quietly(self._next_game(live, pending.state_id)))
 
     async def _bot_turn(self, live: _Live, state_id: str) -> None:
         await asyncio.sleep(self.config.bot_delay)
@@ -434,8 +690,7 @@ class Hub:
 
     # -- records ----------------------------------------------------------------------------
 
-    async def record(self, code: str, game_no: int) -> dict[str, Any]:
-        """A finished game's full record (every secret in it): only once it is over."""
+    async def _record_here(self, code: str, game_no: int) -> dict[str, Any]:
         live = await self._live(code)
         async with live.lock:
             room = live.room
@@ -447,3 +702,215 @@ class Hub:
         record.outcome = None if final is None else final.to_json()
         result: dict[str, Any] = record.to_json()
         return result
+
+    # -- the cluster: leases, taking rooms over, requests from other processes ---------------
+
+    def _patience(self) -> float:
+        """How long an operation waits for a room to be held somewhere: long
+        enough for a dead holder's lease to run out and the room to be taken."""
+        cluster = self.cluster
+        return 0.0 if cluster is None else 3 * cluster.lease_seconds + cluster.heartbeat_seconds
+
+    async def _holder(self, code: str) -> str | None:
+        """None when this process holds the room (it is in memory now); else
+        the live process that does. A room whose lease nobody holds, or whose
+        holder died and whose lease ran out, is taken over here."""
+        if self.bus is None or code in self._rooms:
+            return None
+        known = self._holders.get(code)
+        if known is not None:
+            return known
+        give_up = time.monotonic() + self._patience()
+        while True:
+            found = (await self._run_db(self.store.holders, [code])).get(code)
+            wait = 0.0
+            if found is not None and found[0] != self.bus.id and found[1] >= 0:
+                if found[0] in await self.bus.alive({found[0]}):
+                    self._holders[code] = found[0]
+                    return str(found[0])
+                # Its holder died: the room is free once the lease runs out.
+                wait = min(found[1] + 0.02, self._patience())
+            else:
+                taken = await self._take(code)
+                if taken is None:
+                    raise RoomNotFound(f"no room {code!r}")
+                if taken:
+                    return None
+            if time.monotonic() + wait > give_up:
+                raise Unavailable("the room's server is not answering; try again")
+            await asyncio.sleep(wait)
+
+    async def _take(self, code: str) -> bool | None:
+        """Take the room's lease and load it from the database: True if this
+        process holds it now, False if another does, None if there is no such room."""
+        if code in self._rooms:
+            return True
+        if self.closing:
+            return False
+        assert self._lease is not None
+        got: bool | None = await self._run_db(self.store.acquire, code, *self._lease)
+        if not got:
+            return got
+        room = await self._run_db(self.store.load, code)
+        if room is None:
+            return None
+        if code in self._rooms:  # taken meanwhile by another task of this process
+            return True
+        live = self._rooms[code] = _Live(room, touched=self.config.clock())
+        self._holders.pop(code, None)
+        for connection in list(self._relays.values()):
+            if connection.room == code:  # relayed to the old holder: come here instead
+                connection.close(*MOVED)
+        self._list(live)
+        self._schedule(live)
+        log.info("process %s holds room %s now", self._lease[0], code)
+        return True
+
+    async def _take_orphans(self) -> int:
+        """Take the active rooms whose leases nobody holds (their process died
+        or let them go); how many this process took."""
+        since = self.config.clock() - self.config.idle_seconds
+        codes: list[str] = await self._run_db(self.store.orphans, since)
+        taken = 0
+        for code in codes:
+            if code not in self._rooms and await self._take(code):
+                taken += 1
+        return taken
+
+    def _let_go(self, code: str, why: str) -> None:
+        """Forget a room another process may hold now: its bots and timers stop
+        here, and its sockets are closed so they reconnect to wherever it is."""
+        live = self._rooms.pop(code, None)
+        if live is None:
+            return
+        if live.waiter is not None and live.waiter is not asyncio.current_task():
+            live.waiter.cancel()
+        live.waiter = None
+        for connection in list(live.connections):
+            connection.close(*MOVED)
+            self._remote.pop(connection.id, None)
+        live.connections.clear()
+        log.warning("let go of room %s: %s", code, why)
+
+    async def _answer(self, op: str, args: dict[str, Any], sender: str) -> Any:
+        """A request from another process, for a room this one holds (else
+        NotHere, and the sender asks the database who does)."""
+        assert self.bus is not None
+        if op == "connect":
+            remote = RemoteConnection(str(args["code"]), self.bus, sender, str(args["conn"]))
+            try:
+                _connection, welcome = await self._connect_here(remote.room, args["token"], remote)
+            except LeaseLost:
+                self._let_go(remote.room, "its lease ran out")
+                raise NotHere("let go") from None
+            return welcome
+        if op in ("act", "say", "back", "disconnect"):
+            connection = self._remote.get(str(args.get("conn")))
+            if connection is None or connection.room not in self._rooms:
+                if op == "disconnect":
+                    return None
+                raise NotHere("that socket's room is not held here")
+            if op == "disconnect":
+                await self.disconnect(connection)
+                return None
+            try:
+                if op == "act":
+                    await self.act(connection, args.get("action"), args.get("state_id"))
+                elif op == "say":
+                    await self.say(connection, args.get("text"))
+                else:
+                    await self.back(connection)
+            except NotHere:
+                raise
+            return None
+        code = str(args.pop("code"))
+        if code not in self._rooms:
+            raise NotHere(f"room {code!r} is not held here")
+        try:
+            return await self._here(op, code, args)
+        except LeaseLost:
+            raise NotHere("let go") from None
+
+    def _relayed(self, item: list[Any]) -> None:
+        """A message or a close from a room's holder, for a socket relayed here."""
+        connection = self._relays.get(str(item[1]))
+        if connection is None:
+            return
+        if item[0] == "out":
+            connection.send_text(str(item[2]))
+        elif item[0] == "close":
+            connection.close(int(item[2]), str(item[3]))
+
+    def _gone(self, process: str) -> None:
+        """``process`` no longer listens (it died): what was relayed to it is
+        closed to reconnect, and its sockets here leave their rooms."""
+        for code, holder in list(self._holders.items()):
+            if holder == process:
+                del self._holders[code]
+        for connection in list(self._relays.values()):
+            if connection.relay_to == process:
+                connection.close(*MOVED)
+        for remote in list(self._remote.values()):
+            if remote.process == process:
+                chore = asyncio.create_task(self.disconnect(remote))
+                self._chores.add(chore)  # kept until done: the loop holds tasks weakly
+                chore.add_done_callback(self._chores.discard)
+
+    async def _heartbeat_forever(self) -> None:
+        assert self.cluster is not None
+        while True:
+            await asyncio.sleep(self.cluster.heartbeat_seconds)
+            try:
+                await self._heartbeat()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the cluster heartbeat failed; trying again")
+
+    async def _heartbeat(self) -> None:
+        """Renew the leases (a room whose lease ran out is let go), take the
+        rooms nobody holds, and move sockets whose holder died or changed."""
+        assert self.bus is not None and self._lease is not None
+        mine = list(self._rooms)  # before renewing: every one of these was taken before it
+        held = await self._run_db(self.store.renew, *self._lease)
+        for code in mine:
+            if code not in held:
+                self._let_go(code, "its lease ran out before it was renewed")
+        await self._take_orphans()
+        if self._relays:
+            codes = sorted({c.room for c in self._relays.values()})
+            holders = await self._run_db(self.store.holders, codes)
+            alive = await self.bus.alive({str(c.relay_to) for c in self._relays.values()})
+            for connection in list(self._relays.values()):
+                found = holders.get(connection.room)
+                if found is None or found[0] != connection.relay_to or found[0] not in alive:
+                    connection.close(*MOVED)
+        if self._remote:
+            alive = await self.bus.alive({c.process for c in self._remote.values()})
+            for remote in list(self._remote.values()):
+                if remote.process not in alive:
+                    await self.disconnect(remote)
+
+
+async def _quietly(work: Any) -> None:
+    """Run a bot's turn, a timer or the next game; one whose room was let go
+    (its commit found the lease lost) just ends."""
+    with contextlib.suppress(LeaseLost, NotHere):
+        await work
+
+
+def _host_command(args: dict[str, Any]) -> Callable[[Room, float], Changes]:
+    """A host's command as a change of the room, checking the host's token first."""
+    token, command = args.get("token"), args.get("command")
+
+    def checked(room: Room, now: float) -> Changes:
+        room.check_host(token)
+        if command == "start":
+            return room.start(now)
+        if command == "bot":
+            return room.set_bot(args.get("seat"), args.get("level"))
+        if command == "rematch":
+            return room.rematch(now)
+        raise RoomError(f"unknown host command {command!r}")
+
+    return checked

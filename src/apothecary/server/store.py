@@ -82,9 +82,29 @@ chat = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
 )
 
+leases = sa.Table(
+    "leases",
+    metadata,
+    sa.Column("room", sa.String(32), sa.ForeignKey("rooms.code"), primary_key=True),
+    sa.Column("owner", sa.String(64), nullable=False, index=True),
+    sa.Column("expires", sa.Float, nullable=False),
+)
+"""Which server process holds each room, until when (seconds by the database's
+clock). Only servers sharing a database use it (``apothecary serve --redis``)."""
+
 
 class StoreError(ApothecaryError):
     """A database URL that cannot be used, or a store that cannot be read."""
+
+
+class LeaseLost(StoreError):
+    """A process wrote to a room it no longer holds (its lease ran out and
+    another process may have taken the room): nothing was written."""
+
+
+Lease = tuple[str, float]
+"""A process's claim on the rooms it writes: its id and how many seconds a
+lease lasts from each renewal."""
 
 
 def default_url() -> str:
@@ -130,6 +150,19 @@ class Store:
             raise StoreError(f"cannot use database {parsed!r}: {error}") from None
         if parsed.get_backend_name() == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+        # Leases are timed by the database's clock, never a process's: processes
+        # on several hosts then agree on when a lease ran out, whatever their clocks say.
+        self._clock: sa.ColumnElement[float] = (
+            sa.cast(sa.func.extract("epoch", sa.func.clock_timestamp()), sa.Float)
+            if parsed.get_backend_name() == "postgresql"
+            else sa.literal_column("((julianday('now') - 2440587.5) * 86400.0)", sa.Float)
+        )
+
+    @property
+    def shared(self) -> bool:
+        """Whether several processes, maybe on several hosts, can share this
+        database (SQLite is one machine's file, written by one process at a time)."""
+        return self.url.get_backend_name() != "sqlite"
 
     def describe(self) -> str:
         """The URL with any password hidden, for logs."""
@@ -157,8 +190,16 @@ class Store:
 
     # -- writing ------------------------------------------------------------------------
 
-    def commit(self, room: Room, changes: Changes, now: float) -> None:
-        """Write the room's row and what ``changes`` added, in one transaction."""
+    def commit(self, room: Room, changes: Changes, now: float, lease: Lease | None = None) -> None:
+        """Write the room's row and what ``changes`` added, in one transaction.
+
+        With a ``lease`` (servers sharing the database), the write happens only
+        if that process still holds the room's lease, which it renews; a new
+        room's lease goes to it. Otherwise :class:`LeaseLost`, and nothing is
+        written. The lease row's lock is held until the commit, so a takeover
+        (:meth:`acquire`) waits for this transaction and then sees the renewed
+        lease: a room never has two writers, whatever the timing.
+        """
         row = room.snapshot()
         with self.engine.begin() as connection:
             updated = connection.execute(
@@ -168,6 +209,24 @@ class Store:
             )
             if updated.rowcount == 0:
                 connection.execute(rooms.insert().values(**row, updated=now))
+                if lease is not None:
+                    connection.execute(
+                        leases.insert().values(
+                            room=row["code"], owner=lease[0], expires=self._clock + lease[1]
+                        )
+                    )
+            elif lease is not None:
+                renewed = connection.execute(
+                    leases.update()
+                    .where(
+                        leases.c.room == row["code"],
+                        leases.c.owner == lease[0],
+                        leases.c.expires >= self._clock,
+                    )
+                    .values(expires=self._clock + lease[1])
+                )
+                if renewed.rowcount == 0:
+                    raise LeaseLost(f"room {row['code']}: this process no longer holds it")
             if changes.new_game is not None:
                 game_no, seating = changes.new_game
                 connection.execute(
@@ -211,6 +270,88 @@ class Store:
                         for entry in changes.chat
                     ],
                 )
+
+    # -- leases (servers sharing one database) -----------------------------------------
+
+    def acquire(self, code: str, owner: str, seconds: float) -> bool | None:
+        """Take the room's lease for ``owner`` if nobody holds it or it ran out
+        (a compare-and-set: of processes racing, exactly one wins), or renew
+        it if ``owner`` holds it. True: ``owner`` holds it now; False: another
+        process does; None: there is no such room."""
+        with self.engine.begin() as connection:
+            taken = connection.execute(
+                leases.update()
+                .where(
+                    leases.c.room == code,
+                    sa.or_(leases.c.owner == owner, leases.c.expires < self._clock),
+                )
+                .values(owner=owner, expires=self._clock + seconds)
+            )
+            if taken.rowcount:
+                return True
+            if connection.execute(sa.select(leases.c.room).where(leases.c.room == code)).first():
+                return False
+            if not connection.execute(sa.select(rooms.c.code).where(rooms.c.code == code)).first():
+                return None
+            try:
+                with connection.begin_nested():
+                    connection.execute(
+                        leases.insert().values(
+                            room=code, owner=owner, expires=self._clock + seconds
+                        )
+                    )
+            except sa.exc.IntegrityError:
+                return False  # another process inserted it first
+            return True
+
+    def renew(self, owner: str, seconds: float) -> set[str]:
+        """Renew every lease ``owner`` still holds; the rooms they are for (a
+        lease that ran out is not renewed: another process may have the room)."""
+        with self.engine.begin() as connection:
+            held = connection.execute(
+                leases.update()
+                .where(leases.c.owner == owner, leases.c.expires >= self._clock)
+                .values(expires=self._clock + seconds)
+                .returning(leases.c.room)
+            ).scalars()
+            return set(held)
+
+    def release(self, owner: str, codes: list[str] | None = None) -> None:
+        """Give up ``owner``'s leases (all, or those of ``codes``) at once, so
+        another process may take the rooms without waiting for them to run out."""
+        query = leases.update().where(leases.c.owner == owner)
+        if codes is not None:
+            query = query.where(leases.c.room.in_(codes))
+        with self.engine.begin() as connection:
+            connection.execute(query.values(expires=0.0))
+
+    def holders(self, codes: list[str]) -> dict[str, tuple[str, float]]:
+        """Who holds each of these rooms' leases, and for how many seconds more
+        (negative: it ran out). Rooms without a lease are left out."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                sa.select(leases.c.room, leases.c.owner, leases.c.expires - self._clock).where(
+                    leases.c.room.in_(codes)
+                )
+            ).all()
+            return {room: (owner, float(left)) for room, owner, left in rows}
+
+    def orphans(self, since: float = 0.0, limit: int = 100) -> list[str]:
+        """Rooms a restarted server would resume (as :meth:`load_active`) whose
+        lease nobody holds: their process died or let them go."""
+        with self.engine.connect() as connection:
+            return list(
+                connection.execute(
+                    sa.select(rooms.c.code)
+                    .select_from(rooms.outerjoin(leases, leases.c.room == rooms.c.code))
+                    .where(
+                        sa.or_(rooms.c.status != "over", rooms.c.updated >= since),
+                        sa.or_(leases.c.room.is_(None), leases.c.expires < self._clock),
+                    )
+                    .order_by(rooms.c.created)
+                    .limit(limit)
+                ).scalars()
+            )
 
     # -- reading ------------------------------------------------------------------------
 

@@ -1,0 +1,127 @@
+"""Several server processes share rooms through PostgreSQL and Redis.
+
+Two ``apothecary serve --redis`` processes run on loopback ports over one
+PostgreSQL database and one Redis. Rooms are created on either; the people
+of a room and its spectator connect to both, so every room has sockets on
+the process that holds it and sockets relayed from the other. The secrecy
+test's play and check (tests/server/test_secrecy.py) run unchanged: every
+message each socket receives is what the room's view function gives its
+viewer at that point, the same in every world that viewer cannot tell
+apart, and each socket is told every event once, in order, as from one
+process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from serving import cluster_flags, server_process, sqlite_url, stored_row
+from test_secrecy import Played, leaks, play_room
+from typer.testing import CliRunner
+
+from apothecary.cli import app
+
+# (game, players, options, rooms): every game, short configurations.
+TABLES: list[tuple[str, int, dict[str, Any], int]] = [
+    ("in-vino-morte", 5, {}, 4),
+    ("tea-scones-arsenic", 3, {}, 3),
+    ("poison-pot", 3, {}, 2),
+    ("little-drop-of-poison", 3, {"target": 5}, 2),
+]
+
+
+@pytest.fixture
+def prefix() -> str:
+    """Redis keys and channels of this test only (the Redis server is shared)."""
+    return f"t{secrets.token_hex(4)}"
+
+
+@pytest.fixture
+def pair(postgres_db_url: str, redis_url: str, prefix: str) -> Iterator[tuple[str, str]]:
+    """Two server processes sharing one database and one Redis: their host:port."""
+    flags = cluster_flags(redis_url, prefix)
+    with (
+        server_process(postgres_db_url, *flags) as (a, _),
+        server_process(postgres_db_url, *flags) as (b, _),
+    ):
+        yield a.removeprefix("http://"), b.removeprefix("http://")
+
+
+def test_sockets_on_two_processes_get_what_one_process_sends(
+    pair: tuple[str, str], postgres_db_url: str
+) -> None:
+    hosts = list(pair)
+    rng = random.Random(11)
+
+    def row_of(code: str) -> dict[str, Any]:
+        return stored_row(postgres_db_url, code)
+
+    async def everything() -> list[Played]:
+        games = []
+        index = 0
+        for game, players, options, count in TABLES:
+            for _ in range(count):
+                i = index
+                index += 1
+                # Rooms made on either process; seats and the spectator spread over both.
+                games.append(
+                    play_room(
+                        hosts[i % 2],
+                        row_of,
+                        game,
+                        players,
+                        options,
+                        random.Random(rng.random()),
+                        socket_host=lambda viewer, i=i: hosts[
+                            (i + 1 if viewer is None else i + viewer // 2) % 2
+                        ],
+                    )
+                )
+        played: list[Played] = []
+        for start in range(0, len(games), 4):  # a few rooms at once
+            played += await asyncio.gather(*games[start : start + 4])
+        return played
+
+    played = asyncio.run(everything())
+    assert len(played) == sum(t[3] for t in TABLES)
+    check = random.Random(12)
+    problems = [f"{p.code}: {problem}" for p in played for problem in leaks(p, check)]
+    assert not problems, "\n".join(problems[:20])
+    assert sum(len(m) for p in played for m in p.seen.values()) > 300
+
+
+@pytest.mark.parametrize(
+    ("flags", "words"),
+    [
+        (["--workers", "2"], "PostgreSQL"),
+        (["--redis", "redis://127.0.0.1:1/0"], "PostgreSQL"),
+        (["--workers", "2", "--db", "postgresql://x@127.0.0.1:1/x"], "--redis"),
+        (["--workers", "0"], "--workers"),
+    ],
+    ids=["workers-on-sqlite", "redis-on-sqlite", "workers-without-redis", "no-workers"],
+)
+def test_workers_without_a_shared_database_and_redis_is_one_clear_error(
+    flags: list[str], words: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("APOTHECARY_DB", sqlite_url(tmp_path))
+    monkeypatch.delenv("APOTHECARY_REDIS", raising=False)
+    result = CliRunner().invoke(app, ["serve", "--log-level", "warning", *flags])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ") and words in lines[0], lines[0]
+    assert not (tmp_path / "server.sqlite3").exists()  # refused before touching anything
+
+
+def test_an_unreachable_redis_is_one_clear_error(postgres_db_url: str) -> None:
+    flags = ["--db", postgres_db_url, "--redis", "redis://127.0.0.1:1/0"]
+    result = CliRunner().invoke(app, ["serve", "--log-level", "warning", *flags])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and "cannot reach Redis" in lines[0], result.stderr
