@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -49,23 +50,25 @@ def other_world(state: State, seat: int) -> State:
     raise AssertionError("no different world drawn")
 
 
-# (game, players, which decision): decisions where the mover does not know everything
+# (game, players, options, which decision): decisions where the mover does not know everything
 HIDDEN = [
-    ("in-vino-morte", 4, lambda s: s.observation(None)["phase"] == "turns"),
-    ("tea-scones-arsenic", 3, lambda s: s.move_number() > 12),
-    ("little-drop-of-poison", 3, lambda s: s.move_number() > 20),
+    ("in-vino-morte", 4, {}, lambda s: s.observation(None)["phase"] == "turns"),
+    ("in-vino-morte", 4, {"cheese": True}, lambda s: s.observation(None)["phase"] == "turns"),
+    ("tea-scones-arsenic", 3, {}, lambda s: s.move_number() > 12),
+    ("little-drop-of-poison", 3, {}, lambda s: s.move_number() > 20),
 ]
+HIDDEN_IDS = ["in-vino-morte-solved", "in-vino-morte-cheese", "tea-scones-arsenic", "little-drop"]
 
 
 def values(state: State, plan: analysis.Plan) -> dict[str, Any]:
     return analysis.evaluate(state, plan, seed=11).to_json()
 
 
-@pytest.mark.parametrize(("name", "players", "until"), HIDDEN, ids=[h[0] for h in HIDDEN])
+@pytest.mark.parametrize(("name", "players", "options", "until"), HIDDEN, ids=HIDDEN_IDS)
 def test_a_moves_analysis_is_the_same_in_worlds_its_seat_cannot_tell_apart(
-    name: str, players: int, until: Any
+    name: str, players: int, options: dict[str, Any], until: Any
 ) -> None:
-    state = play(name, players, 3, until)
+    state = play(name, players, 3, until, **options)
     seat = state.current_player()
     assert seat >= 0
     plan = analysis.plan(state.game, "hard", playouts=3)
@@ -80,9 +83,10 @@ def test_the_honesty_check_catches_an_analysis_that_reads_the_true_state(
     # playouts see the hidden glasses. The same check as above must see a difference.
     pairs = []
     for seed in range(6):
-        state = play("in-vino-morte", 4, seed, HIDDEN[0][2])
+        state = play("in-vino-morte", 4, seed, HIDDEN[0][3])
         pairs.append((state, other_world(state, state.current_player())))
-    plan = analysis.plan(pairs[0][0].game, "rules", playouts=3)
+    # Playouts only (the exact values read no world at all).
+    plan = replace(analysis.plan(pairs[0][0].game, "rules", playouts=3), exact=False)
     assert all(values(s, plan) == values(w, plan) for s, w in pairs)
     cls = type(pairs[0][0])
     monkeypatch.setattr(cls, "resample_from_infostate", lambda self, _seat, _rng: self.clone())
@@ -148,6 +152,48 @@ def test_solved_tea_scones_arsenic_solo_positions_get_the_solvers_exact_values()
 
 def test_more_than_ten_unmarked_scones_are_estimated_not_solved() -> None:
     state = play("tea-scones-arsenic", 1, 0, lambda s: s.move_number() > 0)
+    plan = analysis.plan(state.game, "hard", playouts=1)
+    assert analysis.evaluate(state, plan, seed=0).method == "playouts"
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_in_vino_morte_without_cheese_gets_the_equilibriums_exact_values(players: int) -> None:
+    from apothecary.analysis import ivm
+    from apothecary.bots.solvers import ivm_cfr
+
+    # The solver's own evaluation of the stored strategy, round by round from the
+    # 2-player round up: the value of the whole game from a round's start.
+    table = ivm_cfr.load_table()
+    below: dict[int, ivm_cfr.RoundSolver] = {}
+    for k in range(2, players + 1):
+        solver = ivm_cfr.RoundSolver(ivm_cfr.build_round(k), below)
+        solver.total = [
+            [table.get(key, {}).get(label, 0.0) for label in labels]
+            for key, labels in zip(solver.tree.keys, solver.tree.actions, strict=True)
+        ]
+        below[k] = solver
+    start_values = below[players].value()
+    state = load("in-vino-morte", players).new_initial_state()
+    decision = analysis.evaluate(state, analysis.plan(state.game, "hard", playouts=1), seed=0)
+    assert decision.method == "solver"
+    # The dealer's first pour: the equilibrium mixes its moves, and the mix is worth
+    # exactly the solver's value of the game (every seat's, seat by seat).
+    obs = state.observation(0)
+    key = ivm_cfr.info_key(obs, 0)
+    rel = {s: i for i, s in enumerate(ivm_cfr.round_order(obs))}
+    mix = table[key]
+    total = [0.0] * players
+    for move in decision.moves:
+        label = ivm_cfr.relative_action(str(move["notation"]), rel)
+        weight = mix.get(label, 0.0) / sum(mix.values())
+        for q, v in enumerate(decision.outlooks[int(move["action"])]):
+            total[q] += weight * v
+    assert total == pytest.approx(start_values, abs=1e-12)
+    assert ivm.rounds(players)[players].start_value == pytest.approx(start_values, abs=1e-12)
+
+
+def test_in_vino_morte_with_cheese_is_estimated() -> None:
+    state = load("in-vino-morte", 3, cheese=True).new_initial_state()
     plan = analysis.plan(state.game, "hard", playouts=1)
     assert analysis.evaluate(state, plan, seed=0).method == "playouts"
 
@@ -245,7 +291,7 @@ def test_analyse_prints_one_line_per_decision(tmp_path: Path) -> None:
         for i, s in enumerate(analysis.checked_states(Record.load(path))[:-1])
         if s.current_player() >= 0
     ]
-    assert "playouts by cfr" in lines[0]
+    assert "exact (=) where solved" in lines[0] and "cfr playouts" in lines[0]
     assert len(lines) == 2 + len(decisions) + 1
     assert lines[-1].startswith(f"{len(decisions)} decisions; total gap")
 

@@ -10,8 +10,9 @@ by default; the CFR equilibrium in In Vino Morte without Cheese) play every
 seat to the end. Where a solver knows the answer the value is exact instead:
 Tea, Scones and Arsenic solo once at most :data:`EXACT_UNMARKED` scones are
 unmarked (expectimax over the lone player's information, :mod:`tsa_solo`),
-and Poison Pot once at most three cauldrons are left (expectimax; the game
-hides nothing).
+In Vino Morte without Cheese (the CFR+ equilibrium's values, averaged over
+the mover's information set: :mod:`apothecary.analysis.ivm`), and Poison Pot
+once at most three cauldrons are left (expectimax; the game hides nothing).
 
 A value is a win share (1/k for each of k winners) except in one-player
 games, where it is the game's score (scones eaten, 0 for a death): that is
@@ -253,6 +254,10 @@ def _exact_values(
             return None
         values = _tsa_solo_values(state)
         return None if values is None else (values, {a: [v] for a, v in values.items()})
+    if game.name == "in-vino-morte":
+        from apothecary.analysis import ivm
+
+        return ivm.values(state, seat) if ivm.solved(state) else None
     if game.name == "poison-pot":
         from apothecary.bots.solvers import pp_endgame
 

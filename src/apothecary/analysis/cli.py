@@ -52,7 +52,8 @@ def analyse_command(
     plan = result.plan
     typer.echo(
         f"{result.game}, {result.players} players; values are {result.unit}s for the mover, "
-        f"from its information only; playouts by {plan.policy}, {plan.playouts} a move"
+        f"from its information only: exact (=) where solved, else estimated (~) by "
+        f"{plan.policy} playouts, {plan.playouts} a move"
     )
     typer.echo(
         f"{'step':>5} {'seat':>4}  {'played':<22}{'value':>8}  {'best':<22}{'value':>8}{'gap':>8}"
