@@ -11,7 +11,7 @@ import pytest
 import apothecary
 import apothecary.bots.solvers
 from apothecary.bots import load as load_bot
-from apothecary.bots.solvers.tsa_solo import SoloSolver, position
+from apothecary.bots.solvers.tsa_solo import SoloOptimalBot, SoloSolver, position
 from apothecary.core.errors import BadOptionError
 from apothecary.core.game import sample_chance
 
@@ -126,29 +126,11 @@ def test_solo_observation_is_complete() -> None:
         assert sum(sum(r) for r in box) == obs["box"]["scones"]
 
 
-def test_bot_plays_complete_solo_games() -> None:
-    game = apothecary.load("tea-scones-arsenic", players=1)
-    scores = []
-    for seed in range(3):
-        bot = load_bot("solo-optimal", game, 0, seed=seed, threshold=8)
-        state = game.new_initial_state()
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-            else:
-                state.apply_action(bot.step(state))
-        outcome = state.outcome()
-        assert outcome is not None
-        scores.append(outcome.scores[0])
-    assert all(25 <= s <= 31 for s in scores)
-
-
 def test_bot_refuses_other_tables() -> None:
     with pytest.raises(BadOptionError, match="only the 1-player game"):
         load_bot("solo-optimal", apothecary.load("tea-scones-arsenic", players=2), 0)
-    with pytest.raises(BadOptionError, match="threshold"):
-        load_bot("solo-optimal", apothecary.load("tea-scones-arsenic", players=1), 0, threshold=99)
+    with pytest.raises(BadOptionError, match="only the 1-player game"):
+        SoloOptimalBot(apothecary.load("poison-pot", players=2), 0)
 
 
 def test_clairvoyant_uneaten_matches_brute_force() -> None:

@@ -21,9 +21,19 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from apothecary.bots.solvers.tsa_solo_table import (
+    BACK_SHIFT,
+    NO_DRAW,
+    POSITION_MASK,
+    STOP_BIT,
+    SoloBox,
+    SoloSolution,
+    obtain,
+)
 from apothecary.core.bot import Bot, register_bot
 from apothecary.core.errors import BadOptionError
 from apothecary.core.game import Action, Game, Player, State
@@ -55,6 +65,7 @@ class SoloSolver:
         cubes: int = 3,
         lethal: int = 30,
         shuffles: bool = True,
+        exact: bool = False,
     ) -> None:
         self.kinds = kinds
         self.values = tuple(sorted(set(doses)))
@@ -64,6 +75,8 @@ class SoloSolver:
         self.cubes = cubes
         self.lethal = lethal
         self.shuffles = shuffles
+        # exact: values in fractions (the tests' reference for the reduced solver)
+        self.number: Any = Fraction if exact else float
         self.total_scones = kinds * len(doses)
         self.total_dose = kinds * sum(doses)
         self.turn_value = lru_cache(maxsize=None)(self._turn_value)
@@ -115,7 +128,7 @@ class SoloSolver:
         result: list[tuple[Any, float]] = []
         w = self.width
         if not after_shuffle:
-            result.append((STOP, float(self.eaten(box)[0])))
+            result.append((STOP, self.number(self.eaten(box)[0])))
             if self.shuffles and any(any(r[w:]) for r in box):
                 shuffled = self.key(self._shuffled(list(box)), cubes)
                 result.append((SHUFFLE, self.draw_value(shuffled)))
@@ -126,7 +139,7 @@ class SoloSolver:
             seen.add(record)
             unmarked = sum(record[:w])
             if unmarked:
-                total = 0.0
+                total = self.number(0)
                 for i in range(w):
                     if record[i]:
                         (rest, _), after = self._take(box, k, i)
@@ -156,9 +169,9 @@ class SoloSolver:
         # eaten() counts the scone in hand as eaten already (it is out of the box)
         result: list[tuple[str, float]] = []
         if dose >= self.lethal:
-            result.append(("eat", 0.0))
+            result.append(("eat", self.number(0)))
         elif eaten == self.total_scones:
-            result.append(("eat", float(eaten)))
+            result.append(("eat", self.number(eaten)))
         else:
             result.append(("eat", self.turn_value(key)))
         if cubes:
@@ -176,7 +189,7 @@ class SoloSolver:
     def _hand_value(self, key: Key, kind: KindRecord, dose_index: int) -> float:
         return max(v for _, v in self.hand_options(key, kind, dose_index))
 
-    def solve(self) -> float:
+    def solve(self) -> Any:
         """The optimal expected score from the start."""
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 20000))
@@ -191,7 +204,6 @@ class SoloSolver:
 
 
 GAME = "tea-scones-arsenic"
-DEFAULT_THRESHOLD = 10
 
 
 def position(obs: dict[str, Any], solver: SoloSolver) -> tuple[list[KindRecord], int]:
@@ -213,65 +225,94 @@ def position(obs: dict[str, Any], solver: SoloSolver) -> tuple[list[KindRecord],
 
 
 class SoloOptimalBot(Bot):
-    """Solo Tea, Scones and Arsenic: the game's ``rules`` bot while more than
-    ``threshold`` unmarked scones are in the box, then exact expectimax
-    (optimal from there on, the memo kept for the whole game)."""
+    """Solo Tea, Scones and Arsenic played exactly: the optimal policy of the
+    whole game, read from the solved table (:mod:`.tsa_solo_table`), from any
+    position. The table is loaded on the first move: from the cache, or solved
+    there and then (a few minutes, with a progress bar on a terminal) and cached.
+    """
 
     def __init__(
-        self, game: Game, seat: Player, seed: int | None = None, threshold: int = DEFAULT_THRESHOLD
+        self,
+        game: Game,
+        seat: Player,
+        seed: int | None = None,
+        solution: SoloSolution | None = None,
     ) -> None:
-        if game.num_players != 1:
+        if game.name != GAME or game.num_players != 1:
             raise BadOptionError(
                 f"tea-scones-arsenic bot 'solo-optimal' plays only the 1-player game, "
                 f"not {game.num_players} players"
             )
-        if game.options.get("little_spoon"):
-            raise BadOptionError("tea-scones-arsenic bot 'solo-optimal': the spoon is not solved")
-        if not isinstance(threshold, int) or not 0 <= threshold <= 36:
-            raise BadOptionError(f"solo-optimal: threshold must be 0 to 36, got {threshold!r}")
         super().__init__(game, seat, seed)
-        self.threshold = threshold
-        # no shuffles: they never help alone (see docs/solvers.md), and leaving
-        # them out keeps the search small
-        self.solver = SoloSolver(shuffles=False)
-        from apothecary.core.bot import game_bots
+        # The spoon changes nothing alone (there is nobody else to spoon).
+        self._solution = solution
 
-        self.early = game_bots(GAME)["rules"].factory(game, seat, seed)
+    @property
+    def solution(self) -> SoloSolution:
+        """The solved table, loaded (or solved and cached) on first use."""
+        if self._solution is None:
+            self._solution = obtain(SoloBox())
+        return self._solution
 
     def _choose(self, state: State) -> Action:
-        obs = state.observation(self.seat)
-        if sum(obs["box"]["unmarked"]) > self.threshold:
-            return self.early.step(state)
-        box, cubes = position(obs, self.solver)
-        key = self.solver.key(box, cubes)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return state.string_to_action(self.choice(state.observation(self.seat)))
+
+    def choice(self, obs: dict[str, Any]) -> str:
+        """The optimal move, in notation, in the solo position ``obs``."""
+        solution = self.solution
+        layout = solution.layout
+        box = solution.box
+        kinds, order = layout.pool_of(kind_records(obs, layout.values))
+        marked = [(m["dose"], i) for i, m in enumerate(obs["box"]["marked"])]
+        me = obs["seats"][0]
+        cubes, room = int(me["cubes"]), box.lethal - int(me["total"])
+        kept = tuple(sorted(d for d, _ in marked if d > 0))
+        byte = int(solution.policy[layout.rank(kinds), layout.mark_id[(cubes, kept)]])
         if obs["phase"] == "decide":
-            hand = obs["hand"]
-            kind_record = box[hand["kind"] - 1]
-            dose_index = self.solver.values.index(hand["dose"])
-            options = self.solver.hand_options(key, kind_record, dose_index)
-            best = max(options, key=lambda o: o[1])[0]
-            return state.string_to_action(best)
-        choices = self.solver.options(key, after_shuffle=not obs["stopping_allowed"])
-        best_choice = max(choices, key=lambda o: o[1])[0]
-        if best_choice[0] == "stop":
-            return state.string_to_action("stop")
-        if best_choice[0] == "shuffle":
-            return state.string_to_action("shuffle")
-        record = best_choice[1]
-        kind = box.index(record)
-        if best_choice[0] == "draw":
-            return state.string_to_action(f"d{kind + 1}")
-        for i, m in enumerate(obs["box"]["marked"]):
-            if m["kind"] == kind + 1 and m["dose"] == best_choice[2]:
-                return state.string_to_action(f"m{i + 1}")
-        raise AssertionError(f"no marked scone for {best_choice}")
+            dose = obs["hand"]["dose"]
+            if not cubes or dose == 0:
+                return "eat"  # a 0 is never worth a cube (docs/solvers.md)
+            if dose >= room:
+                return "back"
+            back = byte >> (BACK_SHIFT + layout.values.index(dose)) & 1
+            return "back" if back else "eat"
+        zeros = [i for d, i in marked if d == 0]
+        if zeros:
+            return f"m{zeros[0] + 1}"  # a known 0 is eaten at once: never worse
+        draw = byte & POSITION_MASK
+        if (byte & STOP_BIT and obs["stopping_allowed"]) or draw == NO_DRAW:
+            # done drawing: eat the marked scones that fit, lightest first, then stop
+            light = min(marked, default=None)
+            if light is not None and light[0] < room:
+                return f"m{light[1] + 1}"
+            return "stop"
+        return f"d{order[draw] + 1}"
+
+
+def kind_records(obs: dict[str, Any], values: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Per kind (in kind order), how many of each dose value are still unmarked
+    in the box: the six minus those eaten, marked or in hand, all of which the
+    lone player has seen."""
+    full = [FULL_KIND.count(v) for v in values]
+    counts = [list(full) for _ in range(6)]
+    seen = [(c["kind"], c["dose"]) for c in obs["seats"][0]["cup"]]
+    seen += [(m["kind"], m["dose"]) for m in obs["box"]["marked"]]
+    hand = obs["hand"]
+    if hand is not None and hand["dose"] is not None:
+        seen.append((hand["kind"], hand["dose"]))
+    for kind, dose in seen:
+        counts[kind - 1][values.index(dose)] -= 1
+    return [tuple(c) for c in counts]
 
 
 register_bot(
     GAME,
     "solo-optimal",
     SoloOptimalBot,
-    "solo only: the rules bot early, then exact expectimax (budget: threshold=unmarked scones)",
+    "solo only: the exact optimal policy (solved table, cached; built on first use)",
 )
 
 
