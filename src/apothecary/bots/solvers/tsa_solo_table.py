@@ -191,13 +191,30 @@ class SoloSolution:
 
 
 def memory_needed(box: SoloBox) -> int:
-    """Bytes a solve of ``box`` needs at its peak, roughly (the policy table, the
-    pools and two layers of values with their temporaries)."""
+    """Bytes a solve of ``box`` needs at its peak, roughly: the policy table, the
+    pools and their bookkeeping, two layers of values and a chunk's temporaries."""
     layout = _Layout(box)
-    pools = layout.pools
-    marks = len(layout.marks)
-    biggest_layer = pools // 4 + 1
-    return pools * (marks + box.kinds * 2 + 8) + biggest_layer * (marks + 1) * 8 * 8
+    pools, marks, kinds = layout.pools, len(layout.marks), box.kinds
+    columns = (marks + 1) * 8
+    need = pools * (marks + kinds * 8 * 3 + 8 * 6)
+    need += _largest_layer(layout) * columns * 2 + CHUNK * columns * 12
+    return int(need * 1.25)
+
+
+def _largest_layer(layout: _Layout) -> int:
+    """The most pools with the same number of scones (counted, not listed)."""
+    # ways[k][s]: multisets of k records (of those seen so far) holding s scones
+    kinds = layout.box.kinds
+    most = len(layout.box.doses) * kinds
+    ways = [[0] * (most + 1) for _ in range(kinds + 1)]
+    ways[0][0] = 1
+    for record in layout.records:
+        size = sum(record)
+        for k in range(kinds, 0, -1):
+            for times in range(1, k + 1):
+                for s in range(times * size, most + 1):
+                    ways[k][s] += ways[k - times][s - times * size]
+    return max(ways[kinds])
 
 
 def solve(
