@@ -319,7 +319,7 @@ class ReplayScreen {
         this.drawPlot();
         if (job.status !== "running") break;
         await new Promise((resolve) => setTimeout(resolve, 700));
-        job = await getJson(path);
+        job = await getJson(path, { method: "POST" }); // start-or-get: any server process answers
       }
       if (this.analysis.error) this.progressText.textContent = this.analysis.error;
     } catch (error) {
