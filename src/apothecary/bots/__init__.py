@@ -14,8 +14,8 @@ from apothecary.bots import solvers as _solvers  # noqa: F401
 from apothecary.bots.ismcts import ISMCTSBot
 from apothecary.bots.rollout import CarelessBot, RolloutBot
 from apothecary.core.bot import Bot, BotEntry, Level, RandomBot, game_bots, game_levels
-from apothecary.core.errors import BadOptionError, UnknownBotError
-from apothecary.core.game import Game, Player
+from apothecary.core.errors import BadOptionError, UnknownBotError, quote
+from apothecary.core.game import Game, Player, parse_decimal, parse_whole_number
 from apothecary.core.registry import game_class
 
 GENERIC: dict[str, BotEntry] = {
@@ -86,26 +86,38 @@ def names(game_name: str) -> list[str]:
     return [*entries(game_name), *LEVEL_NAMES]
 
 
+MAX_BUDGET_TEXT = 200
+"""The longest value in a bot spec's budget, in characters (a number, a bot's name)."""
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, int | float | str]]:
     """Split ``"name:key=value,key=value"`` into the name and its budget.
 
     Values are read as int, then float, then left as text, so a tournament's
     ``--bots rollout:rollouts=50,policy=rules`` names a bot and its budget in
-    one word.
+    one word. Numbers are ASCII digits (``٣`` is text, not 3, and a number of
+    thousands of digits is text too, which the bot then refuses).
     """
+    if not isinstance(spec, str):
+        raise BadOptionError(f"a bot is named by text, got {quote(spec)}")
     name, _, rest = spec.partition(":")
     budget: dict[str, int | float | str] = {}
     for item in filter(None, rest.split(",")):
         key, equals, text = item.partition("=")
         if not equals or not key.strip() or not text.strip():
-            raise BadOptionError(f"bot {spec!r}: expected name:key=value,key=value, got {item!r}")
-        value: int | float | str = text.strip()
-        for kind in (int, float):
-            try:
-                value = kind(text)
-                break
-            except ValueError:
-                pass
+            raise BadOptionError(
+                f"bot {quote(spec)}: expected name:key=value,key=value, got {quote(item)}"
+            )
+        if len(text) > MAX_BUDGET_TEXT:
+            raise BadOptionError(
+                f"bot {quote(spec)}: the value of {quote(key.strip())} is {len(text):,} "
+                f"characters long; at most {MAX_BUDGET_TEXT}"
+            )
+        number = parse_whole_number(text)
+        value: int | float | str = number if number is not None else text.strip()
+        if number is None:
+            decimal = parse_decimal(text)
+            value = decimal if decimal is not None else text.strip()
         budget[key.strip()] = value
     return name.strip(), budget
 
@@ -145,7 +157,7 @@ def load(name: str, game: Game, seat: Player, seed: int | None = None, **budget:
     available = entries(game.name)
     if name not in available:
         raise UnknownBotError(
-            f"unknown bot {name!r} for {game.name}; available: "
+            f"unknown bot {quote(name)} for {game.name}; available: "
             f"{', '.join([*available, *LEVEL_NAMES])}"
         )
     try:

@@ -7,6 +7,8 @@ class. Each message names what was wrong and what would have been allowed.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class ApothecaryError(ValueError):
     """Base class of every error about bad input to apothecary."""
@@ -53,3 +55,22 @@ class RecordError(ApothecaryError):
 
 class UnknownBotError(ApothecaryError):
     """A bot name that is not registered for the game."""
+
+
+def shorten(text: str, limit: int = 400) -> str:
+    """``text`` cut to ``limit`` characters, marked where it was cut: input is
+    quoted in messages, and a message must not grow with its input (a 100 MB
+    notation string made a 200 MB message)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def quote(value: Any, limit: int = 80) -> str:
+    """``repr(value)`` for a message, at most ``limit`` characters."""
+    if isinstance(value, str) and len(value) > limit:
+        value = value[: limit + 1]  # repr() of all of it would cost as much as the text
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):  # nested too deep; an int too long to print
+        kind = type(value).__name__
+        return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind} too large to show"
+    return shorten(text, limit)

@@ -11,6 +11,7 @@ contract) once, so a game module only writes its rules.
 from __future__ import annotations
 
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from apothecary.core.errors import (
     IllegalActionError,
     MalformedActionError,
     PlayerCountError,
+    quote,
 )
 
 Action: TypeAlias = int
@@ -42,6 +44,43 @@ JSON: TypeAlias = Any
 """A value made of dicts, lists, str, int, float, bool and None only."""
 
 OptionValue: TypeAlias = bool | int | float | str
+
+MAX_NOTATION = 1000
+"""The longest notation text read as an action, in characters: every game's
+is far shorter, and a bound keeps a number of thousands of digits (more than
+Python turns into an int) or a 100 MB string from reaching a game's parser."""
+
+_INT_TEXT = re.compile(r"[+-]?[0-9]{1,30}", re.ASCII)
+_FLOAT_TEXT = re.compile(
+    r"[+-]?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})(?:[eE][+-]?[0-9]{1,3})?"
+)
+
+
+def other_digit(text: str) -> str | None:
+    """The first character of ``text`` that Python reads as a digit but is not
+    one of the ASCII digits 0-9 (a superscript two, an Arabic-Indic three...),
+    or None. Notation and options take ASCII digits only: ``int()`` accepts
+    some of the others and crashes on the rest."""
+    if text.isascii():
+        return None
+    for char in text:
+        if (char.isdigit() or char.isnumeric()) and not "0" <= char <= "9":
+            return char
+    return None
+
+
+def parse_whole_number(text: str) -> int | None:
+    """``text`` as an int if it is ASCII digits (at most 30, an optional sign,
+    spaces around), else None."""
+    text = text.strip()
+    return int(text) if _INT_TEXT.fullmatch(text) else None
+
+
+def parse_decimal(text: str) -> float | None:
+    """``text`` as a float if it is a decimal number in ASCII digits
+    (``0.5``, ``.5``, ``-2``, ``1e-3``; no ``inf``, ``nan`` or ``1_0``), else None."""
+    text = text.strip()
+    return float(text) if _FLOAT_TEXT.fullmatch(text) else None
 
 
 @dataclass(frozen=True)
@@ -92,27 +131,27 @@ class OptionSpec:
         return f"a {self.type.__name__}"
 
     def parse(self, text: str) -> OptionValue:
-        """Turn command-line text into a value of the option's type, validated."""
-        value: OptionValue
-        try:
-            if self.type is bool:
-                lowered = text.strip().lower()
-                if lowered in ("true", "yes", "on", "1"):
-                    value = True
-                elif lowered in ("false", "no", "off", "0"):
-                    value = False
-                else:
-                    raise ValueError(text)
-            elif self.type is int:
-                value = int(text)
-            elif self.type is float:
-                value = float(text)
-            else:
-                value = text
-        except ValueError:
-            raise BadOptionError(
-                f"option {self.name}={text!r}: expected {self.allowed()}"
-            ) from None
+        """Turn command-line text into a value of the option's type, validated.
+
+        Numbers are ASCII digits only (``int()`` would also take ``٣``, ``1_0``
+        and thousands of digits; the cases it refuses would crash elsewhere).
+        """
+        if not isinstance(text, str):
+            raise BadOptionError(f"option {self.name}: expected text, got {quote(text)}")
+        value: OptionValue | None
+        if self.type is bool:
+            lowered = text.strip().lower()
+            value = {"true": True, "yes": True, "on": True, "1": True}.get(lowered)
+            if value is None:
+                value = {"false": False, "no": False, "off": False, "0": False}.get(lowered)
+        elif self.type is int:
+            value = parse_whole_number(text)
+        elif self.type is float:
+            value = parse_decimal(text)
+        else:
+            value = text
+        if value is None:
+            raise BadOptionError(f"option {self.name}={quote(text)}: expected {self.allowed()}")
         return self.check(value)
 
     def check(self, value: Any) -> OptionValue:
@@ -120,7 +159,7 @@ class OptionSpec:
         if self.type is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
         if not isinstance(value, self.type) or (self.type is int and isinstance(value, bool)):
-            raise BadOptionError(f"option {self.name}={value!r}: expected {self.allowed()}")
+            raise BadOptionError(f"option {self.name}={quote(value)}: expected {self.allowed()}")
         if self.choices is not None and value not in self.choices:
             raise BadOptionError(f"option {self.name}={_show(value)}: expected {self.allowed()}")
         if (self.minimum is not None and value < self.minimum) or (
@@ -138,7 +177,9 @@ class OptionSpec:
 def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    return str(value)
+    if isinstance(value, str):
+        return quote(value)[1:-1] if len(value) > 80 else value
+    return quote(value)
 
 
 @dataclass(frozen=True)
@@ -178,7 +219,9 @@ class Game(ABC):
         if players is None:
             players = info.default_players
         if not isinstance(players, int) or isinstance(players, bool):
-            raise PlayerCountError(f"{info.name}: players must be a whole number, got {players!r}")
+            raise PlayerCountError(
+                f"{info.name}: players must be a whole number, got {quote(players)}"
+            )
         if not info.min_players <= players <= info.max_players:
             raise PlayerCountError(
                 f"{info.name}: {players} players is not allowed; it takes "
@@ -189,7 +232,7 @@ class Game(ABC):
         if unknown:
             known = ", ".join(specs) or "none"
             raise BadOptionError(
-                f"{info.name}: unknown option {unknown[0]!r}; its options are: {known}"
+                f"{info.name}: unknown option {quote(unknown[0])}; its options are: {known}"
             )
         values = {name: spec.default for name, spec in specs.items()}
         for name, value in options.items():
@@ -361,14 +404,31 @@ class State(ABC):
         return self.current_player() == CHANCE
 
     def string_to_action(self, text: str) -> Action:
-        """Parse notation in this position; raises MalformedActionError if it names nothing."""
+        """Parse notation in this position; raises MalformedActionError if it names nothing.
+
+        Before a game's parser sees it, notation longer than
+        :data:`MAX_NOTATION` or with a digit other than 0-9 in it is refused
+        here, for every game alike; the text is quoted shortened.
+        """
         if not isinstance(text, str):
-            raise MalformedActionError(f"notation must be text, got {text!r}")
+            raise MalformedActionError(f"notation must be text, got {quote(text)}")
+        name = self.game.name
+        if len(text) > MAX_NOTATION:
+            raise MalformedActionError(
+                f"{name}: notation of {len(text):,} characters is too long to be an action "
+                f"(at most {MAX_NOTATION:,}): {quote(text)}"
+            )
+        digit = other_digit(text)
+        if digit is not None:
+            raise MalformedActionError(
+                f"{name}: cannot read {quote(text)} as an action: numbers are written "
+                f"with the digits 0-9, not {digit!r}"
+            )
         action = self._parse_action(text.strip())
         if action is None:
             examples = ", ".join(repr(self.action_to_string(a)) for a in self.legal_actions()[:4])
             hint = f"; legal here: {examples}" if examples else ""
-            raise MalformedActionError(f"{self.game.name}: cannot read {text!r} as an action{hint}")
+            raise MalformedActionError(f"{name}: cannot read {quote(text)} as an action{hint}")
         return action
 
     def apply_action(self, action: Action | str) -> None:
@@ -392,14 +452,16 @@ class State(ABC):
         if isinstance(action, str):
             action = self.string_to_action(action)
         elif not isinstance(action, int) or isinstance(action, bool):
-            raise MalformedActionError(f"an action is an int id or notation text, got {action!r}")
+            raise MalformedActionError(
+                f"an action is an int id or notation text, got {quote(action)}"
+            )
         legal = self._legal
         if legal is None:
             legal = self._legal = tuple(self._legal_actions())
         if action not in legal:
             if not 0 <= action < self.game.num_distinct_actions():
                 raise MalformedActionError(
-                    f"{self.game.name}: action id {action} is out of range "
+                    f"{self.game.name}: action id {quote(action)} is out of range "
                     f"0..{self.game.num_distinct_actions() - 1}"
                 )
             raise IllegalActionError(

@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from apothecary.core.errors import ApothecaryError, RecordError, UnknownGameError
+from apothecary.core.errors import quote as _quote
+from apothecary.core.errors import shorten as _shorten
 from apothecary.core.game import JSON, Game, State
 from apothecary.core.registry import game_class
 
@@ -296,20 +298,6 @@ def _check_outcome(outcome: Any, players: int) -> None:
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _shorten(text: str, limit: int = 400) -> str:
-    """``text`` cut to ``limit`` characters, marked where it was cut."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _quote(value: Any, limit: int = 80) -> str:
-    """``repr(value)`` for a message, at most ``limit`` characters."""
-    try:
-        text = repr(value)
-    except (RecursionError, ValueError):  # nested too deep; an int too long to print
-        return f"a {type(value).__name__} too large to show"
-    return _shorten(text, limit)
 
 
 def _normalise(outcome: dict[str, JSON]) -> dict[str, JSON]:

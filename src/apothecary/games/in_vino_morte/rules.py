@@ -487,8 +487,11 @@ class InVinoMorteState(State):
             return f"swap {action - SWAP_BASE}"
         return f"steal {action - game.steal_base}"
 
-    _DEAL = re.compile(r"^(?:deal\s*)?(?:(\d+)\s*)?(wine|w|poison|p)\s*(\+?\s*(?:cheese|c))?$")
-    _SEAT = re.compile(r"^(swap|s|steal|c)\s*(?:with\s+|from\s+)?(\d+)$")
+    # Seats are ASCII digits, a few at most (re.ASCII: \s is ASCII space too).
+    _DEAL = re.compile(
+        r"^(?:deal\s*)?(?:([0-9]{1,3})\s*)?(wine|w|poison|p)\s*(\+?\s*(?:cheese|c))?$", re.ASCII
+    )
+    _SEAT = re.compile(r"^(swap|s|steal|c)\s*(?:with\s+|from\s+)?([0-9]{1,3})$", re.ASCII)
 
     def _parse_action(self, text: str) -> Action | None:
         text = text.lower().strip()

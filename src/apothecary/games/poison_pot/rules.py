@@ -80,8 +80,11 @@ _DIRECTION_WORDS: dict[str, str] = {
 }
 _COLOUR_WORDS: dict[str, int] = {"r": 0, "red": 0, "b": 1, "blue": 1, "y": 2, "yellow": 2}
 _CIRCLE = r"[a-i][1-9]"
-_SLIDE_TO = re.compile(rf"^({_CIRCLE})\s*(?:-|>|\s)?\s*({_CIRCLE})$")
-_SLIDE_DIRECTION = re.compile(rf"^({_CIRCLE})\s*(?:-|>|\s)?\s*(\d*)\s*([a-z-]+)$")
+# ASCII only (re.ASCII), and a distance of a few digits: a board is at most 9 wide.
+_SLIDE_TO = re.compile(rf"^({_CIRCLE})\s*(?:-|>|\s)?\s*({_CIRCLE})$", re.ASCII)
+_SLIDE_DIRECTION = re.compile(
+    rf"^({_CIRCLE})\s*(?:-|>|\s)?\s*([0-9]{{0,3}})\s*([a-z-]+)$", re.ASCII
+)
 
 
 def circle_group_sizes(
