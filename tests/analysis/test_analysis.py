@@ -198,6 +198,18 @@ def test_in_vino_morte_with_cheese_is_estimated() -> None:
     assert analysis.evaluate(state, plan, seed=0).method == "playouts"
 
 
+def test_a_budget_spreads_a_decisions_playouts_over_its_moves() -> None:
+    state = play("poison-pot", 2, 1, lambda s: s.move_number() > 4, radius=2)
+    legal = len(state.legal_actions())
+    assert legal > 4
+    budgeted = replace(analysis.plan(state.game, "random", playouts=4), budget=legal * 2)
+    assert budgeted.per_move(legal) == 2 and budgeted.per_move(1) == 4
+    assert replace(budgeted, budget=1).per_move(legal) == 1
+    # Two playouts a move: the same values as asking for two without a budget.
+    two = analysis.plan(state.game, "random", playouts=2)
+    assert values(state, budgeted)["moves"] == values(state, two)["moves"]
+
+
 # -- bad records ------------------------------------------------------------------------
 
 
@@ -266,7 +278,13 @@ def test_analyse_json_values_every_decision_of_the_seat_asked(record_file: Path)
     positions = analysis.checked_states(record)
     expected_steps = [i for i, s in enumerate(positions[:-1]) if s.current_player() == 1]
     assert [d["step"] for d in data["decisions"]] == expected_steps
-    assert data["plan"] == {"bot": "hard", "policy": "rules", "playouts": 1, "exact": True}
+    assert data["plan"] == {
+        "bot": "hard",
+        "policy": "rules",
+        "playouts": 1,
+        "exact": True,
+        "budget": None,
+    }
     assert data["unit"] == "win share" and data["outcome"] == record.outcome
     for d in data["decisions"]:
         state = positions[d["step"]]

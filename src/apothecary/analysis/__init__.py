@@ -64,6 +64,15 @@ class Plan:
     """The bot that plays every seat in the playouts (never one that searches)."""
     playouts: int
     exact: bool = True
+    budget: int | None = None
+    """At most this many playouts a decision in all (a server's bound: a move
+    with many legal moves gets fewer playouts each, but at least one)."""
+
+    def per_move(self, moves: int) -> int:
+        """Playouts for each of ``moves`` legal moves."""
+        if self.budget is None:
+            return self.playouts
+        return max(1, min(self.playouts, self.budget // max(1, moves)))
 
     def to_json(self) -> dict[str, JSON]:
         """JSON-ready."""
@@ -72,6 +81,7 @@ class Plan:
             "policy": self.policy,
             "playouts": self.playouts,
             "exact": self.exact,
+            "budget": self.budget,
         }
 
 
@@ -228,7 +238,8 @@ def _playout_values(
     legal = state.legal_actions()
     n = state.game.num_players
     totals = {a: [0.0] * n for a in legal}
-    for _ in range(the_plan.playouts):
+    count = the_plan.per_move(len(legal))
+    for _ in range(count):
         world = state.resample_from_infostate(seat, rng)
         common = rng.getrandbits(64)
         for action in legal:
@@ -239,7 +250,6 @@ def _playout_values(
             play_out(playout, players, random.Random(common))
             for q, v in enumerate(values_of(playout)):
                 totals[action][q] += v
-    count = the_plan.playouts
     outlooks = {a: [t / count for t in totals[a]] for a in legal}
     return {a: outlooks[a][seat] for a in legal}, outlooks
 

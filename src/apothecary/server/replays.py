@@ -21,7 +21,7 @@ import asyncio
 import secrets
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -55,10 +55,16 @@ RECORD_LIMIT = 2_000_000
 """The largest record file the server takes, in bytes."""
 
 ANALYSIS_PLAYOUTS = 4
-"""Playouts per legal move in a server's analysis (the command line's default is more)."""
+"""Playouts per legal move in a server's analysis (the command line's default is more) ..."""
+
+ANALYSIS_BUDGET = 120
+"""... and at most this many a decision (fewer a move where there are many moves)."""
 
 HINT_PLAYOUTS = 8
-"""Playouts per legal move for a hint."""
+"""Playouts per legal move for a hint ..."""
+
+HINT_BUDGET = 240
+"""... and at most this many in all, so a hint stays quick."""
 
 KEPT_GAMES = 16
 """Finished games kept rebuilt in memory (they never change)."""
@@ -336,7 +342,10 @@ class Analyses:
             after.apply_action(action)
             positions.append(after)
         todo = list(analysis.decisions(positions))
-        the_plan = analysis.plan(room.game, analysis.DEFAULT_BOT, ANALYSIS_PLAYOUTS)
+        the_plan = replace(
+            analysis.plan(room.game, analysis.DEFAULT_BOT, ANALYSIS_PLAYOUTS),
+            budget=ANALYSIS_BUDGET,
+        )
         job = Job(len(todo), the_plan)
         history = state.history()
 
@@ -468,7 +477,9 @@ def router(store: Store, analysis_workers: int = 1) -> APIRouter:
         room = await asyncio.to_thread(load_room, store, code)
         seat = room.seat_of(None if credentials is None else credentials.credentials)
         position = room.hint_position(seat)
-        the_plan = analysis.plan(room.game, analysis.DEFAULT_BOT, HINT_PLAYOUTS)
+        the_plan = replace(
+            analysis.plan(room.game, analysis.DEFAULT_BOT, HINT_PLAYOUTS), budget=HINT_BUDGET
+        )
         seed = analysis.derived_seed(room.code, room.game_no, position.move_number(), "hint")
         data = await analyses.value(position, the_plan, seed)
         return {

@@ -216,7 +216,12 @@ class ReplayScreen {
     this.counter.textContent = `move ${this.step} of ${f.steps}`;
     this.share.value = this.link();
     history.replaceState(null, "", this.link());
-    for (const item of this.moves.children) item.classList.toggle("current", Number(item.dataset.step) === this.step);
+    for (const item of this.moves.children) {
+      const current = Number(item.dataset.step) === this.step;
+      item.classList.toggle("current", current);
+      // Keep the current move in sight inside the list (the page itself does not scroll).
+      if (current) this.moves.scrollTop = item.offsetTop - this.moves.clientHeight / 2;
+    }
     let frame;
     try {
       frame = await getJson(`/api/replays/${encodeURIComponent(f.code)}/${f.game_no}/steps/${this.step}?view=${this.view}`);
