@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import json
 import signal
+import subprocess
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -237,8 +238,12 @@ class Table:
         return self.stalled() or self.over()
 
 
-def open_table(client: httpx.Client, base: str, plan: Plan, pause: bool) -> Table:
-    """Create the room (seeded), seat its people, connect them, start it."""
+def open_table(
+    client: httpx.Client, base: str, plan: Plan, pause: bool, bases: list[str] | None = None
+) -> Table:
+    """Create the room (seeded), seat its people, connect them (the n-th person to
+    ``bases[n % len(bases)]``, else to ``base``), start it."""
+    bases = bases or [base]
     room = make_room(
         client,
         host_name=None,
@@ -257,7 +262,7 @@ def open_table(client: httpx.Client, base: str, plan: Plan, pause: bool) -> Tabl
         assert answer.json()["seat"] == seat
         person = Person(plan, room["code"], seat, answer.json()["token"])
         person.pause_at = plan.pause_at if pause else None
-        person.connect(base)
+        person.connect(bases[len(people) % len(bases)])
         people.append(person)
     started = client.post(f"/api/rooms/{room['code']}/start", headers=host_headers(room))
     assert started.status_code == 200, started.text
@@ -346,6 +351,110 @@ def uncrashed(tmp_path_factory: pytest.TempPathFactory) -> Result:
         return Result(found, seen(tables))
 
 
+@dataclass
+class Crash:
+    """What the people had been told when the server holding their rooms was killed."""
+
+    tables: list[Table]
+    before: dict[tuple[str, int], dict[str, Any]]
+    events_before: dict[tuple[str, int], list[dict[str, Any]]]
+    deadline: float
+    """The timed room's deadline, pending at the kill."""
+
+    @property
+    def timed(self) -> Table:
+        return next(t for t in self.tables if t.plan.label == TIMED)
+
+
+def play_then_kill(
+    client: httpx.Client,
+    base: str,
+    process: subprocess.Popen[str],
+    bases: list[str] | None = None,
+) -> Crash:
+    """Open every room on ``base`` (people connected to ``bases``), play each part
+    way, send one action and kill ``process`` with SIGKILL at once."""
+    tables: list[Table] = []
+    for plan in PLANS:
+        table = open_table(client, base, plan, pause=True, bases=bases)
+        tables.append(table)
+        drive(tables, table.part_way, f"{plan.label} part way")
+    assert not any(t.over() for t in tables), "a game ended before the crash"
+    assert all(t.stalled() for t in tables)
+    timed = next(t for t in tables if t.plan.label == TIMED)
+    deadline = timed.people[0].last["deadline"]  # type: ignore[index]
+    assert deadline is not None and deadline > time.time(), "the crash came too late"
+    before = {(t.plan.label, p.seat): dict(p.last or {}) for t in tables for p in t.people}
+    events_before = seen(tables)
+    # One person sends an action and the server dies at once: either it was
+    # committed before anyone heard of it, or it never happened.
+    flying = next(t for t in tables if t.plan.label == IN_FLIGHT).people[0]
+    flying.act()
+    process.send_signal(signal.SIGKILL)
+    process.wait(10)
+    for table in tables:
+        for person in table.people:
+            assert person.errors == [], person.errors
+            person.drop()
+    return Crash(tables, before, events_before, deadline)
+
+
+def resume_and_finish(
+    client: httpx.Client, base: str, crash: Crash, down_past_deadline: bool
+) -> tuple[dict[str, dict[str, Any]], float]:
+    """Reconnect every person to ``base`` with their tokens, check each room resumed
+    where it was, finish the games; their records, and when every room was back."""
+    tables = crash.tables
+    for table in tables:
+        for person in table.people:
+            welcome = person.connect(base)  # checks it is this person's own seat
+            assert welcome["room"]["status"] in ("playing", "over")
+    ready = time.time()
+    drive(
+        tables,
+        lambda: all(p.last is not None for t in tables for p in t.people),
+        "an update for every reconnected person (still paused)",
+    )
+    for table in tables:
+        for person in table.people:
+            key = (table.plan.label, person.seat)
+            old, new = crash.before[key], person.last
+            assert new is not None
+            # The room resumed where it was: what was told before is told again.
+            assert person.events[: len(crash.events_before[key])] == crash.events_before[key]
+            if table.plan.label == IN_FLIGHT:
+                assert step_of(new["state_id"]) >= step_of(old["state_id"])
+            elif table.plan.label == TIMED and down_past_deadline:
+                # The deadline passed while the server was down: the bot plays
+                # for the person as soon as the server is back.
+                assert step_of(new["state_id"]) > step_of(old["state_id"])
+            elif table.plan.label != TIMED or new["state_id"] == old["state_id"]:
+                assert new["state_id"] == old["state_id"], key
+                assert new["observation"] == old["observation"], key
+                assert new["legal"] == old["legal"], key
+                assert new["deadline"] == old["deadline"], key
+            person.pause_at = None  # from now on, play on to the end
+    drive(tables, lambda: all(t.over() for t in tables), "every game over after the crash")
+    for table in tables:
+        for person in table.people:
+            assert person.errors == [], person.errors
+            person.drop()
+    return records(client, tables), ready
+
+
+def check_timer_honoured(db_url: str, crash: Crash, ready: float) -> None:
+    """The bot took the timed-out seat at the stored deadline (or as soon as the
+    room was back, had it passed), not after a fresh timer."""
+    final = crash.timed.people[0].last
+    assert final is not None and final["seats"][1]["away"] is True
+    taken = takeover_time(db_url, crash.timed.code, 1)
+    assert taken >= crash.deadline
+    assert taken <= max(crash.deadline, ready) + 1.0, (
+        taken - crash.deadline,
+        ready - crash.deadline,
+    )
+
+
 @pytest.mark.parametrize(
     ("backend", "down_past_deadline"),
     [("sqlite", False), ("sqlite", True), ("postgresql", False)],
@@ -369,82 +478,21 @@ def test_a_crash_changes_no_game(
         # -- part one: play each room part way, then kill the server
         with server_process(db_url, port=port) as (base, process):
             client.base_url = httpx.URL(base)
-            tables = []
-            for plan in PLANS:
-                table = open_table(client, base, plan, pause=True)
-                tables.append(table)
-                drive(tables, table.part_way, f"{plan.label} part way")
-            assert not any(t.over() for t in tables), "a game ended before the crash"
-            assert all(t.stalled() for t in tables)
-            timed = next(t for t in tables if t.plan.label == TIMED)
-            deadline = timed.people[0].last["deadline"]  # type: ignore[index]
-            assert deadline is not None and deadline > time.time(), "the crash came too late"
-            before = {(t.plan.label, p.seat): dict(p.last or {}) for t in tables for p in t.people}
-            events_before = seen(tables)
-            # One person sends an action and the server dies at once: either it was
-            # committed before anyone heard of it, or it never happened.
-            flying = next(t for t in tables if t.plan.label == IN_FLIGHT).people[0]
-            flying.act()
-            process.send_signal(signal.SIGKILL)
-            process.wait(10)
-        for table in tables:
-            for person in table.people:
-                assert person.errors == [], person.errors
-                person.drop()
+            crash = play_then_kill(client, base, process)
 
         with engine(db_url) as db, db.connect() as connection:
             stored = connection.execute(
-                sa.select(rooms.c.deadline).where(rooms.c.code == timed.code)
+                sa.select(rooms.c.deadline).where(rooms.c.code == crash.timed.code)
             ).scalar()
-        assert stored == pytest.approx(deadline, abs=1e-6), "the deadline was not stored"
+        assert stored == pytest.approx(crash.deadline, abs=1e-6), "the deadline was not stored"
 
         if down_past_deadline:
-            time.sleep(max(0.0, deadline - time.time()) + 0.3)
+            time.sleep(max(0.0, crash.deadline - time.time()) + 0.3)
 
         # -- part two: restart on the same database and port, reconnect, finish
         with server_process(db_url, port=port) as (base, _process):
-            ready = time.time()
-            for table in tables:
-                for person in table.people:
-                    welcome = person.connect(base)  # checks it is this person's own seat
-                    assert welcome["room"]["status"] in ("playing", "over")
-            drive(
-                tables,
-                lambda: all(p.last is not None for t in tables for p in t.people),
-                "an update for every reconnected person (still paused)",
-            )
-            for table in tables:
-                for person in table.people:
-                    key = (table.plan.label, person.seat)
-                    old, new = before[key], person.last
-                    assert new is not None
-                    # The room resumed where it was: what was told before is told again.
-                    assert person.events[: len(events_before[key])] == events_before[key]
-                    if table.plan.label == IN_FLIGHT:
-                        assert step_of(new["state_id"]) >= step_of(old["state_id"])
-                    elif table.plan.label == TIMED and down_past_deadline:
-                        # The deadline passed while the server was down: the bot plays
-                        # for the person as soon as the server is back.
-                        assert step_of(new["state_id"]) > step_of(old["state_id"])
-                    elif table.plan.label != TIMED or new["state_id"] == old["state_id"]:
-                        assert new["state_id"] == old["state_id"], key
-                        assert new["observation"] == old["observation"], key
-                        assert new["legal"] == old["legal"], key
-                        assert new["deadline"] == old["deadline"], key
-                    person.pause_at = None  # from now on, play on to the end
-            drive(tables, lambda: all(t.over() for t in tables), "every game over after the crash")
-            for table in tables:
-                for person in table.people:
-                    assert person.errors == [], person.errors
-                    person.drop()
-            crashed = records(client, tables)
+            crashed, ready = resume_and_finish(client, base, crash, down_past_deadline)
 
     assert crashed == uncrashed.records
-    assert seen(tables) == uncrashed.events
-    # The timer was honoured across the restart: the bot took the seat at the stored
-    # deadline (or as soon as the server was back, had it passed), not a fresh timer later.
-    final = timed.people[0].last
-    assert final is not None and final["seats"][1]["away"] is True
-    taken = takeover_time(db_url, timed.code, 1)
-    assert taken >= deadline
-    assert taken <= max(deadline, ready) + 1.0, (taken - deadline, ready - deadline)
+    assert seen(crash.tables) == uncrashed.events
+    check_timer_honoured(db_url, crash, ready)

@@ -162,6 +162,9 @@ class _Live:
     """When the room last changed (for letting idle rooms leave memory)."""
     shown: bool = False
     """Whether the cluster's list of open rooms shows it."""
+    until: float = 0.0
+    """In a cluster: until when (monotonic time) this process's lease of the
+    room is known to last; past it, a read asks the database first."""
 
 
 class Hub:
@@ -179,8 +182,10 @@ class Hub:
         )
         self._rooms: dict[str, _Live] = {}
         """The rooms this process holds (alone: all of them)."""
-        self._holders: dict[str, str] = {}
-        """Rooms held elsewhere: by which process, as last heard."""
+        self._holders: dict[str, tuple[str, float]] = {}
+        """Rooms held elsewhere: by which process, and until when (monotonic
+        time) its lease was known to last; after that the database is asked
+        again, so a holder that stalls past its lease is not waited on."""
         self._relays: dict[str, Connection] = {}
         """Sockets here of rooms held elsewhere, by connection id."""
         self._remote: dict[str, RemoteConnection] = {}
@@ -299,8 +304,10 @@ class Hub:
             game, players, options, seats, settings, self.config.clock(), seed=seed
         )
         # In a cluster the room's lease is this process's from its first commit.
+        asked = time.monotonic()
         await self._run_db(self.store.commit, room, Changes(), self.config.clock(), self._lease)
         live = self._rooms[room.code] = _Live(room, touched=self.config.clock())
+        live.until = asked + self._lease_seconds()
         self._list(live)
         return room, token
 
@@ -387,7 +394,7 @@ class Hub:
     async def _here(self, op: str, code: str, args: dict[str, Any]) -> Any:
         """``op`` on a room this process holds."""
         if op == "info":
-            live = await self._live(code)
+            live = await self._held(code)
             async with live.lock:
                 return live.room.public_info()
         if op == "claim":
@@ -423,8 +430,10 @@ class Hub:
         changes = what(room, now)
         while (pending := room.pending()) is not None and pending.kind == "chance":
             changes.extend(room.apply(room.chance_action(), now))
+        asked = time.monotonic()
         try:
             await self._run_db(self.store.commit, room, changes, now, self._lease)
+            live.until = asked + self._lease_seconds()  # the commit renewed the lease
         except LeaseLost:
             # Another process holds the room now (this one stalled past its
             # lease): what memory holds is not the room any more. Let it go;
@@ -478,7 +487,7 @@ class Hub:
     async def _connect_here(
         self, code: str, token: object, remote: RemoteConnection | None
     ) -> tuple[Connection, dict[str, Any]]:
-        live = await self._live(code)
+        live = await self._held(code)
         async with live.lock:
             if self._rooms.get(code) is not live:
                 raise NotHere(f"room {code!r} is not held by this process")
@@ -691,7 +700,7 @@ class Hub:
     # -- records ----------------------------------------------------------------------------
 
     async def _record_here(self, code: str, game_no: int) -> dict[str, Any]:
-        live = await self._live(code)
+        live = await self._held(code)
         async with live.lock:
             room = live.room
             room.record(game_no, [], [])  # refuses a game still being played
@@ -704,6 +713,25 @@ class Hub:
         return result
 
     # -- the cluster: leases, taking rooms over, requests from other processes ---------------
+
+    def _lease_seconds(self) -> float:
+        return 0.0 if self.cluster is None else self.cluster.lease_seconds
+
+    async def _held(self, code: str) -> _Live:
+        """The room, for reading, if this process still holds it. A holder
+        that stalled past its lease may have lost the room to another process
+        that has changed it since: past the lease it last knew of, it asks the
+        database, and lets go of a room it lost (NotHere: ask again)."""
+        live = await self._live(code)
+        if self._lease is None or time.monotonic() < live.until:
+            return live
+        asked = time.monotonic()
+        found = (await self._run_db(self.store.holders, [code])).get(code)
+        if found is not None and found[0] == self._lease[0] and found[1] > 0:
+            live.until = asked + found[1]
+            return live
+        self._let_go(code, "its lease ran out")
+        raise NotHere(f"room {code!r} is not held by this process")
 
     def _patience(self) -> float:
         """How long an operation waits for a room to be held somewhere: long
@@ -718,15 +746,15 @@ class Hub:
         if self.bus is None or code in self._rooms:
             return None
         known = self._holders.get(code)
-        if known is not None:
-            return known
+        if known is not None and time.monotonic() < known[1]:
+            return known[0]
         give_up = time.monotonic() + self._patience()
         while True:
             found = (await self._run_db(self.store.holders, [code])).get(code)
             wait = 0.0
             if found is not None and found[0] != self.bus.id and found[1] >= 0:
                 if found[0] in await self.bus.alive({found[0]}):
-                    self._holders[code] = found[0]
+                    self._holders[code] = (str(found[0]), time.monotonic() + found[1])
                     return str(found[0])
                 # Its holder died: the room is free once the lease runs out.
                 wait = min(found[1] + 0.02, self._patience())
@@ -748,6 +776,7 @@ class Hub:
         if self.closing:
             return False
         assert self._lease is not None
+        asked = time.monotonic()
         got: bool | None = await self._run_db(self.store.acquire, code, *self._lease)
         if not got:
             return got
@@ -757,6 +786,7 @@ class Hub:
         if code in self._rooms:  # taken meanwhile by another task of this process
             return True
         live = self._rooms[code] = _Live(room, touched=self.config.clock())
+        live.until = asked + self._lease[1]
         self._holders.pop(code, None)
         for connection in list(self._relays.values()):
             if connection.room == code:  # relayed to the old holder: come here instead
@@ -844,7 +874,7 @@ class Hub:
     def _gone(self, process: str) -> None:
         """``process`` no longer listens (it died): what was relayed to it is
         closed to reconnect, and its sockets here leave their rooms."""
-        for code, holder in list(self._holders.items()):
+        for code, (holder, _until) in list(self._holders.items()):
             if holder == process:
                 del self._holders[code]
         for connection in list(self._relays.values()):
@@ -872,10 +902,13 @@ class Hub:
         rooms nobody holds, and move sockets whose holder died or changed."""
         assert self.bus is not None and self._lease is not None
         mine = list(self._rooms)  # before renewing: every one of these was taken before it
+        asked = time.monotonic()
         held = await self._run_db(self.store.renew, *self._lease)
         for code in mine:
             if code not in held:
                 self._let_go(code, "its lease ran out before it was renewed")
+            elif (live := self._rooms.get(code)) is not None:
+                live.until = asked + self._lease[1]
         await self._take_orphans()
         if self._relays:
             codes = sorted({c.room for c in self._relays.values()})
