@@ -43,6 +43,7 @@ from apothecary.server.room import (
     RoomNotFound,
     Seat,
     Settings,
+    TooMany,
     hash_token,
     new_code,
     new_token,
@@ -65,6 +66,9 @@ HINT_PLAYOUTS = 8
 
 HINT_BUDGET = 240
 """... and at most this many in all, so a hint stays quick."""
+
+UPLOADS_PER_MINUTE = 20
+"""Records one client address may upload a minute (each is kept in the database)."""
 
 KEPT_GAMES = 16
 """Finished games kept rebuilt in memory (they never change)."""
@@ -390,6 +394,7 @@ def router(store: Store, analysis_workers: int = 1) -> APIRouter:
     api = APIRouter()
     finished: OrderedDict[tuple[str, int], Room] = OrderedDict()
     analyses = Analyses(analysis_workers)
+    uploads: dict[str, list[float]] = {}
 
     async def finished_game(code: str, game_no: int) -> Room:
         key = (code, game_no)
@@ -412,7 +417,9 @@ def router(store: Store, analysis_workers: int = 1) -> APIRouter:
         summary="A finished game's replay: who sat where, the outcome, every move revealed",
     )
     async def replay_summary(code: Code, game_no: GameNo) -> dict[str, Any]:
-        return summary(await finished_game(code, game_no), code, game_no)
+        room = await finished_game(code, game_no)
+        # Replaying is CPU work: off the event loop, so no room's play waits on it.
+        return await asyncio.to_thread(summary, room, code, game_no)
 
     @api.get(
         "/api/replays/{code}/{game_no}/steps/{step}",
@@ -425,7 +432,7 @@ def router(store: Store, analysis_workers: int = 1) -> APIRouter:
         view: Annotated[str, Query(max_length=16, pattern=r"^(all|spectator|\d{1,2})$")] = "all",
     ) -> dict[str, Any]:
         room = await finished_game(code, game_no)
-        return frame(room, step, view)
+        return await asyncio.to_thread(frame, room, step, view)
 
     @api.post(
         "/api/replays",
@@ -433,6 +440,15 @@ def router(store: Store, analysis_workers: int = 1) -> APIRouter:
         summary="Upload a finished game's record (JSON) to replay it: returns its link",
     )
     async def upload(request: Request) -> dict[str, Any]:
+        client = request.client.host if request.client else "?"
+        now = time.monotonic()
+        recent = [at for at in uploads.get(client, []) if now - at < 60.0]
+        if len(recent) >= UPLOADS_PER_MINUTE:
+            raise TooMany("too many records uploaded from your address; wait a minute")
+        if len(uploads) > 10_000:  # forget addresses that have not uploaded lately
+            for address in [a for a, times in uploads.items() if now - times[-1] >= 60.0]:
+                del uploads[address]
+        uploads[client] = [*recent, now]
         body = await request.body()
         if len(body) > RECORD_LIMIT:
             raise TooLarge(f"a record is at most {RECORD_LIMIT:,} bytes")

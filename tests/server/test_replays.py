@@ -1,0 +1,154 @@
+"""Replays and hints on the server side (issue 20), without a browser: a replay
+shows each viewer exactly what the live room showed it, only once the game is
+over; uploads are checked and bounded; hints only where the room allows them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from serving import app_client, make_room
+
+from apothecary.core.records import Record
+from apothecary.server.replays import (
+    UPLOADS_PER_MINUTE,
+    NotFinished,
+    frame,
+    import_record,
+    load_finished,
+)
+from apothecary.server.room import NotAllowed, NotYourTurn, Room, RoomError, Settings, WrongPhase
+from apothecary.server.store import Store
+
+
+def played_live(game: str, players: int, seed: str) -> tuple[Room, list[list[dict[str, Any]]]]:
+    """A room whose bots play a whole game, and what each viewer's game view
+    showed after every action (seats, then the spectator)."""
+    room, _ = Room.create(game, players, {}, ["random"] * players, Settings(), 0.0, seed=seed)
+    room.start(0.0)
+    viewers = [*range(players), None]
+    seen = [[room.game_view(v) for v in viewers]]
+    while (pending := room.pending()) is not None:
+        state = room.state
+        assert state is not None
+        if pending.kind == "chance":
+            room.apply(room.chance_action(), 0.0)
+        else:
+            assert pending.seat is not None
+            room.apply(room.make_bot(pending.seat).step(state.clone()), 0.0, by_bot=True)
+        seen.append([room.game_view(v) for v in viewers])
+    return room, seen
+
+
+@pytest.mark.parametrize(
+    ("game", "players"),
+    [("in-vino-morte", 3), ("tea-scones-arsenic", 3), ("little-drop-of-poison", 3)],
+)
+def test_a_replay_shows_each_viewer_what_the_live_room_showed_it(game: str, players: int) -> None:
+    room, seen = played_live(game, players, "replay")
+    assert room.status == "over"
+    for step, views in enumerate(seen):
+        for viewer, live in zip([*range(players), None], views, strict=True):
+            again = room.replay_view(viewer, step)
+            assert again["observation"] == live["observation"], (step, viewer)
+            assert again["events"] == live["events"], (step, viewer)
+            assert again["legal"] == []
+
+
+def test_a_game_being_played_has_no_replay() -> None:
+    room, _ = Room.create("in-vino-morte", 3, {}, ["random"] * 3, Settings(), 0.0, seed="s")
+    room.start(0.0)
+    with pytest.raises(WrongPhase):
+        room.replay_view(None, 0)
+    room2, seen = played_live("in-vino-morte", 3, "x")
+    with pytest.raises(RoomError, match="steps 0 to"):
+        room2.replay_view(0, len(seen))
+    with pytest.raises(RoomError, match="seats 0 to"):
+        room2.replay_view(7, 0)
+    with pytest.raises(RoomError, match="view 'x'"):
+        frame(room2, 0, "x")
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    made = Store(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    made.migrate()
+    return made
+
+
+def test_an_imported_record_replays_from_the_store_as_it_was_played(store: Store) -> None:
+    room, seen = played_live("tea-scones-arsenic", 3, "import")
+    assert room.state is not None
+    record = Record.from_state(room.state, ["A", "B", "C"])
+    code = import_record(store, record)
+    again = load_finished(store, code, 1)
+    assert again.seating == ["A", "B", "C"]
+    for step in (0, len(seen) // 2, len(seen) - 1):
+        for viewer in (0, 2, None):
+            column = 3 if viewer is None else viewer
+            shown = again.replay_view(viewer, step)
+            assert shown["observation"] == seen[step][column]["observation"]
+    with pytest.raises(NotFinished):
+        import_record(store, Record.from_state(record.replay(upto=5)))
+
+
+def test_uploads_are_bounded_per_address(tmp_path: Path) -> None:
+    room, _ = played_live("in-vino-morte", 3, "bounded")
+    assert room.state is not None
+    text = Record.from_state(room.state).dumps()
+    with app_client(f"sqlite:///{tmp_path / 'db.sqlite3'}") as client:
+        for _ in range(UPLOADS_PER_MINUTE):
+            assert client.post("/api/replays", content=text).status_code == 201
+        refused = client.post("/api/replays", content=text)
+        assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
+        large = client.post("/api/replays", content=" " * 2_000_001)
+        assert large.status_code in (413, 429)
+
+
+def test_a_hint_is_for_the_seat_to_move_in_a_room_that_gives_hints() -> None:
+    room, _ = Room.create("in-vino-morte", 3, {}, None, Settings(hints=True), 0.0, seed="h")
+    room.claim("Ann", 0)
+    room.claim("Bob", 1)
+    room.claim("Cy", 2)
+    with pytest.raises(WrongPhase):
+        room.hint_position(0)
+    room.start(0.0)
+    assert room.state is not None
+    mover = room.state.current_player()
+    position = room.hint_position(mover)
+    assert position.history() == room.state.history() and position is not room.state
+    with pytest.raises(NotYourTurn):
+        room.hint_position((mover + 1) % 3)
+    plain, _ = Room.create("in-vino-morte", 3, {}, None, Settings(), 0.0, seed="h")
+    plain.claim("Ann", 0)
+    plain.start(0.0)
+    with pytest.raises(NotAllowed, match="does not give hints"):
+        plain.hint_position(0)
+
+
+def test_hints_over_http(tmp_path: Path) -> None:
+    with app_client(f"sqlite:///{tmp_path / 'db.sqlite3'}") as client:
+        answer = make_room(
+            client, game="in-vino-morte", players=2, seats=["open", "open"], hints=True
+        )
+        other = client.post(f"/api/rooms/{answer['code']}/seats", json={"name": "Bob"}).json()
+        start = client.post(
+            f"/api/rooms/{answer['code']}/start",
+            headers={"Authorization": f"Bearer {answer['host_token']}"},
+        )
+        assert start.status_code == 200
+        facts = client.get(f"/api/rooms/{answer['code']}").json()
+        assert facts["settings"]["hints"] is True
+        tokens = {0: answer["seat_token"], 1: other["token"]}
+        record = client.get(f"/api/replays/{answer['code']}/1")
+        assert record.status_code == 409 and record.json()["error"] == "not_finished"
+        answers = {
+            seat: client.post(
+                f"/api/rooms/{answer['code']}/hint", headers={"Authorization": f"Bearer {t}"}
+            )
+            for seat, t in tokens.items()
+        }
+        assert sorted(r.status_code for r in answers.values()) == [200, 409]
+        good = next(r.json() for r in answers.values() if r.status_code == 200)
+        assert good["suggestion"] in good["moves"] and good["state_id"] == "1:0"
