@@ -16,10 +16,13 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
+import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from serving import cluster_flags, server_process, sqlite_url, stored_row
 from test_secrecy import Played, leaks, play_room
@@ -125,3 +128,38 @@ def test_an_unreachable_redis_is_one_clear_error(postgres_db_url: str) -> None:
     assert result.exit_code == 2, result.output
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and "cannot reach Redis" in lines[0], result.stderr
+
+
+def test_workers_share_the_port_and_stop_together(
+    postgres_db_url: str, redis_url: str, prefix: str
+) -> None:
+    """``serve --workers 2``: both processes answer on the one port, a room of bots
+    is played to its end (its holder runs the bots, either answers for it), and
+    SIGTERM stops them all (exit 0)."""
+    flags = cluster_flags(redis_url, prefix)
+    with server_process(postgres_db_url, "--workers", "2", *flags) as (base, supervisor):
+        answered: set[str] = set()
+        for _ in range(200):  # the kernel hands each new connection to one of them
+            answered.add(httpx.get(f"{base}/health", timeout=5).json()["process"])
+            if len(answered) == 2:
+                break
+        assert len(answered) == 2, answered
+        made = httpx.post(
+            f"{base}/api/rooms",
+            json={"game": "poison-pot", "players": 2, "seats": ["random", "random"]},
+            timeout=5,
+        ).json()
+        started = httpx.post(
+            f"{base}/api/rooms/{made['code']}/start",
+            headers={"Authorization": f"Bearer {made['host_token']}"},
+            timeout=5,
+        )
+        assert started.status_code == 200, started.text
+        for _ in range(300):  # the bots play it out on the process holding it
+            if httpx.get(f"{base}/api/rooms/{made['code']}", timeout=5).json()["status"] == "over":
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("the bots did not finish within 15 s")
+        supervisor.send_signal(signal.SIGTERM)
+        assert supervisor.wait(30) == 0
