@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+import apothecary
 from apothecary.testing import check_game
 
 OPTION_SETS: list[dict[str, Any]] = [
@@ -36,3 +37,16 @@ def test_conformance_with_the_larger_deck(players: int) -> None:
 def test_a_short_round_limit_ends_the_game_with_the_survivors_sharing() -> None:
     report = check_game("in-vino-morte", players=5, games=4, seed=3, cheese=True, round_limit=1)
     assert report.games == 4 and max(report.lengths) <= 9
+
+
+def test_the_journal_grows_in_place_and_clones_do_not_share_it() -> None:
+    """An action appends one entry to the journal instead of copying it (a
+    tuple extended on every action made a long game quadratic), and a clone's
+    journal is its own."""
+    state = apothecary.load("in-vino-morte", 4).new_initial_state()
+    journal = state.journal
+    state.apply_action("wine")
+    assert state.journal is journal and len(journal) == 1
+    copy = state.clone()
+    copy.apply_action("poison")
+    assert len(state.journal) == 1 and len(copy.journal) == 2

@@ -52,9 +52,10 @@ def test_deal_needs_one_wine_and_one_poison() -> None:
 
 
 def test_deal_goes_clockwise_from_the_dealers_left_dealer_last() -> None:
-    """DECISIONS: "the dealer assigns one face-down card to every player, itself
-    included". We deal clockwise from the dealer's left, the dealer last; naming
-    another seat than the next one names no action."""
+    """Our rules page: "The dealer gives one covered glass to every living
+    player, itself included, one seat at a time: first the player to its left,
+    then on clockwise, the dealer's own glass last." Naming another seat than
+    the next one names no action."""
     state = play(3, [])
     assert state.current_player() == 0
     assert notation(state) == ["deal 1 wine", "deal 1 poison"]
@@ -68,8 +69,9 @@ def test_deal_goes_clockwise_from_the_dealers_left_dealer_last() -> None:
 
 
 def test_only_the_dealer_sees_the_covered_glasses() -> None:
-    """Rulebook: "Players may not look at their own cards." DECISIONS: "The
-    dealer sees every card and every swap for the whole round.\""""
+    """Rulebook: "Players may not look at their own cards." Our rules page:
+    "The dealer sees every glass, and follows them through every swap, for the
+    whole round.\""""
     state = play(3, ["deal 1 poison", "deal 2 wine", "deal 0 wine", "swap 0"])
     assert state.observation(0)["glasses"] == ["poison", "wine", "wine"]
     for seat in (1, 2, None):
@@ -80,7 +82,8 @@ def test_only_the_dealer_sees_the_covered_glasses() -> None:
 
 def test_swap_with_the_dealer_kills_the_dealer_at_the_reveal() -> None:
     """Rulebook: a player may "swap their card with any other player who has a
-    face-down card"; DECISIONS: "(the dealer included)". Then "every player who
+    face-down card"; our rules page: "any other player who still has a covered
+    glass, the dealer included". Then "every player who
     hasn't drunk flips over their own card. Anyone who reveals the Poison dies.\""""
     state = play(3, ["deal 1 poison", "deal 2 wine", "deal 0 wine", "swap 0", "drink"])
     assert state.alive == [False, True, True]
@@ -137,8 +140,8 @@ def test_next_dealer_is_to_the_right_skipping_the_dead() -> None:
 
 
 def test_next_dealer_when_the_dealer_died() -> None:
-    """DECISIONS: "the first surviving player counter-clockwise from the dealer
-    (to the dealer's right), whether the dealer lived or died, deals.\""""
+    """Our rules page: "The next dealer is the first surviving player to the
+    dealer's right (counter-clockwise), whether the dealer lived or died.\""""
     state = play(4, ["deal 1 wine", "deal 2 wine", "deal 3 wine", "deal 0 poison", "d", "d", "d"])
     assert state.alive == [False, True, True, True]
     assert state.dealer == 3
@@ -159,8 +162,8 @@ def test_two_player_round_and_the_last_player_alive_wins() -> None:
 
 
 def test_a_round_is_played_to_its_reveal() -> None:
-    """DECISIONS: "a round is always played to its reveal, even when only one
-    player could still survive." Seat 1 drinks Poison; seat 2 still plays."""
+    """Our rules page: "A round is always played to its reveal, even when only
+    one player can still survive it." Seat 1 drinks Poison; seat 2 still plays."""
     state = play(3, ["deal 1 poison", "deal 2 poison", "deal 0 wine", "drink"])
     assert not state.is_terminal() and state.current_player() == 2
     state.apply_action("swap 0")
@@ -183,8 +186,9 @@ def test_cheese_reverses_a_drink() -> None:
 
 
 def test_cheese_reverses_the_reveal_unless_the_option_is_off() -> None:
-    """DECISIONS: "Cheese reverses the result of drinking *and* of the final
-    reveal (option: cheese_on_reveal, default true)." Seat 0 reveals Poison with
+    """Our rules page: a drink with Cheese "has the result reversed ... By
+    default the same holds at the final reveal (option cheese_on_reveal,
+    default true)." Seat 0 reveals Poison with
     Cheese and lives; seat 2 reveals Wine with Cheese and dies."""
     actions = ["deal 1 wine", "deal 2 wine+cheese", "deal 3 wine", "deal 4 wine"]
     actions += ["deal 0 poison+cheese", "drink", "swap 3", "drink", "drink"]
@@ -207,8 +211,9 @@ def test_cheese_limits_by_table_size() -> None:
 
 def test_one_cheese_at_a_time_and_stealing_from_one_who_drank() -> None:
     """Rulebook: players may "steal the cheese from another player instead" and
-    cannot "have more than one cheese at a time"; DECISIONS: stealing is "from
-    any holder, one who has drunk included. Swaps never move cheese.\""""
+    cannot "have more than one cheese at a time"; our rules page: a player may
+    "steal the Cheese of any other living player who holds one, including one
+    who has already drunk", and "swaps never move it"."""
     deal = ["deal 1 poison+cheese", "deal 2 wine", "deal 3 wine", "deal 4 wine+cheese"]
     deal += ["deal 0 poison"]
     state = play(5, [*deal, "drink"], cheese=True)  # seat 1 drinks Poison with Cheese, lives
@@ -225,8 +230,8 @@ def test_one_cheese_at_a_time_and_stealing_from_one_who_drank() -> None:
 
 
 def test_everyone_dying_in_one_round_share_the_win() -> None:
-    """DECISIONS: "Everyone dies in one round (only possible with cheese): the
-    players who died in that round share the win." Seat 1 drinks Wine with
+    """Our rules page: "If nobody is left (possible only with Cheese), the
+    players who died in that last round share the win." Seat 1 drinks Wine with
     Cheese; seat 0 reveals Poison without it."""
     state = play(
         3,
@@ -241,8 +246,9 @@ def test_everyone_dying_in_one_round_share_the_win() -> None:
 
 
 def test_resampling_keeps_what_was_drunk_where_it_was_dealt() -> None:
-    """DECISIONS: everyone knows "who swapped with whom, what each drink and
-    reveal showed". Seat 1 swapped with seat 3 and then seat 3 drank Poison:
+    """Our rules page: everyone sees "who swapped with whom, who stole Cheese
+    from whom, and what each drink showed". Seat 1 swapped with seat 3 and then
+    seat 3 drank Poison:
     every resample seat 4 imagines dealt that Poison to seat 1."""
     deal = ["deal 1 poison", "deal 2 wine", "deal 3 wine", "deal 4 wine", "deal 0 wine"]
     state = play(5, [*deal, "swap 3", "drink", "drink"])

@@ -28,8 +28,9 @@ def slides_by_walking(cells: list[str], radius: int) -> list[str]:
 
 @pytest.mark.parametrize("radius", [1, 2, 3, 4])
 def test_legal_slides_are_exactly_the_unblocked_straight_lines(radius: int) -> None:
-    """DECISIONS.md: "slide one piece (the pot or any cauldron of any colour) one
-    or more circles in one of the 6 directions, through empty circles only"."""
+    """Our rules page: "Move one piece, the pot or any cauldron of any colour,
+    one or more circles in a straight line in one of the six directions. It may
+    only pass over and stop on empty circles"."""
     game = apothecary.load("poison-pot", players=2, radius=radius)
     rng = random.Random(radius)
     checked = 0
@@ -49,8 +50,8 @@ def test_legal_slides_are_exactly_the_unblocked_straight_lines(radius: int) -> N
 
 
 def test_board_sizes_and_centres() -> None:
-    """DECISIONS.md: "a hexagon of 37 circles (a centre circle and three rings),
-    hex adjacency (6 neighbours). The pot starts on the centre." """
+    """Our rules page: "37 circles, hexagon of radius 3, six-way adjacency; the
+    pot starts on the centre" (and smaller or larger boards by ``radius``)."""
     assert [board(r).size for r in (1, 2, 3, 4)] == [7, 19, 37, 61]
     geometry = board(3)
     assert geometry.names[geometry.centre] == "d4"

@@ -112,7 +112,8 @@ R R Y Y Y Y Y
 def test_the_largest_counted_group_wins_and_neutral_groups_count_for_nobody() -> None:
     """Rulebook: "The group of 4 in the upper left wins. The group of 9 across the
     center is neutral. Both groups of 6 in the lower left touch the POISON POT."
-    DECISIONS.md: "With 2 players the third colour is neutral."
+    Our rules page: "With two players yellow is neutral: yellow cauldrons are
+    placed like any other, but count for nobody."
     """
     state = layout_record(RULEBOOK_SECOND_EXAMPLE, players=2, via="e3").replay()
     outcome = state.outcome()
@@ -176,8 +177,8 @@ def test_sliding_the_pot_next_to_a_group_on_the_last_turn_voids_it() -> None:
 
 
 def test_moving_the_pot_into_a_group_voids_it_until_it_moves_away() -> None:
-    """DECISIONS.md: "slide one piece (the pot or any cauldron of any colour) one
-    or more circles in one of the 6 directions"; a group counts only while no
+    """Our rules page: "Move one piece, the pot or any cauldron of any colour,
+    one or more circles in a straight line"; a group counts only while no
     cauldron of it is next to the pot."""
     record = Record(
         game="poison-pot",
@@ -278,9 +279,9 @@ def test_slides_cannot_pass_through_or_land_on_a_piece() -> None:
 
 
 def test_slides_stop_at_the_edge() -> None:
-    """DECISIONS.md: "slide one piece ... one or more circles in one of the 6
-    directions, through empty circles only" on "a hexagon of 37 circles": a piece
-    on a corner cannot leave the board."""
+    """Our rules page: a slide "may only pass over and stop on empty circles: it
+    cannot jump a piece, and it stops at the edge at the latest": a piece on a
+    corner cannot leave the board."""
     state = Record(game="poison-pot", players=2, actions=["d4-d5", "red", "a1"]).replay()
     from_corner = sorted(
         state.action_to_string(a)
@@ -334,8 +335,8 @@ def test_the_slide_is_mandatory_and_comes_first() -> None:
 
 
 def test_the_draw_is_weighted_by_the_cauldrons_left() -> None:
-    """DECISIONS.md: "the player draws a random face-down cauldron (a chance
-    event, by the counts left)"; "12 each of red, blue, yellow"."""
+    """Our rules page: "each colour comes up with probability its cauldrons left
+    / all cauldrons left", 12 of each colour to begin with."""
     state = Record(game="poison-pot", players=3, actions=["d4-d1"]).replay()
     first = {state.action_to_string(a): p for a, p in state.chance_outcomes()}
     assert first == {colour: pytest.approx(1 / 3) for colour in ("red", "blue", "yellow")}
@@ -435,8 +436,8 @@ Y R R @ R B Y
 
 
 def test_a_lead_of_one_is_never_overturned_by_the_half_points() -> None:
-    """DECISIONS.md: "the adjustments never change a result that had no tie for
-    first (5 beats 4 even when the 4 placed last)"."""
+    """Our rules page: "These half points never change a result without a tie
+    for first: 5 beats 4 even if the 4 placed last"."""
     state = layout_record(LEAD_RED_5_BLUE_4, players=2).replay()
     outcome = state.outcome()
     assert outcome is not None
@@ -487,10 +488,10 @@ R B R @ B Y Y
 def test_three_player_ties_use_the_last_two_placements(
     layout: str, scores: tuple[float, ...], winners: tuple[int, ...]
 ) -> None:
-    """DECISIONS.md: "only when two or more players share the highest score, the
-    one who made the last placement adds 1/2 and the one who made the placement
-    before it takes 1/2 away". With 3 players yellow (seat 2) places the 36th
-    cauldron and blue (seat 1) the 35th."""
+    """Our rules page: "Only when two or more players share the highest score:
+    the player who made the last placement adds 1/2, and the player who made the
+    placement before it takes 1/2 away". With 3 players yellow (seat 2) places
+    the 36th cauldron and blue (seat 1) the 35th."""
     state = layout_record(layout, players=3).replay()
     outcome = state.outcome()
     assert outcome is not None

@@ -1,7 +1,7 @@
 """Poison Pot: slide one piece, draw a cauldron, place it; keep your biggest
 group of your own colour away from the poison pot.
 
-The rules as the rulebook and ``DECISIONS.md`` settle them:
+The rules as apothecary reads the rulebook (see ``rules.md``):
 
 - The board is a hexagon of circles (37 on the published board, see
   :mod:`.board`); the pot starts on the centre. There are ``r(r+1)`` cauldrons
