@@ -694,19 +694,42 @@ class Room:
     def game_view(self, viewer: Viewer, since: int = 0) -> dict[str, JSON]:
         """What the game itself shows ``viewer``: its observation, its legal
         actions on its turn, the state id, and the events from index ``since``
-        on, as it may read them. The only place this is made; it depends only
+        on, as it may read them. The only place this is made (a replay's view,
+        :meth:`replay_view`, is made by the same function); it depends only
         on what the viewer knows (the secrecy tests check it in drawn worlds)."""
-        column = len(self.seats) if viewer is None else viewer
         pending = self.pending()
+        return self._game_view(
+            self.state,
+            len(self.log),
+            viewer,
+            since,
+            None if pending is None else pending.seat,
+            None if pending is None else pending.kind,
+            self.legal(viewer) if viewer is not None else [],
+            self.outcome,
+        )
+
+    def _game_view(
+        self,
+        state: State | None,
+        step: int,
+        viewer: Viewer,
+        since: int,
+        to_move: Player | None,
+        waiting_for: str | None,
+        legal: list[dict[str, JSON]],
+        outcome: dict[str, JSON] | None,
+    ) -> dict[str, JSON]:
+        column = len(self.seats) if viewer is None else viewer
         return {
-            "state_id": self.state_id,
-            "to_move": None if pending is None else pending.seat,
-            "waiting_for": None if pending is None else pending.kind,
-            "observation": None if self.state is None else self.state.observation(viewer),
-            "legal": self.legal(viewer) if viewer is not None else [],
-            "events": [events[column] for events in self.log[since:]],
-            "event_count": len(self.log),
-            "outcome": self.outcome,
+            "state_id": f"{self.game_no}:{step}",
+            "to_move": to_move,
+            "waiting_for": waiting_for,
+            "observation": None if state is None else state.observation(viewer),
+            "legal": legal,
+            "events": [events[column] for events in self.log[since:step]],
+            "event_count": step,
+            "outcome": outcome,
         }
 
     ROOM_FACTS = (
@@ -796,17 +819,16 @@ class Room:
             then.apply_action(action)
         mover = then.current_player()
         outcome = then.outcome()
-        column = len(self.seats) if viewer is None else viewer
-        return {
-            "state_id": f"{self.game_no}:{step}",
-            "to_move": mover if mover >= 0 else None,
-            "waiting_for": None,
-            "observation": then.observation(viewer),
-            "legal": [],
-            "events": [events[column] for events in self.log[:step]],
-            "event_count": step,
-            "outcome": None if outcome is None else outcome.to_json(),
-        }
+        return self._game_view(
+            then,
+            step,
+            viewer,
+            0,
+            mover if mover >= 0 else None,
+            None,
+            [],
+            None if outcome is None else outcome.to_json(),
+        )
 
     def hint_position(self, seat: int) -> State:
         """A copy of the position for ``seat``'s hint: only in a room with
