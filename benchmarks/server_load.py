@@ -50,6 +50,21 @@ on Linux, so the clients create rooms from ``--per-address`` rooms per
 source address 127.0.0.2, 127.0.0.3, ..., as that many people would; a
 refusal is retried a few times and counted.
 
+``--processes 1,2`` runs the whole measurement once per process count, side
+by side in one run, on a throwaway PostgreSQL server and (for more than
+one) a throwaway Redis, started as the tests start theirs
+(tests/support/services.py): one process is ``serve --db POSTGRES`` alone,
+N processes are N ``serve --redis`` processes on N ports sharing the
+database and Redis (what ``--workers N`` runs, with ports of their own so
+the clients know which process holds each room). Room k is created on
+process k mod N, which holds it, and its seat p connects to process
+(k div N + p) mod N, so with two processes half the sockets of a room, and
+every seat in half the rooms, are relayed through the other process; the
+latency of an action sent through a relayed socket (a request to the
+holder, and the holder's updates relayed back) is reported apart:
+the cost of a cross-process hop. ``--rooms`` may be a list too (``200,400``):
+every count is run for every process count.
+
 Bounded: every phase has a deadline; the whole run ends by ramp-timeout +
 duration + a margin (a watchdog kills the server and the clients after
 that), every socket is closed, and the server is terminated.
@@ -100,7 +115,9 @@ def free_port() -> int:
         return port
 
 
-def start_server(args: argparse.Namespace, db_url: str, log: Path) -> subprocess.Popen[bytes]:
+def start_server(
+    args: argparse.Namespace, db_url: str, log: Path, port: int, extra: tuple[str, ...] = ()
+) -> subprocess.Popen[bytes]:
     launcher = ["-m", "apothecary.cli"]
     if args.server_prelude:
         # An experiment on the server's interpreter (switch interval, GC) without editing it.
@@ -114,7 +131,7 @@ def start_server(args: argparse.Namespace, db_url: str, log: Path) -> subprocess
         *launcher,
         "serve",
         "--port",
-        str(args.port),
+        str(port),
         "--db",
         db_url,
         "--workers-for-bots",
@@ -124,8 +141,9 @@ def start_server(args: argparse.Namespace, db_url: str, log: Path) -> subprocess
         "--allow-seed",
         "--log-level",
         "warning",
+        *extra,
     ]
-    with open(log, "wb") as out:
+    with open(log, "ab") as out:
         return subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
 
 
@@ -203,12 +221,13 @@ def machine_busy_seconds() -> float:
     return 0.0
 
 
-def sample(pid: int) -> Sample:
-    kids = child_pids(pid)
+def sample(pids: list[int]) -> Sample:
+    """The server processes' figures, summed (and their bot workers')."""
+    kids = [k for pid in pids for k in child_pids(pid)]
     return Sample(
         time.monotonic(),
-        rss_bytes(pid),
-        cpu_seconds(pid),
+        sum(rss_bytes(pid) for pid in pids),
+        sum(cpu_seconds(pid) for pid in pids),
         sum(rss_bytes(k) for k in kids),
         sum(cpu_seconds(k) for k in kids),
         os.getloadavg(),
@@ -238,6 +257,8 @@ class Plan:
     hard_stop: float
     seed: int
     compression: bool
+    bases: tuple[str, ...] = ()
+    """Every server process (room k is held by process k mod N); empty: ``base``."""
 
 
 @dataclass
@@ -245,6 +266,11 @@ class Stats:
     """One client process's counts over the window."""
 
     latencies: list[float] = field(default_factory=list)
+    hop_latencies: list[float] = field(default_factory=list)
+    """The actions among ``latencies`` sent through a socket on a process that
+    does not hold the room (relayed to the holder)."""
+    home_latencies: list[float] = field(default_factory=list)
+    """The others: sent through a socket on the process holding the room."""
     actions: int = 0
     """Actions the clients sent in the window."""
     state_changes: int = 0
@@ -303,6 +329,17 @@ class RoomDriver:
         self.ready_at: float | None = None
         self.failed = False
         self.stopping = False
+        self.bases = plan.bases or (plan.base,)
+        self.home = self.bases[index % len(self.bases)]
+        """The process the room is created on, which holds it."""
+        self.sender = -1
+        self.relayed = {p for p in range(plan.humans) if self.where(p) != self.home}
+        """The people whose sockets reach another process, which relays them."""
+
+    def where(self, person: int) -> str:
+        """The process ``person``'s socket connects to."""
+        count = len(self.bases)
+        return self.bases[(self.index // count + person) % count]
 
     def spawn(self, coroutine: Any) -> None:
         task = asyncio.ensure_future(coroutine)
@@ -322,7 +359,7 @@ class RoomDriver:
             "seed": f"load-{self.plan.seed}-{self.index}",
         }
         for attempt in range(CREATE_RETRIES + 1):
-            response = await self.http.post("/api/rooms", json=body)
+            response = await self.http.post(f"{self.home}/api/rooms", json=body)
             if response.status_code == 201:
                 answer = response.json()
                 self.code, self.host_token = answer["code"], answer["host_token"]
@@ -340,7 +377,8 @@ class RoomDriver:
         await self.create()
         for seat in range(1, self.plan.humans):
             response = await api.post(
-                f"/api/rooms/{self.code}/seats", json={"name": f"seat {seat}", "seat": seat}
+                f"{self.home}/api/rooms/{self.code}/seats",
+                json={"name": f"seat {seat}", "seat": seat},
             )
             if response.status_code != 200:
                 raise RuntimeError(f"claim: {response.status_code} {response.text[:200]}")
@@ -348,7 +386,8 @@ class RoomDriver:
         for person in sorted(self.tokens):
             await self.join(person)
         response = await api.post(
-            f"/api/rooms/{self.code}/start", headers={"Authorization": f"Bearer {self.host_token}"}
+            f"{self.home}/api/rooms/{self.code}/start",
+            headers={"Authorization": f"Bearer {self.host_token}"},
         )
         if response.status_code != 200:
             raise RuntimeError(f"start: {response.status_code} {response.text[:200]}")
@@ -363,7 +402,7 @@ class RoomDriver:
 
     async def join(self, person: int) -> None:
         """Open ``person``'s socket, say hello, read the welcome, start reading."""
-        url = self.plan.base.replace("http://", "ws://") + f"/ws/rooms/{self.code}"
+        url = self.where(person).replace("http://", "ws://") + f"/ws/rooms/{self.code}"
         socket = await connect(
             url,
             open_timeout=30,
@@ -432,6 +471,10 @@ class RoomDriver:
                 self.outstanding = None
                 if in_window(self.plan, pending[1]) and counted:
                     self.stats.latencies.append(now - pending[1])
+                    if self.sender in self.relayed:
+                        self.stats.hop_latencies.append(now - pending[1])
+                    else:
+                        self.stats.home_latencies.append(now - pending[1])
         if state > self.latest:
             self.latest = state
             if counted:
@@ -463,6 +506,7 @@ class RoomDriver:
             return
         action = self.rng.choice(legal)
         sent = time.monotonic()
+        self.sender = seat
         if self.replacing:
             self.outstanding = None  # a seat is reconnecting: not a fair measurement
             self.stats.untimed += 1
@@ -481,7 +525,7 @@ class RoomDriver:
             return
         with contextlib.suppress(httpx.HTTPError):
             response = await self.http.post(
-                f"/api/rooms/{self.code}/rematch",
+                f"{self.home}/api/rooms/{self.code}/rematch",
                 headers={"Authorization": f"Bearer {self.host_token}"},
             )
             if response.status_code == 200:
@@ -623,6 +667,8 @@ def merge(parts: list[Stats]) -> Stats:
     total = Stats()
     for part in parts:
         total.latencies += part.latencies
+        total.hop_latencies += part.hop_latencies
+        total.home_latencies += part.home_latencies
         total.actions += part.actions
         total.state_changes += part.state_changes
         total.messages += part.messages
@@ -673,32 +719,50 @@ def profile(args: argparse.Namespace, pid: int, plan: Plan) -> None:
         )
 
 
-def run(args: argparse.Namespace) -> dict[str, Any]:
+def run(
+    args: argparse.Namespace,
+    processes: int = 1,
+    db_url: str | None = None,
+    redis_url: str | None = None,
+) -> dict[str, Any]:
+    """One measurement: ``args.rooms`` rooms on ``processes`` server processes
+    (more than one: sharing ``db_url`` through ``redis_url``)."""
     humans = args.players // 2 if args.bots_half else args.players
     folder = Path(tempfile.mkdtemp(prefix="apothecary-load-"))
-    db_url = args.db or f"sqlite:///{folder / 'server.sqlite3'}"
-    args.port = args.port or free_port()
-    base = f"http://127.0.0.1:{args.port}"
+    db_url = db_url or args.db or f"sqlite:///{folder / 'server.sqlite3'}"
+    ports = (
+        [args.port or free_port()] if processes == 1 else [free_port() for _ in range(processes)]
+    )
+    bases = tuple(f"http://127.0.0.1:{port}" for port in ports)
+    base = bases[0]
     log = folder / "server.log"
-    server = start_server(args, db_url, log)
+    extra: tuple[str, ...] = ()
+    if processes > 1:
+        assert redis_url is not None
+        extra = ("--redis", redis_url, "--redis-prefix", f"load-{os.getpid()}-{time.time_ns()}")
+    servers = [start_server(args, db_url, log, port, extra) for port in ports]
+    server = servers[0]
     watchdog_armed = threading.Event()
     children: list[multiprocessing.Process] = []
 
     def watchdog(limit: float) -> None:
         if not watchdog_armed.wait(max(0.0, limit - time.monotonic())):
             print("server_load: past the hard stop; killing the server and clients", flush=True)
-            with contextlib.suppress(OSError):
-                server.kill()
+            for process in servers:
+                with contextlib.suppress(OSError):
+                    process.kill()
             for child in children:
                 with contextlib.suppress(OSError):
                     child.kill()
             os._exit(3)
 
+    pids = [process.pid for process in servers]
     try:
-        wait_healthy(base, server, log)
-        # Import every game and bot before the baseline, so it holds no per-room memory.
-        httpx.get(f"{base}/api/games", timeout=30).raise_for_status()
-        before = sample(server.pid)
+        for where, process in zip(bases, servers, strict=True):
+            wait_healthy(where, process, log)
+            # Import every game and bot before the baseline, so it holds no per-room memory.
+            httpx.get(f"{where}/api/games", timeout=30).raise_for_status()
+        before = sample(pids)
         start = time.monotonic() + 1.0
         ramp = args.rooms / args.ramp_rate
         window_start = start + min(args.ramp_timeout, ramp + args.settle)
@@ -718,6 +782,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             hard_stop=window_start + args.duration + CLOSE_TIMEOUT + 10,
             seed=args.seed,
             compression=not args.no_compression,
+            bases=bases,
         )
         limit = plan.hard_stop + MARGIN
         threading.Thread(target=watchdog, args=(limit,), daemon=True).start()
@@ -728,8 +793,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             for name, at in (("window_start", plan.window_start), ("window_end", plan.window_end)):
                 while (left := at - time.monotonic()) > 0:
                     time.sleep(min(left, 1.0))
-                    rss_trace.append((time.monotonic() - start, rss_bytes(server.pid)))
-                samples[name] = sample(server.pid)
+                    rss_trace.append((time.monotonic() - start, sum(map(rss_bytes, pids))))
+                samples[name] = sample(pids)
 
         watcher = threading.Thread(target=sampler, daemon=True)
         watcher.start()
@@ -759,10 +824,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 child.join(10)
             stats = merge(parts)
         watcher.join(5)
-        after_close = sample(server.pid)
+        after_close = sample(pids)
     finally:
         watchdog_armed.set()
-        stop_server(server)
+        for process in servers:
+            stop_server(process)
         for child in children:
             if child.is_alive():
                 child.kill()
@@ -772,7 +838,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     for path in folder.iterdir():
         path.unlink()
     folder.rmdir()
-    return report(args, plan, stats, before, samples, after_close, server_log, rss_trace)
+    result = report(args, plan, stats, before, samples, after_close, server_log, rss_trace)
+    result["processes"] = processes
+    result["database"] = db_url.split(":", 1)[0].split("+", 1)[0]
+    return result
 
 
 def report(
@@ -811,6 +880,16 @@ def report(
         "messages_per_second": stats.messages / window,
         "rematches": stats.rematches,
         "latency_samples": len(ordered),
+        "hop_latency_ms": {
+            "samples": len(stats.hop_latencies),
+            "p50": percentile(sorted(stats.hop_latencies), 0.50) * 1000,
+            "p99": percentile(sorted(stats.hop_latencies), 0.99) * 1000,
+        },
+        "home_latency_ms": {
+            "samples": len(stats.home_latencies),
+            "p50": percentile(sorted(stats.home_latencies), 0.50) * 1000,
+            "p99": percentile(sorted(stats.home_latencies), 0.99) * 1000,
+        },
         "latency_ms": {
             "p50": percentile(ordered, 0.50) * 1000,
             "p90": percentile(ordered, 0.90) * 1000,
@@ -888,6 +967,13 @@ def print_table(result: dict[str, Any]) -> None:
             f"{latency['max']:.1f} ms ({result['latency_samples']} actions)",
         ),
         (
+            "through the holder / relayed",
+            f"p50 {result['home_latency_ms']['p50']:.1f} / {result['hop_latency_ms']['p50']:.1f}"
+            f" ms, p99 {result['home_latency_ms']['p99']:.1f} / "
+            f"{result['hop_latency_ms']['p99']:.1f} ms ({result['hop_latency_ms']['samples']} "
+            "relayed actions)",
+        ),
+        (
             "spectator ping p50/p99/max",
             f"{result['ping_ms']['p50']:.1f} / {result['ping_ms']['p99']:.1f} / "
             f"{result['ping_ms']['max']:.1f} ms (event-loop lag, no database)",
@@ -957,7 +1043,12 @@ def wait_quiet(load: float, longest: float) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rooms", type=int, default=500)
+    parser.add_argument("--rooms", default="500", help="rooms, or a list (200,400): a run for each")
+    parser.add_argument(
+        "--processes",
+        default="1",
+        help="server processes, or a list (1,2): a run for each, on PostgreSQL (and Redis)",
+    )
     parser.add_argument("--duration", type=float, default=60.0, help="seconds measured")
     parser.add_argument("--game", default="in-vino-morte")
     parser.add_argument("--players", type=int, default=4)
@@ -990,18 +1081,63 @@ def main() -> None:
     )
     parser.add_argument("--quiet-wait", type=float, default=600, help="but no longer (s)")
     args = parser.parse_args()
+    try:
+        room_counts = [int(x) for x in str(args.rooms).split(",")]
+        process_counts = [int(x) for x in str(args.processes).split(",")]
+    except ValueError:
+        parser.error("--rooms and --processes are numbers, or lists like 1,2")
+    if min(process_counts) < 1:
+        parser.error("--processes: 1 or more")
+    args.rooms = max(room_counts)
     if not 0 < args.think_min <= args.think_max:
         parser.error("0 < --think-min <= --think-max")
-    if args.rooms < 1 or args.duration <= 0 or args.ramp_rate <= 0:
+    if min(room_counts) < 1 or args.duration <= 0 or args.ramp_rate <= 0:
         parser.error("--rooms, --duration and --ramp-rate must be positive")
     if args.rooms > args.per_address * 250:
         parser.error("too many rooms for the source addresses 127.0.0.2-251")
     if args.quiet_load is not None:
         wait_quiet(args.quiet_load, args.quiet_wait)
-    result = run(args)
-    print_table(result)
+    if process_counts == [1] and len(room_counts) == 1:  # as before: one server, its --db
+        result = run(args)
+        print_table(result)
+        if args.json:
+            args.json.write_text(json.dumps(result, indent=2) + "\n")
+        return
+    results = compare(args, room_counts, process_counts)
     if args.json:
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+
+
+def compare(
+    args: argparse.Namespace, room_counts: list[int], process_counts: list[int]
+) -> list[dict[str, Any]]:
+    """Every (rooms, processes) pair, each on a fresh PostgreSQL database (and one
+    Redis), side by side; the table of each, then one table of them all."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
+    from services import postgres_server, redis_server
+
+    results = []
+    with contextlib.ExitStack() as stack:
+        redis_url = stack.enter_context(redis_server()) if max(process_counts) > 1 else None
+        for rooms in room_counts:
+            for processes in process_counts:
+                with postgres_server(f"load_{rooms}_{processes}") as db_url:
+                    args.rooms = rooms
+                    print(f"-- {rooms} rooms on {processes} server processes", flush=True)
+                    result = run(args, processes, db_url, redis_url)
+                print_table(result)
+                results.append(result)
+    print()
+    print("processes  rooms  held  p50 ms  p99 ms  hop p50/p99 ms  home p50/p99 ms  server CPU")
+    for r in results:
+        hop, home, lat = r["hop_latency_ms"], r["home_latency_ms"], r["latency_ms"]
+        print(
+            f"{r['processes']:>9}  {r['rooms_asked']:>5}  {r['rooms_held']:>4}  "
+            f"{lat['p50']:>6.1f}  {lat['p99']:>6.1f}  "
+            f"{hop['p50']:>6.1f} / {hop['p99']:<6.1f}  {home['p50']:>6.1f} / {home['p99']:<6.1f}  "
+            f"{r['server_cpu_percent']:>5.0f}%"
+        )
+    return results
 
 
 if __name__ == "__main__":
