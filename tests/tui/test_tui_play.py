@@ -16,6 +16,7 @@ from textual.widgets import Button, Input, Markdown, OptionList, Static
 import apothecary
 from apothecary.core.game import CHANCE
 from apothecary.tui.app import (
+    ConfirmScreen,
     GameScreen,
     HandOverScreen,
     MenuScreen,
@@ -24,6 +25,7 @@ from apothecary.tui.app import (
     RulesScreen,
     SaveScreen,
     SetupScreen,
+    SummaryScreen,
 )
 from apothecary.tui.session import HUMAN, Session
 
@@ -76,14 +78,19 @@ def test_a_whole_game_against_bots_reaches_the_result_screen(name: str) -> None:
         moves = 0
         while not isinstance(app.screen, ResultScreen):
             await until(
-                pilot, lambda: my_turn(app, session) or isinstance(app.screen, ResultScreen)
+                pilot, lambda: my_turn(app, session) or not isinstance(app.screen, GameScreen)
             )
+            if isinstance(app.screen, SummaryScreen):
+                await pilot.press("enter")  # a round's end or a death: read, go on
+                continue
             if isinstance(app.screen, ResultScreen):
                 break
             before = len(session.state.history())
-            if moves % 2 == 0:  # pick from the list...
+            if moves % 2 == 0:  # pick from the list (down to the first line)...
                 app.screen.query_one("#actions", OptionList).focus()
-                await pilot.press("enter")
+                await pilot.press("down", "enter")
+                if isinstance(app.screen, ConfirmScreen):
+                    await pilot.press("y")
             else:  # ...or type the notation
                 action = rng.choice(session.state.legal_actions())
                 entry = app.screen.query_one("#entry", Input)
@@ -165,20 +172,20 @@ def test_hot_seat_with_a_bot_between_people_shows_only_public_views() -> None:
             await until(
                 pilot,
                 lambda: (
-                    isinstance(app.screen, HandOverScreen | ResultScreen)
+                    isinstance(app.screen, HandOverScreen | ResultScreen | SummaryScreen)
                     or my_turn(app, session, session.to_move())
                 ),
             )
             screen = app.screen
-            if isinstance(screen, HandOverScreen):
-                hand_overs += 1
+            if isinstance(screen, HandOverScreen | SummaryScreen):
+                hand_overs += isinstance(screen, HandOverScreen)
                 await pilot.press("enter")
                 continue
             if isinstance(screen, GameScreen):
                 before = len(session.state.history())
                 assert screen.viewer == session.to_move()
                 screen.query_one("#actions", OptionList).focus()
-                await pilot.press("enter")
+                await pilot.press("down", "enter")
                 await until(pilot, lambda before=before: len(session.state.history()) > before)
         assert hand_overs >= 2
         assert app.screen.viewer is None  # the result as anyone may see it
@@ -198,12 +205,21 @@ def test_a_bad_entry_is_explained_in_place_and_changes_nothing() -> None:
         await until(pilot, lambda: my_turn(app, session))
         history, board = session.state.history(), text_of(app, "#board")
         entry = app.screen.query_one("#entry", Input)
-        for typed, message in (("zz9", "cannot read 'zz9'"), ("c3", "is not legal now")):
+        for typed, message in (
+            ("zz9", "“zz9” is not a move of Poison Pot"),
+            ("c3", "it is time to slide a piece"),  # a placement, but it is time to slide
+            ("a1-a2", "there is no piece on a1"),
+        ):
             entry.focus()
             entry.value = typed
             await pilot.press("enter")
             await pilot.pause()
-            assert message in text_of(app, "#error")
+            said = text_of(app, "#error")
+            assert message in said
+            assert "action" not in said  # never an internal action id
+            for example in said.split("e.g., ")[1].split(";")[0].rstrip(".").split(", "):
+                # The examples offered are moves legal in this very position.
+                assert session.state.string_to_action(example) in session.state.legal_actions()
             assert session.state.history() == history
             assert text_of(app, "#board") == board
             assert my_turn(app, session)
@@ -243,7 +259,7 @@ def test_save_at_any_time_and_resume_the_same_position(tmp_path: Path) -> None:
             await until(pilot, lambda: my_turn(app, session))
             before = len(session.state.history())
             app.screen.query_one("#actions", OptionList).focus()
-            await pilot.press("enter")
+            await pilot.press("down", "enter")
             await until(pilot, lambda before=before: len(session.state.history()) > before)
         await until(pilot, lambda: my_turn(app, session))
         await pilot.press("ctrl+s")

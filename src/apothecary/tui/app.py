@@ -9,12 +9,13 @@ screen stays responsive; their moves come back to the UI thread to be played.
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
@@ -36,7 +37,7 @@ from textual.widgets.option_list import Option
 
 from apothecary.bots import split_specs
 from apothecary.core.bot import Bot
-from apothecary.core.errors import ApothecaryError, BadOptionError
+from apothecary.core.errors import ApothecaryError, BadOptionError, MalformedActionError
 from apothecary.core.game import CHANCE, Action, State
 from apothecary.core.registry import game_class, games, load
 from apothecary.tui.session import DEFAULT_BOT, HUMAN, Session, Viewer, plan_seats
@@ -44,10 +45,23 @@ from apothecary.tui.session import DEFAULT_BOT, HUMAN, Session, Viewer, plan_sea
 LOG_LINES_SHOWN = 400
 """The side panel keeps the latest lines; a saved record has them all."""
 
+MIN_SIZE = (80, 24)
+"""The smallest window (columns, rows) that keeps the hand, the status and the
+move field in sight; below it the game screen says how big it must be."""
+
+SECRETS_WARNING = (
+    "This record holds every seat's secrets (hands, glasses, doses): "
+    "do not let the other players read it before the game is over."
+)
+
 
 def default_save_path(session: Session) -> Path:
     """``GAME-YYYYmmdd-HHMMSS.json`` in the current folder."""
     return Path(f"{session.game.name}-{time.strftime('%Y%m%d-%H%M%S')}.json")
+
+
+TYPE_HINT = "type a move (→ completes, Enter plays; Escape picks from the list)"
+"""The notation field's placeholder on the player's turn."""
 
 
 class NotationInput(Input):
@@ -57,6 +71,82 @@ class NotationInput(Input):
     def check_consume_key(self, key: str, character: str | None) -> bool:
         """Leave ``?`` to the screen's binding."""
         return character != "?" and super().check_consume_key(key, character)
+
+
+class ActionList(OptionList):
+    """The list of legal moves. Nothing is highlighted until the player moves
+    through it, so a stray Enter plays nothing; a printable key goes to the
+    notation field, so a move typed while the list has focus is never lost."""
+
+    def on_key(self, event: events.Key) -> None:
+        """Hand typed characters to the notation field."""
+        if event.is_printable and event.character not in (None, "?", " "):
+            event.stop()
+            event.prevent_default()
+            entry = self.screen.query_one("#entry", Input)
+            entry.focus()
+            entry.insert_text_at_cursor(event.character)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Ask before a move that cannot be taken back; only ``y`` (or the Yes
+    button) says yes, so a second Enter does not confirm by accident."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n", "answer(False)", "No"),
+        Binding("escape", "answer(False)", "No", show=False),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        """The question and two buttons, No focused."""
+        with Vertical(id="confirm-box"):
+            yield Static(Text(self.question, style="bold"), id="confirm-text")
+            with Horizontal(id="confirm-buttons"):
+                yield Button("No (n)", id="no", variant="primary")
+                yield Button("Yes (y)", id="yes", variant="warning")
+
+    def on_mount(self) -> None:
+        """No is the default."""
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """The buttons answer as their keys do."""
+        event.stop()
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        """Close with the answer."""
+        self.dismiss(yes)
+
+
+class SummaryScreen(ModalScreen[None]):
+    """A pause on what just happened to the viewer (a round's end, a death,
+    a reveal) before the bots play on."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "close", "Go on"),
+        Binding("space", "close", "Go on", show=False),
+        Binding("escape", "close", "Go on", show=False),
+    ]
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        """The news and how to go on."""
+        with VerticalScroll(id="summary-box"):
+            yield Static(self.text, id="summary-text")
+            yield Static(Text("Enter: go on", style="dim"))
+
+    def action_close(self) -> None:
+        """Back to the game, which carries on."""
+        self.dismiss(None)
 
 
 class RulesScreen(ModalScreen[None]):
@@ -99,6 +189,8 @@ class SaveScreen(ModalScreen[Path | None]):
         """A path field and a line for errors."""
         with Vertical(id="save-box"):
             yield Label("Save the game as a record (Enter saves, Escape cancels):")
+            if not self.session.is_over():
+                yield Static(Text(SECRETS_WARNING, style="bold yellow"), id="save-warning")
             yield Input(str(self.suggested), id="save-path")
             yield Static("", id="save-error", classes="error")
 
@@ -153,22 +245,30 @@ class HandOverScreen(Screen[None]):
 
 
 class ResultScreen(Screen[None]):
-    """The end: how it ended, the scores, the final table and the whole log."""
+    """The end: how it ended, who won and lost, every round, the final table and
+    the whole log; then play again, back to the menu, or save the record."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "app.quit", "Quit"),
+        Binding("n", "again", "Play again"),
+        Binding("m", "menu", "Menu"),
         Binding("ctrl+s", "save", "Save record"),
         Binding("question_mark", "rules", "Rules"),
+        Binding("q", "app.quit", "Quit"),
     ]
+    # Not a button: an Enter meant for the last move must not start a new game.
+    AUTO_FOCUS = "#result-main"
 
-    def __init__(self, session: Session, viewer: Viewer, save_path: Path | None) -> None:
+    def __init__(
+        self, session: Session, viewer: Viewer, save_path: Path | None, bot_delay: float = 0.5
+    ) -> None:
         super().__init__()
         self.session = session
         self.viewer = viewer
         self.save_path = save_path
+        self.bot_delay = bot_delay
 
     def compose(self) -> ComposeResult:
-        """Outcome first, then the board and log as the viewer may see them."""
+        """Outcome first, then the rounds, the board and log as the viewer may see them."""
         session = self.session
         outcome = session.state.outcome()
         assert outcome is not None
@@ -179,19 +279,52 @@ class ResultScreen(Screen[None]):
         lines.append(f"{outcome.reason}\n\n")
         for seat in range(session.game.num_players):
             won = seat in outcome.winners
-            lines.append("★ WON  " if won else "       ", style="bold green" if won else "")
+            lines.append("★ won   " if won else "  lost  ", style="bold green" if won else "")
             lines.append(f"{session.seat_label(seat)}")
-            if seat < len(scores):
+            # A score that only repeats won/lost (the last one standing) is not shown.
+            if seat < len(scores) and scores[seat] not in ("won", "lost"):
                 lines.append(f"  score {scores[seat]}")
             lines.append("\n")
-        lines.append(f"\nSeed {session.seed}; q quits, ctrl+s saves the record.\n")
+        rounds = session.summaries(self.viewer)
+        if rounds:
+            lines.append("\nHow it went\n", style="bold")
+            for summary in rounds:
+                lines.append(f"• {summary}\n")
+        lines.append(
+            f"\nThe seed of chance was {session.seed}.\n"
+            "n plays again (seats rotated), m goes to the menu, ctrl+s saves the record, q quits.\n"
+        )
         with Horizontal():
             with ScrollableContainer(id="result-main"):
                 yield Static(lines, id="result")
+                with Horizontal(id="result-buttons"):
+                    yield Button("Play again (n)", id="again", variant="primary")
+                    yield Button("Menu (m)", id="menu")
+                    yield Button("Save record (ctrl+s)", id="save")
                 yield Static(session.view.board(obs, self.viewer), id="result-board")
             with VerticalScroll(id="result-log"):
                 yield Static("\n".join(session.log_lines(self.viewer)), id="result-log-text")
         yield Footer()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Each button does what its key does."""
+        event.stop()
+        {"again": self.action_again, "menu": self.action_menu, "save": self.action_save}[
+            str(event.button.id)
+        ]()
+
+    def action_again(self) -> None:
+        """The same settings again, every name one seat on, with a new seed."""
+        game = GameScreen(self.session.again(), None, self.bot_delay)
+        self.app.pop_screen()
+        self.app.switch_screen(game)
+
+    def action_menu(self) -> None:
+        """Back to the list of games."""
+        app = self.app
+        while len(app.screen_stack) > 2:
+            app.pop_screen()
+        app.switch_screen(MenuScreen(None, self.bot_delay))
 
     def action_save(self) -> None:
         """Ask where to save the record."""
@@ -230,22 +363,23 @@ class GameScreen(Screen[None]):
         # The log widget only appends; this says for whom and how far it is written.
         self._log_for: tuple[Viewer, int] | None = None
         self._quit_asked = False
+        # How far each viewer's milestones were shown (a resumed game's past is not news).
+        self._told: dict[Viewer, int] = dict.fromkeys(session.viewers(), len(session.log))
 
     # -- layout ---------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         """Board and actions on the left; seats, scores and the log on the right."""
-        with Horizontal():
+        yield Static("", id="too-small")
+        with Horizontal(id="table"):
             with Vertical(id="main"):
                 yield Static("", id="status")
                 with ScrollableContainer(id="board-scroll"):
                     yield Static("", id="board")
+                yield Static("", id="pinned")
                 yield Static("", id="error", classes="error")
-                yield NotationInput(
-                    placeholder="type an action (→ completes, Enter plays)",
-                    id="entry",
-                )
-                yield OptionList(id="actions")
+                yield NotationInput(placeholder=TYPE_HINT, id="entry")
+                yield ActionList(id="actions")
             with Vertical(id="side"):
                 yield Static("", id="seats")
                 yield RichLog(id="log", wrap=True, min_width=16, max_lines=LOG_LINES_SHOWN)
@@ -253,7 +387,23 @@ class GameScreen(Screen[None]):
 
     def on_mount(self) -> None:
         """Start playing: chance first, then whoever is to move."""
+        self.query_one("#entry", Input).focus()
+        self._fit(self.app.size.width, self.app.size.height)
         self.advance()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Say so when the window is too small to keep the essentials in sight."""
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.set_class(small, "too-small")
+        if small:
+            self.query_one("#too-small", Static).update(
+                f"The window is {width}×{height}; this game needs at least "
+                f"{MIN_SIZE[0]}×{MIN_SIZE[1]}.\nMake the window (or the terminal) larger; "
+                "the game goes on where it was."
+            )
 
     # -- drawing ---------------------------------------------------------------------
 
@@ -264,9 +414,11 @@ class GameScreen(Screen[None]):
         board = self.query_one("#board", Static)
         seats = self.query_one("#seats", Static)
         log = self.query_one("#log", RichLog)
+        pinned = self.query_one("#pinned", Static)
         if self.hidden:
             status.update("Hand-over: the view is hidden")
             board.update("")
+            pinned.update("")
             seats.update("")
             log.clear()
             self._log_for = None
@@ -276,8 +428,13 @@ class GameScreen(Screen[None]):
         obs = session.state.observation(viewer)
         title = session.game.info.title
         you = f"you are seat {viewer}" if viewer is not None else "spectator"
-        status.update(Text(f"{title} — {you} — {session.view.status(obs, viewer)}", style="bold"))
+        mover = session.to_move()
+        line = f"{title} — {you} — {session.view.status(obs, viewer)}"
+        if viewer is not None and mover == viewer and not session.is_over():
+            line += f"; e.g. {', '.join(self._examples())}"
+        status.update(Text(line, style="bold"))
         board.update(session.view.board(obs, viewer))
+        pinned.update(session.view.pinned(obs, viewer) or "")
         seats.update(self._seats_text(obs))
         written = 0
         if self._log_for is not None and self._log_for[0] == viewer:
@@ -287,7 +444,6 @@ class GameScreen(Screen[None]):
         for entry in session.log[written:][-LOG_LINES_SHOWN:]:
             log.write(entry.line(viewer))
         self._log_for = (viewer, len(session.log))
-        mover = session.to_move()
         if viewer is not None and mover == viewer and not session.is_over():
             self._offer(session.state.legal_actions())
         else:
@@ -307,36 +463,61 @@ class GameScreen(Screen[None]):
             if seat < len(scores):
                 out.append(f"  {scores[seat]}")
             out.append("\n")
-        out.append(f"seed {session.seed}\n", style="dim")
+        # No seed here: from it a player could work out what chance dealt the others.
         out.append("\nLog\n", style="bold underline")
         return out
 
     def _offer(self, actions: list[Action]) -> None:
-        """Fill the list and the completion with ``actions`` (none: not your turn)."""
+        """Fill the list and the completion with ``actions`` (none: not your turn).
+
+        The notation field stays open either way, so a move typed while the bots
+        play is kept (Enter then says whose turn it is); the list highlights
+        nothing, so only a chosen line plays, and moves that cannot be taken
+        back come last."""
         state = self.session.state
         listing = self.query_one("#actions", OptionList)
         entry = self.query_one("#entry", Input)
         listing.clear_options()
         if actions:
-            notations = [state.action_to_string(a) for a in actions]
-            listing.add_options(
-                [Option(n, id=str(a)) for a, n in zip(actions, notations, strict=True)]
+            obs = state.observation(self.viewer)
+            notations = {a: state.action_to_string(a) for a in actions}
+            ordered = sorted(
+                actions, key=lambda a: self.session.view.confirm(obs, notations[a]) is not None
             )
-            listing.highlighted = 0
+            listing.add_options([Option(self._line(a, notations[a]), id=str(a)) for a in ordered])
+            listing.highlighted = None
             listing.disabled = False
-            entry.disabled = False
-            entry.suggester = SuggestFromList(notations, case_sensitive=False)
-            entry.placeholder = "type an action (→ completes, Enter plays)"
-            if not (entry.has_focus or listing.has_focus):
-                listing.focus()
+            entry.suggester = SuggestFromList(list(notations.values()), case_sensitive=False)
+            entry.placeholder = TYPE_HINT
         else:
             listing.disabled = True
-            entry.disabled = True
             entry.suggester = None
             mover = self.session.to_move()
             entry.placeholder = (
-                "" if self.session.is_over() else f"waiting for {self._mover_name(mover)}"
+                ""
+                if self.session.is_over()
+                else f"waiting for {self._mover_name(mover)} (you may type your move now)"
             )
+        if not (entry.has_focus or listing.has_focus):
+            entry.focus()
+
+    def _line(self, action: Action, notation: str) -> Text:
+        """A legal move as the list shows it: the game's words, the viewer's own
+        seat marked, then the notation that plays it."""
+        label = self.session.state.action_label(action)
+        if self.viewer is not None:
+            label = re.sub(rf"\bseat {self.viewer}\b", f"seat {self.viewer} (you)", label)
+        line = Text(label)
+        line.append(f"  ({notation})", style="dim")
+        return line
+
+    def _examples(self) -> list[str]:
+        """Two moves legal now for the status line (reversible ones first)."""
+        state = self.session.state
+        obs = state.observation(self.viewer)
+        notations = [state.action_to_string(a) for a in state.legal_actions()]
+        safe = [n for n in notations if self.session.view.confirm(obs, n) is None]
+        return (safe or notations)[:2]
 
     def _mover_name(self, mover: int) -> str:
         if mover == CHANCE:
@@ -346,7 +527,8 @@ class GameScreen(Screen[None]):
     # -- the flow of play ------------------------------------------------------------
 
     def advance(self) -> None:
-        """Play chance, then hand the turn to a bot, a hand-over, or the viewer."""
+        """Play chance, then hand the turn to a bot, a hand-over, or the viewer;
+        first, pause on any milestone the viewer has not been told of."""
         session = self.session
         while not session.is_over() and session.to_move() == CHANCE:
             session.play_chance()
@@ -356,7 +538,9 @@ class GameScreen(Screen[None]):
             if len(session.humans) != 1:
                 self.viewer = None  # hot-seat: the final table as anyone may see it
             self.show()
-            self.app.push_screen(ResultScreen(session, self.viewer, self.save_path))
+            self.app.push_screen(ResultScreen(session, self.viewer, self.save_path, self.bot_delay))
+            return
+        if self._tell(lambda: self.advance()):
             return
         mover = session.to_move()
         if session.is_human(mover):
@@ -364,6 +548,7 @@ class GameScreen(Screen[None]):
                 self.hidden = True
                 self.viewer = None
                 self.show()
+                self.query_one("#entry", Input).value = ""  # the last person's typing
                 self.app.push_screen(
                     HandOverScreen(mover, session.game.info.title),
                     lambda _: self._reveal_to(mover),
@@ -383,10 +568,24 @@ class GameScreen(Screen[None]):
         self._token += 1
         self._think(self._token, bot, session.state.clone())
 
+    def _tell(self, then: Any) -> bool:
+        """Pause on the viewer's untold milestones, if any; ``then`` runs after."""
+        viewer = self.viewer
+        if viewer is None or self.hidden:
+            return False
+        news = self.session.summaries(viewer, self._told[viewer])
+        self._told[viewer] = len(self.session.log)
+        if not news:
+            return False
+        self.show()
+        self.app.push_screen(SummaryScreen("\n\n".join(news)), lambda _: then())
+        return True
+
     def _reveal_to(self, seat: int) -> None:
         self.viewer = seat
         self.hidden = False
         self.show()
+        self._tell(lambda: None)  # what happened to this person since their last turn
 
     @work(thread=True, exclusive=True, group="bots")
     def _think(self, token: int, bot: Bot, state: State) -> None:
@@ -410,14 +609,52 @@ class GameScreen(Screen[None]):
         viewer = self.viewer
         if viewer is None or self.hidden:
             return
-        try:
-            self.session.play(viewer, action)
-        except ApothecaryError as problem:
+        session = self.session
+        mover = session.to_move()
+        if mover != viewer or session.is_over():
+            if not session.is_over():
+                error.update(
+                    Text(
+                        f"Not your turn yet: {self._mover_name(mover)} is playing. Your move "
+                        "stays in the field; press Enter again when it is your turn.",
+                        style="bold yellow",
+                    )
+                )
+            return
+        problem = self._refusal(action)
+        if problem is None:
+            try:
+                session.play(viewer, action)
+            except ApothecaryError as refused:  # the game knows better: say its reason
+                problem = str(refused)
+        if problem is not None:
             error.update(Text(f"✗ {problem}", style="bold red"))
             return
         error.update("")
         self.query_one("#entry", Input).value = ""
         self.advance()
+
+    def _refusal(self, action: Action | str) -> str | None:
+        """Why ``action`` cannot be played now, in the game's terms (no action
+        ids), or None when it can."""
+        state = self.session.state
+        examples = ", ".join(self._examples())
+        if isinstance(action, str):
+            text = action.strip()
+            try:
+                action = state.string_to_action(text)
+            except MalformedActionError:
+                return (
+                    f"“{text}” is not a move of {self.session.game.info.title}. "
+                    f"Moves now are, e.g., {examples}; the list below has them all."
+                )
+        else:
+            text = state.action_to_string(action)
+        if action in state.legal_actions():
+            return None
+        obs = state.observation(self.viewer)
+        reason = self.session.view.why_illegal(obs, text) or "it is not one of your moves now"
+        return f"“{text}” cannot be played: {reason}. Moves now are, e.g., {examples}."
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Play the typed notation; a bad entry is explained and changes nothing."""
@@ -426,10 +663,26 @@ class GameScreen(Screen[None]):
             self._human_plays(event.value)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        """Play the action picked from the list."""
+        """Play the move picked from the list; one that cannot be taken back asks first."""
         event.stop()
-        if event.option.id is not None:
-            self._human_plays(int(event.option.id))
+        if event.option.id is None:
+            return
+        action = int(event.option.id)
+        state = self.session.state
+        question = self.session.view.confirm(
+            state.observation(self.viewer), state.action_to_string(action)
+        )
+        if question is None:
+            self._human_plays(action)
+            return
+        token = self.session.state.move_number()
+
+        def answered(yes: bool | None) -> None:
+            # Played only if the position is still the one the question was about.
+            if yes and self.session.state.move_number() == token:
+                self._human_plays(action)
+
+        self.app.push_screen(ConfirmScreen(question), answered)
 
     def _autosave(self) -> None:
         if self.save_path is None:
@@ -453,7 +706,9 @@ class GameScreen(Screen[None]):
     def _saved(self, path: Path | None) -> None:
         if path is not None:
             self._quit_asked = True  # saved: quitting now loses nothing
-            self.notify(f"Saved to {path}; resume with: apothecary play --resume {path}")
+            self.notify(
+                f"Saved to {path}; resume with: apothecary play --resume {path}. " + SECRETS_WARNING
+            )
 
     def may_quit(self) -> bool:
         """Whether quitting loses nothing: the game is over or kept in a file,
@@ -465,11 +720,18 @@ class GameScreen(Screen[None]):
 
     def action_focus_actions(self) -> None:
         """Move to the list of legal actions."""
-        self.query_one("#actions", OptionList).focus()
+        listing = self.query_one("#actions", OptionList)
+        if not listing.disabled:
+            listing.focus()
 
     def action_focus_entry(self) -> None:
         """Move to the notation field."""
         self.query_one("#entry", Input).focus()
+
+
+def switch_word(on: bool) -> str:
+    """A switch's state in words."""
+    return "on" if on else "off"
 
 
 class SetupScreen(Screen[None]):
@@ -496,7 +758,14 @@ class SetupScreen(Screen[None]):
                 yield Label(f"{spec.name}: {spec.help} ({spec.allowed()})")
                 widget_id = f"option-{spec.name}"
                 if spec.type is bool:
-                    yield Switch(value=bool(spec.default), id=widget_id)
+                    # The state in words as well as colour (monochrome, colour-blind).
+                    with Horizontal(classes="switch-row"):
+                        yield Switch(value=bool(spec.default), id=widget_id)
+                        yield Static(
+                            switch_word(bool(spec.default)),
+                            id=f"state-{spec.name}",
+                            classes="switch-state",
+                        )
                 elif spec.choices is not None:
                     yield Select(
                         [(str(choice), choice) for choice in spec.choices],
@@ -517,6 +786,11 @@ class SetupScreen(Screen[None]):
             yield Button("Start", id="start", variant="primary")
             yield Static("", id="setup-error", classes="error")
         yield Footer()
+
+    def on_switch_changed(self, event: Switch.Changed) -> None:
+        """Keep a switch's words in step with it."""
+        name = str(event.switch.id).removeprefix("option-")
+        self.query_one(f"#state-{name}", Static).update(switch_word(event.value))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Start the game, or say what is wrong with the settings."""
@@ -604,6 +878,21 @@ class PlayApp(App[None]):
     #error { height: auto; padding: 0 1; }
     #actions { height: auto; max-height: 25%; }
     #entry { height: 1; border: none; padding: 0 1; background: $boost; }
+    #pinned { height: auto; padding: 0 1; }
+    #too-small { display: none; padding: 2 4; }
+    GameScreen.too-small #too-small { display: block; }
+    GameScreen.too-small #table { display: none; }
+    #confirm-box, #summary-box {
+        width: 70%; height: auto; max-height: 80%;
+        background: $panel; border: thick $warning; padding: 1 2;
+    }
+    #confirm-buttons { height: auto; margin-top: 1; }
+    #confirm-buttons Button { margin-right: 2; }
+    ConfirmScreen, SummaryScreen { align: center middle; }
+    .switch-row { height: auto; }
+    .switch-state { width: auto; padding: 1 1; }
+    #result-buttons { height: auto; }
+    #result-buttons Button { margin-right: 1; }
     #entry:focus { background: $primary 25%; }
     #seats { height: auto; }
     #log { height: 1fr; }
@@ -653,6 +942,8 @@ class PlayApp(App[None]):
 
 __all__ = [
     "HUMAN",
+    "ActionList",
+    "ConfirmScreen",
     "GameScreen",
     "HandOverScreen",
     "MenuScreen",
@@ -661,4 +952,5 @@ __all__ = [
     "RulesScreen",
     "SaveScreen",
     "SetupScreen",
+    "SummaryScreen",
 ]

@@ -95,6 +95,12 @@ class LogEntry:
     events: dict[Viewer, dict[str, JSON]] = field(default_factory=dict)
     """Per viewer, the game's own event for it (``State.describe_action``): the
     one place that decides what that viewer may read of the action."""
+    more: dict[Viewer, list[str]] = field(default_factory=dict)
+    """Per viewer, what the view read off that viewer's observations before and
+    after the action and the event leaves unsaid (the cards of a reveal...)."""
+    summary: dict[Viewer, str] = field(default_factory=dict)
+    """Per viewer, a milestone the action reached (a round's end, the viewer's
+    death): the app pauses on it, and the result screen lists them all."""
 
     def whole(self, viewer: Viewer) -> bool:
         """Whether ``viewer`` learnt the whole action (its notation)."""
@@ -115,6 +121,8 @@ class LogEntry:
             text = text[: -len(then) - 2]
         notation = event.get("notation")
         line = text + ("" if notation is None else f" ({notation})") + (f"; {then}" if then else "")
+        for more in self.more.get(viewer, []):
+            line += f"; {more}"
         if viewer is not None:
             # Events name every seat "seat N"; the reader finds itself by a mark,
             # which keeps the sentence's verbs right ("seat 1 (you) drinks").
@@ -132,8 +140,11 @@ class Session:
             raise BadOptionError(f"{game.name}: {game.num_players} seats, got {len(seats)} names")
         self.game = game
         self.seats: list[str] = list(seats)
+        self.seed_given = seed is not None
+        """Whether the player chose the seed (and so may know chance already)."""
         if seed is None:
-            # A seed is always chosen and shown, so any game can be replayed.
+            # A secret seed: shown only once the game is over, since from it a
+            # player could work out every hand and dose that chance dealt.
             seed = random.SystemRandom().randrange(1 << 31)
         self.seed: int = seed
         self.rng = random.Random(seed)
@@ -160,6 +171,12 @@ class Session:
         """Pick up a saved game: its record replayed, its seats kept unless given."""
         state = record.replay()
         return cls(state.game, seats or seats_from_record(record), seed, state)
+
+    def again(self) -> Session:
+        """A new game of the same settings, each name one seat on (so everyone
+        plays from another seat), with a new secret seed."""
+        seats = [self.seats[-1], *self.seats[:-1]]
+        return Session(self.game, seats)
 
     # -- whose turn ------------------------------------------------------------
 
@@ -215,12 +232,23 @@ class Session:
         state = self.state
         actor = state.current_player()
         entry = LogEntry(len(state.history()) + 1, actor, state.action_to_string(action))
+        before: dict[Viewer, dict[str, JSON]] = {}
         for viewer in self.viewers():
             # Asked before the action is played, as describe_action wants.
             entry.events[viewer] = state.describe_action(action, viewer)
+            before[viewer] = state.observation(viewer)
         for bot in self.bots.values():
             bot.inform_action(state, actor, action)
         state.apply_action(action)
+        for viewer in self.viewers():
+            # Read from the viewer's own observations only, so nothing leaks.
+            after = state.observation(viewer)
+            more = self.view.aftermath(before[viewer], after, viewer)
+            if more:
+                entry.more[viewer] = more
+            summary = self.view.summary(before[viewer], after, viewer)
+            if summary:
+                entry.summary[viewer] = summary
         self.log.append(entry)
 
     # -- what a seat reads --------------------------------------------------------
@@ -228,6 +256,10 @@ class Session:
     def log_lines(self, viewer: Viewer) -> list[str]:
         """The whole log as ``viewer`` may read it."""
         return [entry.line(viewer) for entry in self.log]
+
+    def summaries(self, viewer: Viewer, since: int = 0) -> list[str]:
+        """The milestones ``viewer`` may read, from log entry ``since`` on."""
+        return [e.summary[viewer] for e in self.log[since:] if viewer in e.summary]
 
     def seat_label(self, seat: int) -> str:
         """``seat 2 (easy)`` or ``seat 0 (human)``."""

@@ -21,6 +21,11 @@ YOU = "bold reverse"
 """How the viewing seat's own name stands out (reverse video survives monochrome)."""
 
 
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """``1 scone``, ``2 scones`` (``nouns`` for an irregular plural)."""
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
 def seat_name(seat: int, viewer: int | None) -> str:
     """``seat 2``, or ``seat 2 (you)`` for the viewer."""
     return f"seat {seat} (you)" if seat == viewer else f"seat {seat}"
@@ -71,6 +76,33 @@ class GameView:
         if isinstance(seats, list) and all(isinstance(s, dict) and "score" in s for s in seats):
             return [str(s["score"]) for s in seats]
         return []
+
+    # -- what a viewer is told, and asked ---------------------------------------------
+
+    def aftermath(self, before: Observation, after: Observation, viewer: int | None) -> list[str]:
+        """Sentences the game's event leaves unsaid, read off the viewer's own
+        observations just before and after an action (none by default)."""
+        return []
+
+    def summary(self, before: Observation, after: Observation, viewer: int | None) -> str | None:
+        """A milestone the action reached for ``viewer`` (a round's end, the
+        viewer's death), in words; the app pauses on it. None by default."""
+        return None
+
+    def confirm(self, obs: Observation, notation: str) -> str | None:
+        """The question to ask before an irreversible move picked from the list
+        (``Stop eating for the rest of the game?``), or None to play it at once."""
+        return None
+
+    def why_illegal(self, obs: Observation, text: str) -> str | None:
+        """Why the move ``text`` (it reads as an action) cannot be played now, in
+        the game's terms (``there is no piece on d4``), or None if the view cannot say."""
+        return None
+
+    def pinned(self, obs: Observation, viewer: int | None) -> Text | None:
+        """What must stay in sight however small the window (the viewer's hand),
+        drawn under the board; None when the board has nothing like it."""
+        return None
 
     # -- shared helpers --------------------------------------------------------------
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from rich.text import Text
 
-from apothecary.tui.views.base import YOU, GameView, Observation, seat_name
+from apothecary.tui.views.base import YOU, GameView, Observation, plural, seat_name
 
 # The letter carries the meaning; the colour only helps.
 GLASSES: dict[str | None, tuple[str, str, str]] = {
@@ -76,11 +76,32 @@ class InVinoMorteView(GameView):
         return out
 
     def turn_status(self, obs: Observation, viewer: int | None) -> str:
-        """Who deals or acts."""
+        """Who deals or acts (the app adds examples legal in the position)."""
         mover = obs["to_move"]
         if obs["phase"] == "deal":
-            return f"{seat_name(mover, viewer)} deals the glasses, e.g. deal wine / deal poison"
-        return f"{seat_name(mover, viewer)} to drink, or swap N (or steal N for cheese)"
+            return f"{seat_name(mover, viewer)} deals the glasses, one a move"
+        steal = ", or steal a cheese" if obs["cheese_rule"] else ""
+        return f"{seat_name(mover, viewer)} drinks, or swaps glasses with a seat{steal}"
+
+    def summary(self, before: Observation, after: Observation, viewer: int | None) -> str | None:
+        """The end of a round (every glass turned over, who died), and the
+        viewer's own death, which the others play on after."""
+        lines = []
+        if viewer is not None and before["alive"][viewer] and not after["alive"][viewer]:
+            lines.append("You died: your glass held poison. The others play on without you.")
+        last = after.get("last_round")
+        if last and last != before.get("last_round"):
+            glasses = ", ".join(
+                f"{seat_name(s, viewer)} {last['glasses'][s]}"
+                for s in range(len(last["glasses"]))
+                if last["glasses"][s] is not None
+            )
+            died = ", ".join(seat_name(s, viewer) for s in last["died"]) or "nobody"
+            lines.append(
+                f"Round {last['round']} is over. The glasses turned over: {glasses or 'none'}. "
+                f"Died: {died}. {plural(sum(after['alive']), 'player')} alive."
+            )
+        return " ".join(lines) or None
 
     def scores(self, obs: Observation) -> list[str]:
         """Alive or dead per seat (the win is the last one standing)."""

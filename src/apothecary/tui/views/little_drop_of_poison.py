@@ -4,13 +4,23 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from apothecary.tui.views.base import YOU, GameView, Observation, seat_name
+from apothecary.tui.views.base import YOU, GameView, Observation, plural, seat_name
 
 COLOUR_STYLES = {"b": "bold blue", "g": "bold green", "p": "bold magenta", "u": "bold"}
 """Cards are written in their notation (``b2`` two blue drops, ``g!`` green
 antidote); the first letter picks a colour, but the code alone is enough."""
 
 KIND_MARKS = {"rat": "R rat", "weasel": "W weasel", None: "? unknown"}
+
+
+def card_words(counts: dict[str, int]) -> str:
+    """Cards as plain codes, ``b1 b1 g+p1``, or ``no card``."""
+    return " ".join(code for code, count in counts.items() for _ in range(count)) or "no card"
+
+
+def target_name(on: str, viewer: int | None) -> str:
+    """``the king`` or ``seat 2's peasant`` for a play's target."""
+    return "the king" if on == "king" else f"the peasant of {seat_name(int(on), viewer)}"
 
 
 def cards(out: Text, counts: dict[str, int]) -> None:
@@ -57,7 +67,7 @@ class LittleDropOfPoisonView(GameView):
             out.append(f" {KIND_MARKS.get(info['kind'], '?'):<9}")
             out.append("" if info["alive"] else " ✝ dead", style="dim")
             out.append(f"  {info['score']} pts (+{info['round_points']} this round)")
-            out.append(f"\n     {info['hand']} in hand")
+            out.append(f"\n     {plural(info['hand'], 'card')} in hand")
             if info["played_on"] is not None:
                 out.append(f", played {info['played']} on {info['played_on']}")
             here = table[str(seat)]
@@ -69,13 +79,6 @@ class LittleDropOfPoisonView(GameView):
         out.append(f"\nDeck {obs['deck']} cards face down; discard pile {obs['discard_count']}: ")
         cards(out, obs.get("discard") or {})
         out.append("\n")
-        if "hand" in obs:
-            out.append("Your hand: ", style="bold")
-            cards(out, obs["hand"])
-            if obs.get("my_play"):
-                out.append("\nYour face-down play: ", style="bold")
-                cards(out, obs["my_play"])
-            out.append("\n")
         reveal = obs.get("last_reveal")
         if reveal:
             out.append(
@@ -104,5 +107,55 @@ class LittleDropOfPoisonView(GameView):
         who = seat_name(mover, viewer)
         info = obs["seats"][mover]
         if info["played_on"] is None:
-            return f"{who}: choose a character, 'on N' or 'on king' (or pass with no cards)"
-        return f"{who}: add a card on {info['played_on']} (e.g. b1), or done"
+            return f"{who}: choose whom to play on, the king or a peasant (or pass with no cards)"
+        return f"{who}: add a card on {target_name(str(info['played_on']), viewer)}, or done"
+
+    def pinned(self, obs: Observation, viewer: int | None) -> Text | None:
+        """The viewer's hand and face-down play, which must never scroll away."""
+        if "hand" not in obs:
+            return None
+        out = Text("Your hand: ", style="bold")
+        cards(out, obs["hand"])
+        if obs.get("my_play"):
+            out.append("   Your face-down play: ", style="bold")
+            cards(out, obs["my_play"])
+        return out
+
+    def aftermath(self, before: Observation, after: Observation, viewer: int | None) -> list[str]:
+        """A reveal card by card, who played what on whom (the game's event says
+        who died; seats are named ``seat N``, as the log marks the viewer's own)."""
+        return self._reveal(before, after, None, plays_only=True)
+
+    @staticmethod
+    def _reveal(
+        before: Observation, after: Observation, viewer: int | None, plays_only: bool = False
+    ) -> list[str]:
+        reveal = after.get("last_reveal")
+        if not reveal or reveal == before.get("last_reveal"):
+            return []
+        lines = [
+            f"{seat_name(play['seat'], viewer)} had played {card_words(play['cards'])} "
+            f"on {target_name(str(play['on']), viewer)}"
+            for play in reveal["plays"]
+        ]
+        if plays_only:
+            return lines
+        for death in reveal["deaths"]:
+            killers = ", ".join(seat_name(k, viewer) for k in death["killers"]) or "nobody"
+            lines.append(f"{target_name(str(death['character']), viewer)} died (by {killers})")
+        if not reveal["deaths"]:
+            lines.append("nobody died")
+        points = ", ".join(
+            f"{seat_name(seat, viewer)} +{p}" for seat, p in enumerate(reveal["points"]) if p
+        )
+        lines.append(f"points: {points or 'none'}")
+        return lines
+
+    def summary(self, before: Observation, after: Observation, viewer: int | None) -> str | None:
+        """Each reveal, as its own milestone."""
+        lines = self._reveal(before, after, viewer)
+        if not lines:
+            return None
+        reveal = after["last_reveal"]
+        where = f"{reveal['assassination_round']}.{reveal['poison_round']}"
+        return f"Reveal of round {where}: " + "; ".join(lines) + "."

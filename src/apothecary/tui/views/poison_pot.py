@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from itertools import groupby
 
 from rich.text import Text
@@ -71,14 +72,54 @@ class PoisonPotView(GameView):
         return out
 
     def turn_status(self, obs: Observation, viewer: int | None) -> str:
-        """Who slides, draws or places, in the game's words."""
+        """Who slides, draws or places, in the game's words (the app adds
+        examples legal in the position)."""
         mover = obs["to_move"]
         who = f"{seat_name(mover, viewer)} ({obs['colours'][mover]})"
         if obs["phase"] == "slide":
-            return f"{who} slides a piece in a straight line, e.g. d4-d1"
+            return f"{who} slides a piece in a straight line"
         if obs["phase"] == "draw":
             return f"{who} draws a cauldron"
-        return f"{who} places the {obs['drawn']} cauldron on an empty circle, e.g. c3"
+        return f"{who} places the {obs['drawn']} cauldron on an empty circle"
+
+    def why_illegal(self, obs: Observation, text: str) -> str | None:
+        """What stands in the way of a slide or a placement on this board."""
+        names: list[str] = obs["circles"]
+        board: list[str] = obs["board"]
+        words = text.strip().lower()
+        slide = re.fullmatch(r"([a-z]\d+)\s*-\s*([a-z]\d+)", words)
+        if slide:
+            if obs["phase"] != "slide":
+                return f"it is time to place the {obs['drawn']} cauldron, not to slide"
+            origin, target = slide.groups()
+            for name in (origin, target):
+                if name not in names:
+                    return f"there is no circle {name} on this board"
+            if not board[names.index(origin)]:
+                return f"there is no piece on {origin}"
+            if board[names.index(target)]:
+                return f"{target} is taken by the {board[names.index(target)]}"
+            return (
+                f"a piece slides in a straight line through empty circles only, "
+                f"and {origin} to {target} is not such a line"
+            )
+        if words in names:
+            if obs["phase"] != "place":
+                return "it is time to slide a piece; you place a cauldron after drawing it"
+            if board[names.index(words)]:
+                return f"{words} is taken by the {board[names.index(words)]}"
+        return None
+
+    def summary(self, before: Observation, after: Observation, viewer: int | None) -> str | None:
+        """At the end, every colour's largest unpoisoned group."""
+        if before.get("outcome") is not None or after.get("outcome") is None:
+            return None
+        sizes = zip(after["colours"], after["groups"], strict=True)
+        groups = ", ".join(
+            f"{seat_name(seat, viewer)} ({colour}) {size}"
+            for seat, (colour, size) in enumerate(sizes)
+        )
+        return f"Final groups (the largest one of a colour with no cauldron by the pot): {groups}."
 
     def scores(self, obs: Observation) -> list[str]:
         """Unpoisoned group size per seat (the final score once over)."""

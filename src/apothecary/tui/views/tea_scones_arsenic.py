@@ -6,7 +6,7 @@ from typing import Any
 
 from rich.text import Text
 
-from apothecary.tui.views.base import YOU, GameView, Observation, seat_name
+from apothecary.tui.views.base import YOU, GameView, Observation, plural, seat_name
 
 KIND_STYLES = ("bold red", "bold green", "bold yellow", "bold blue", "bold magenta", "bold cyan")
 """A colour per scone kind 1..6; the kind's number is always printed too."""
@@ -28,7 +28,7 @@ class TeaSconesArsenicView(GameView):
     """Doses you have seen are numbers; the rest are ``?``."""
 
     def board(self, obs: Observation, viewer: int | None) -> Text:
-        """The box, the hand, then a line per seat with its cup."""
+        """The box, then a line per seat with its cup (the hand is pinned below)."""
         out = Text()
         out.append(
             f"Lethal dose {obs['lethal_dose']}"
@@ -36,7 +36,7 @@ class TeaSconesArsenicView(GameView):
             + "\n\n"
         )
         box = obs["box"]
-        out.append(f"Box: {box['scones']} scones\n", style="bold")
+        out.append(f"Box: {plural(box['scones'], 'scone')}\n", style="bold")
         for kind, count in enumerate(box["unmarked"], start=1):
             out.append("  ")
             scone(out, kind)
@@ -47,11 +47,6 @@ class TeaSconesArsenicView(GameView):
             out.append(
                 f" marked, put back by seat {marked['by']}, dose {dose_text(marked['dose'])}\n"
             )
-        hand = obs.get("hand")
-        if hand is not None:
-            out.append(f"\nIn the hand of seat {obs['turn']}: ")
-            scone(out, hand["kind"], hand["dose"], show_dose=True)
-            out.append("\n")
         out.append("\n")
         for seat, info in enumerate(obs["seats"]):
             pointer = "▶ " if obs["to_move"] == seat else "  "
@@ -63,7 +58,7 @@ class TeaSconesArsenicView(GameView):
                 out.append(" ■ stopped")
             else:
                 out.append(" eating   ")
-            out.append(f" {info['scones']:>2} scones")
+            out.append(f" {plural(info['scones'], 'scone'):>9}")
             if info["total"] is not None:
                 out.append(f", dose {info['total']}", style="bold")
             out.append(f", cubes {'▪' * info['cubes'] or '-'}")
@@ -91,17 +86,46 @@ class TeaSconesArsenicView(GameView):
         who = seat_name(mover, viewer)
         phase = obs["phase"]
         if phase == "decide":
-            return f"{who}: eat the scone, or put it back (back / back+shuffle)"
+            return f"{who}: eat the scone, or put it back"
         if phase == "spoon":
             return f"{who}: use the little spoon, or pass"
-        stop = ", or stop" if obs.get("stopping_allowed") else ""
-        return f"{who}: draw a scone by kind (d1..d6) or a marked one (dK@S){stop}"
+        stop = ", or stop eating" if obs.get("stopping_allowed") else ""
+        return f"{who}: take a scone by kind or a marked one{stop}"
+
+    def summary(self, before: Observation, after: Observation, viewer: int | None) -> str | None:
+        """The viewer's death, with the dose that killed them."""
+        if viewer is None:
+            return None
+        was, now = before["seats"][viewer], after["seats"][viewer]
+        if was["alive"] and not now["alive"]:
+            dose = "" if now["total"] is None else f" at dose {now['total']}"
+            return (
+                f"You died{dose} (the lethal dose is {after['lethal_dose']}). "
+                "The others play on without you."
+            )
+        return None
+
+    def confirm(self, obs: Observation, notation: str) -> str | None:
+        """Stopping and the little spoon cannot be taken back."""
+        if notation == "stop":
+            return "Stop eating? You cannot take another scone for the rest of the game."
+        if notation == "spoon":
+            return "Use the little spoon? You have only one for the whole game."
+        return None
+
+    def pinned(self, obs: Observation, viewer: int | None) -> Text | None:
+        """The scone in hand, when there is one."""
+        hand = obs.get("hand")
+        if hand is None:
+            return None
+        out = Text(f"In the hand of {seat_name(obs['turn'], viewer)}: ", style="bold")
+        scone(out, hand["kind"], hand["dose"], show_dose=True)
+        return out
 
     def scores(self, obs: Observation) -> list[str]:
         """Scones eaten per seat (the final scores once over)."""
         outcome = obs.get("outcome")
         if outcome is not None:
             return [f"{score:g}" for score in outcome["scores"]]
-        return [
-            f"{info['scones']} scones" + ("" if info["alive"] else " ✝") for info in obs["seats"]
-        ]
+        seats = obs["seats"]
+        return [plural(s["scones"], "scone") + ("" if s["alive"] else " ✝") for s in seats]
