@@ -21,6 +21,8 @@ import asyncio
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any
@@ -391,9 +393,18 @@ bearer = HTTPBearer(auto_error=False, description="The seat token from claiming 
 
 def router(store: Store, analysis_workers: int = 1) -> APIRouter:
     """The replay, analysis and hint routes over ``store``."""
-    api = APIRouter()
     finished: OrderedDict[tuple[str, int], Room] = OrderedDict()
     analyses = Analyses(analysis_workers)
+
+    @asynccontextmanager
+    async def lifespan(_app: Any) -> AsyncIterator[None]:
+        # Merged into the app's own: at shutdown the analyses stop and their pool goes.
+        try:
+            yield
+        finally:
+            analyses.close()
+
+    api = APIRouter(lifespan=lifespan)
     uploads: dict[str, list[float]] = {}
 
     async def finished_game(code: str, game_no: int) -> Room:

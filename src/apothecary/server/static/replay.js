@@ -124,7 +124,7 @@ class ReplayScreen {
 
   seatName(seat) {
     const name = this.facts.seats[seat];
-    return name ? `${name} (seat ${seat})` : `seat ${seat}`;
+    return name && name !== `seat ${seat}` ? `${name} (seat ${seat})` : `seat ${seat}`;
   }
 
   start() {
@@ -317,8 +317,9 @@ class ReplayScreen {
         this.analysis = job;
         this.progress.max = Math.max(1, job.total);
         this.progress.value = job.done;
-        this.progressText.textContent =
-          job.status === "done" ? `${job.total} decisions valued (${job.plan.policy} playouts, ${job.plan.playouts} a move)` : `${job.done} of ${job.total} decisions…`;
+        const exact = job.decisions.filter((d) => d.method === "solver").length;
+        const how = `${exact} exact, ${job.decisions.length - exact} estimated by ${job.plan.policy} playouts`;
+        this.progressText.textContent = job.status === "done" ? `${job.total} decisions valued: ${how}` : `${job.done} of ${job.total} decisions valued…`;
         this.analysisBox.dataset.status = job.status;
         this.drawDecision();
         this.drawPlot();
@@ -353,7 +354,7 @@ class ReplayScreen {
     const row = 20;
     const width = 300;
     const labelWidth = 120;
-    const chart = svg("svg", { viewBox: `0 0 ${width} ${moves.length * row + 6}`, class: "bars", role: "img", "aria-label": `Values of ${this.seatName(d.seat)}'s moves at step ${d.step}` });
+    const chart = svg("svg", { viewBox: `0 0 ${width} ${moves.length * row + 6}`, class: "bars", role: "img", "aria-label": `Values of ${this.seatName(d.seat)}'s choices at move ${d.step + 1}` });
     moves.forEach((m, i) => {
       const y = i * row + 3;
       const x0 = labelWidth + ((0 - bottom) / span) * (width - labelWidth - 40);
@@ -368,7 +369,7 @@ class ReplayScreen {
     const gap = d.gap === null || d.gap === undefined ? "" : ` Gap to the best: ${d.gap.toFixed(3)}.`;
     replace(
       this.chart,
-      h("h3", {}, `Step ${d.step}: ${this.seatName(d.seat)} ${d.method === "solver" ? "(exact)" : "(estimated)"}`),
+      h("h3", {}, `Move ${d.step + 1}: ${this.seatName(d.seat)} ${d.method === "solver" ? "(exact)" : "(estimated)"}`),
       chart,
       h("p", { class: "muted", id: "analysis-gap" }, `Played ${d.played ? d.played.notation : "?"}; best ${d.best.notation}.${gap}`, d.moves.length > moves.length ? ` (${d.moves.length - moves.length} more moves not shown.)` : ""),
     );
