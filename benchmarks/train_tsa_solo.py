@@ -10,18 +10,22 @@ extra. The learner is one-step Q-learning, a table and NumPy only:
 - the env is ``apothecary/TeaSconesArsenic-v0`` with ``players=1`` and
   ``reward="score"`` (scones eaten, 0 if dead: the solo score; the default win
   share would be 1 for stopping at once);
-- the table's key is a few facts of the seat's own observation
-  (``state.observation(seat)``, the view the tensor encodes): the phase, the
-  dose total, the dose of the scone in hand, cubes, scones eaten, whether
-  stopping is allowed and how many marked scones are in the box; the actions
-  are the env's action ids, restricted to ``info["action_mask"]``;
+- the table holds one value per *action key*: the kind of action and the few
+  facts of the seat's own observation (``state.observation(seat)``, the view
+  the tensor encodes) that decide its worth. Drawing a kind: dose total,
+  cubes, and that kind's unmarked scones and their doses added up (seven less
+  the doses seen in the cup and among the marked); with a scone in hand,
+  eating or putting back: dose total, the scone's dose, cubes; taking a marked
+  scone: total, cubes, its dose; stopping: nothing. The legal ids come from
+  ``info["action_mask"]``, and the action layout from the game's ``facts``;
 - rewards are shaped by the scones eaten as a potential (Ng, Harada and
   Russell 1999: +1 a scone, minus the scones eaten at the end), which leaves the
   best policy unchanged and gives the table a signal at every eat;
 - exploration is epsilon-greedy; evaluation plays greedily.
 
 Every policy is evaluated on the same episode seeds (episode i: ``reset(seed=
-10**6 + i)``), so they meet the same chance streams.
+10**6 + i)``), so they meet the same chance streams (the same random numbers;
+which doses they draw depends on the kinds each policy picks).
 """
 
 from __future__ import annotations
@@ -39,92 +43,106 @@ import numpy as np
 import apothecary.bots
 import apothecary.interop.gymnasium  # registers the ids
 from apothecary.bots.solvers import tsa_solo
+from apothecary.games.tea_scones_arsenic.facts import (
+    BACK,
+    BACK_SHUFFLE,
+    DOSE_COUNTS,
+    DRAW_BASE,
+    EAT,
+    MARKED_BASE,
+    SHUFFLE,
+    STOP,
+)
 
 Key = tuple[Any, ...]
 Policy = Callable[[Any, dict[str, Any]], int]
 
 EVAL_SEED = 10**6
+FULL_KIND_DOSE = sum(dose * count for dose, count in enumerate(DOSE_COUNTS))
+"""The doses of one kind added up (7)."""
 
 
-def key(env: Any) -> tuple[Key, int]:
-    """The table's key for the seat's current view, and its scones eaten (the potential)."""
-    view = env.state.observation(env.seat)
+def action_keys(view: dict[str, Any], legal: np.ndarray[Any, Any]) -> list[Key]:
+    """The table's key for each legal action: the action's kind and the few
+    facts of the seat's view that decide its worth (see the module docstring)."""
     me = view["seats"][0]
-    hand = view["hand"]
-    dose = -1 if hand is None or hand["dose"] is None else hand["dose"]
-    eaten = int(me["scones"])
-    return (
-        view["phase"],
-        me["total"],
-        dose,
-        me["cubes"],
-        eaten,
-        view["stopping_allowed"],
-        len(view["box"]["marked"]),
-    ), eaten
+    total, cubes = me["total"], me["cubes"]
+    if view["phase"] == "decide":
+        dose = view["hand"]["dose"]
+        names = {EAT: "eat", BACK: "back", BACK_SHUFFLE: "back+shuffle"}
+        return [(names[int(a)], total, dose, cubes) for a in legal]
+    # a kind's doses left unmarked in the box: its seven, less those seen
+    left = [FULL_KIND_DOSE] * len(view["box"]["unmarked"])
+    for scone in [*me["cup"], *view["box"]["marked"]]:
+        left[scone["kind"] - 1] -= scone["dose"]
+    keys: list[Key] = []
+    for a in (int(a) for a in legal):
+        if a == STOP:
+            keys.append(("stop",))
+        elif a == SHUFFLE:
+            keys.append(("shuffle", total, cubes))
+        elif a >= MARKED_BASE:
+            keys.append(("marked", total, cubes, view["box"]["marked"][a - MARKED_BASE]["dose"]))
+        else:
+            kind = a - DRAW_BASE
+            keys.append(("draw", total, cubes, view["box"]["unmarked"][kind], left[kind]))
+    return keys
 
 
 class TabularQ:
-    """One-step Q-learning over :func:`key`, with scone-count reward shaping."""
+    """One-step Q-learning over :func:`action_keys`, with scone-count reward shaping."""
 
-    def __init__(self, actions: int, epsilon: float, seed: int) -> None:
-        self.actions = actions
+    def __init__(self, epsilon: float, seed: int) -> None:
         self.epsilon = epsilon
         self.rng = np.random.default_rng(seed)
         # A small optimistic start: with zeros every tie would go to "stop"
         # (the lowest legal id), which ends the episodes before they teach.
         self.initial = 2.0
-        self.q: dict[Key, np.ndarray[Any, Any]] = {}
-        self.n: dict[Key, np.ndarray[Any, Any]] = {}
+        self.q: dict[Key, float] = {}
+        self.n: dict[Key, int] = {}
 
-    def values(self, k: Key) -> np.ndarray[Any, Any]:
-        """The row of ``k``, made on first sight."""
-        row = self.q.get(k)
-        if row is None:
-            row = self.q[k] = np.full(self.actions, self.initial)
-            self.n[k] = np.zeros(self.actions)
-        return row
+    def values(self, keys: list[Key]) -> np.ndarray[Any, Any]:
+        """The values of ``keys`` (unseen ones at the optimistic start)."""
+        return np.array([self.q.get(k, self.initial) for k in keys])
 
-    def greedy(self, k: Key, legal: np.ndarray[Any, Any]) -> int:
-        """The legal action of highest value."""
-        row = self.values(k)
-        return int(legal[np.argmax(row[legal])])
-
-    def update(self, k: Key, action: int, target: float) -> None:
-        """Move the value of ``(k, action)`` towards ``target`` (step 1/n, at least 0.05)."""
-        self.n[k][action] += 1
-        step = max(0.05, 1.0 / self.n[k][action])
-        self.q[k][action] += step * (target - self.q[k][action])
+    def update(self, k: Key, target: float) -> None:
+        """Move the value of ``k`` towards ``target`` (step 1/n, at least 0.05)."""
+        n = self.n[k] = self.n.get(k, 0) + 1
+        value = self.q.get(k, self.initial)
+        self.q[k] = value + max(0.05, 1.0 / n) * (target - value)
 
     def episode(self, env: Any, seed: int) -> float:
         """Play and learn one episode; returns its score."""
         _, info = env.reset(seed=seed)
-        previous: tuple[Key, int, int] | None = None
+        previous: tuple[Key, int] | None = None
         terminated = False
         reward = 0.0
         while not terminated:
-            k, eaten = key(env.unwrapped)
+            view = env.unwrapped.state.observation(env.unwrapped.seat)
+            eaten = int(view["seats"][0]["scones"])
             legal = np.flatnonzero(info["action_mask"])
-            row = self.values(k)
+            keys = action_keys(view, legal)
+            values = self.values(keys)
             if previous is not None:
-                pk, pa, p_eaten = previous
                 # shaped reward: the scones eaten since, plus the best value from here
-                self.update(pk, pa, eaten - p_eaten + float(row[legal].max()))
-            if self.rng.random() < self.epsilon:
-                action = int(self.rng.choice(legal))
-            else:
-                action = int(legal[np.argmax(row[legal])])
-            previous = (k, action, eaten)
-            _, reward, terminated, _, info = env.step(action)
+                self.update(previous[0], eaten - previous[1] + float(values.max()))
+            choice = (
+                int(self.rng.integers(len(legal)))
+                if self.rng.random() < self.epsilon
+                else int(np.argmax(values))
+            )
+            previous = (keys[choice], eaten)
+            _, reward, terminated, _, info = env.step(legal[choice])
         assert previous is not None
-        pk, pa, p_eaten = previous
         # the potential is 0 at the end: the score, minus the scones already counted
-        self.update(pk, pa, float(reward) - p_eaten)
+        self.update(previous[0], float(reward) - previous[1])
         return float(reward)
 
     def policy(self, env: Any, info: dict[str, Any]) -> int:
-        """Greedy play (unseen keys: the first legal action, as a tie would)."""
-        return self.greedy(key(env.unwrapped)[0], np.flatnonzero(info["action_mask"]))
+        """Greedy play."""
+        view = env.unwrapped.state.observation(env.unwrapped.seat)
+        legal = np.flatnonzero(info["action_mask"])
+        return int(legal[np.argmax(self.values(action_keys(view, legal)))])
 
 
 def evaluate(env: Any, policy: Policy, games: int) -> list[float]:
@@ -168,12 +186,18 @@ def summary(scores: list[float]) -> str:
 
 
 def solver_value() -> tuple[str, float]:
-    """The solver's value of solo play: exact when the solver module offers it,
-    else its proven upper bound (the clairvoyant player, about 80 s)."""
-    exact = getattr(tsa_solo, "solo_value", None)
-    if callable(exact):
-        return "optimal value (exact)", float(exact())
-    return "upper bound (clairvoyant)", tsa_solo.clairvoyant_bound()
+    """The solver's value of solo play: exact from the solved table when it is
+    cached (``tsa_solo_table.load()``; ``apothecary`` builds it on first use of
+    the ``solo-optimal`` bot), else the proven upper bound (the clairvoyant
+    player, about 80 s)."""
+    try:
+        from apothecary.bots.solvers import tsa_solo_table
+    except ImportError:
+        tsa_solo_table = None
+    solution = None if tsa_solo_table is None else tsa_solo_table.load()
+    if solution is not None:
+        return "optimal value (exact, cached table)", float(solution.value)
+    return "upper bound (clairvoyant player)", tsa_solo.clairvoyant_bound()
 
 
 def main() -> None:
@@ -187,7 +211,7 @@ def main() -> None:
     args = parser.parse_args()
 
     env = gymnasium.make("apothecary/TeaSconesArsenic-v0", players=1, reward="score")
-    learner = TabularQ(env.action_space.n, args.epsilon, args.seed)
+    learner = TabularQ(args.epsilon, args.seed)
     episode_seeds = np.random.default_rng(args.seed)
     start = time.perf_counter()
     episodes = 0
