@@ -44,3 +44,27 @@ def test_rule_bot_decides_from_its_own_view_only() -> None:
         state.apply_action(a)
         checked += 1
     assert checked == 40
+
+
+def test_rule_bot_breaks_ties_without_favouring_a_seat() -> None:
+    """Every peasant has blocked blue, so seat 0's blue drop helps nobody on any
+    of them: the three are equally harmless places to wait. A bot that broke the
+    tie by seat number would always pick seat 1 (and pile the dumped poison on the
+    lowest seats); this one draws the order from its seed."""
+    from little_drop_of_poison_records import replay
+
+    deal = ["b!", "b1"], ["b!", "g1"], ["b!", "g1"], ["b!", "g1"]
+    actions = ["rat king", "rat to 0", "weasel to 1", "rat to 2", "weasel to 3"]
+    actions += [f"{deal[s][i]} to {s}" for i in range(2) for s in range(4)]
+    for s in range(4):
+        actions += [f"on {s}", "b!", "done"]
+    second = ["b1", "b1"], ["g1", "g1"], ["g1", "g1"], ["g1", "g1"]
+    actions += [f"{second[s][i]} to {s}" for i in range(2) for s in range(4)]
+    state = replay(actions, players=4, deck="blue:10x1;green:10x1;antidote(blue):4")
+    assert state.poison_round == 2 and state.current_player() == 0
+    game = state.game
+    targets = {
+        state.action_to_string(load_bot("rules", game, 0, seed=seed).step(state))
+        for seed in range(20)
+    }
+    assert targets == {"on 1", "on 2", "on 3"}

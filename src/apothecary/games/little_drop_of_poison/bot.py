@@ -15,12 +15,20 @@ memory between steps):
    itself (blocking that colour there for the round); else the smallest poison
    goes where it helps nobody, a character on which its colour is blocked, or
    failing that where it brings the fewest drops towards a kill, never on itself.
+
+Ties (equal kills, equally harmless places to wait) are broken in an order of
+the characters drawn afresh each poison round from the bot's seed, never by seat
+number: a fixed order would pile the dumped poison on the lowest seats and hand
+the later seats the wins. The order depends only on the seed and the round
+numbers, so every step of one turn follows the same plan.
 """
 
 from __future__ import annotations
 
+import random
+
 from apothecary.core.bot import Bot, register_bot, register_level
-from apothecary.core.game import JSON, Action, State
+from apothecary.core.game import JSON, Action, Game, Player, State
 
 GAME = "little-drop-of-poison"
 
@@ -52,6 +60,19 @@ def _expand(cards: dict[str, int]) -> list[str]:
 
 class RuleBot(Bot):
     """Kill when its own cards make a lethal colour, defend itself, otherwise wait."""
+
+    def __init__(self, game: Game, seat: Player, seed: int | None = None) -> None:
+        super().__init__(game, seat, seed)
+        # The seed of the tie-breaking orders, one per poison round.
+        self._ties_seed = self.rng.getrandbits(64)
+
+    def _tie_order(self, obs: dict[str, JSON], characters: list[str]) -> dict[str, int]:
+        """A rank per character (lower first among equals), the same at every
+        step of a turn: it is drawn from the seed and the round numbers alone."""
+        rng = random.Random(f"{self._ties_seed}:{obs['assassination_round']}:{obs['poison_round']}")
+        shuffled = list(characters)
+        rng.shuffle(shuffled)
+        return {character: rank for rank, character in enumerate(shuffled)}
 
     def _choose(self, state: State) -> Action:
         legal = state.legal_actions()
@@ -107,6 +128,7 @@ class RuleBot(Bot):
         characters = [str(s["seat"]) for s in obs["seats"] if s["alive"]]
         if obs["king_alive"]:
             characters.append("king")
+        tie = self._tie_order(obs, characters)
 
         def value(character: str) -> int:
             if character == "king":
@@ -116,7 +138,7 @@ class RuleBot(Bot):
             return 0 if kinds[int(character)] == my_kind else 1
 
         # 1. Kill.
-        best: tuple[int, int, str, list[str]] | None = None
+        best: tuple[tuple[int, int, int], str, list[str]] | None = None
         for character in characters:
             worth = value(character)
             if worth <= 0:
@@ -138,11 +160,11 @@ class RuleBot(Bot):
                     chosen.append(code)
                     need -= info[code].drops
                 if need <= 0 and chosen:
-                    rank = (worth, -len(chosen))
-                    if best is None or rank > (best[0], best[1]):
-                        best = (worth, -len(chosen), character, chosen)
+                    rank = (worth, -len(chosen), -tie[character])
+                    if best is None or rank > best[0]:
+                        best = (rank, character, chosen)
         if best is not None:
-            return best[2], _count(best[3])
+            return best[1], _count(best[2])
         # 2. Defend.
         me_name = str(me)
         if me_name in characters:
@@ -173,11 +195,11 @@ class RuleBot(Bot):
             key=lambda c: (info[c].drops * len(info[c].colours), c),
         )
         if not poisons:
-            # Only antidotes left: put one on itself if alive, else on the king.
-            target = me_name if me_name in characters else characters[0]
+            # Only antidotes left: put one on itself if alive, else anywhere.
+            target = me_name if me_name in characters else min(characters, key=tie.__getitem__)
             return target, {hand[0]: 1}
         card = poisons[0]
-        placement: tuple[float, str] | None = None
+        placement: tuple[float, int, str] | None = None
         for character in characters:
             if character == me_name:
                 continue
@@ -191,12 +213,12 @@ class RuleBot(Bot):
                 ),
                 default=-1.0,
             )
-            spot = (progress, character)
+            spot = (progress, tie[character], character)
             if placement is None or spot < placement:
                 placement = spot
         if placement is None:
-            return characters[0], {card: 1}
-        return placement[1], {card: 1}
+            return min(characters, key=tie.__getitem__), {card: 1}
+        return placement[2], {card: 1}
 
 
 def _count(codes: list[str]) -> dict[str, int]:
