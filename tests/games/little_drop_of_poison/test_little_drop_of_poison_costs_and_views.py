@@ -16,12 +16,20 @@ from typing import Any
 import pytest
 
 from apothecary import load
-from apothecary.core.game import sample_chance
+from apothecary.core.game import State, sample_chance
 from apothecary.games.little_drop_of_poison.rules import LittleDropOfPoisonState
 
 GAME = "little-drop-of-poison"
 
 SMALL_DECK = "blue:4x1,2x2;green:4x1,2x2;green+blue:2x1;antidote(blue):1;universal:1"
+
+
+def random_step(state: State, rng: random.Random) -> None:
+    """Play one random action: chance by its odds, a seat uniformly."""
+    if state.is_chance_node():
+        state.apply_action(sample_chance(state, rng))
+    else:
+        state.apply_action(rng.choice(state.legal_actions()))
 
 
 def tensor_collision(
@@ -41,10 +49,7 @@ def tensor_collision(
                     return seat, before, text
             if state.is_terminal():
                 break
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+            random_step(state, rng)
     return None
 
 
@@ -92,10 +97,7 @@ def long_game(seed: int) -> LittleDropOfPoisonState:
     rng = random.Random(seed)
     state = game.new_initial_state()
     while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        random_step(state, rng)
     assert isinstance(state, LittleDropOfPoisonState)
     return state
 
