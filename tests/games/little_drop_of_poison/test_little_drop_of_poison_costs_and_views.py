@@ -11,6 +11,7 @@ from __future__ import annotations
 import pickle
 import random
 import tracemalloc
+from array import array
 from typing import Any
 
 import pytest
@@ -38,13 +39,15 @@ def tensor_collision(
     """Random games; the first ``(seat, observation, other observation)`` whose
     two different observations the seat is given the same tensor for, or None."""
     rng = random.Random(seed)
-    seen: list[dict[tuple[float, ...], str]] = [{} for _ in range(players)]
+    seen: list[dict[bytes, str]] = [{} for _ in range(players)]
     for _ in range(games):
         state = load(GAME, players=players, **options).new_initial_state()
         while True:
             for seat in range(players):
                 text = state.observation_string(seat)
-                before = seen[seat].setdefault(tuple(state.observation_tensor(seat)), text)
+                # As float32, which is what the adapters give a learning agent.
+                tensor = array("f", state.observation_tensor(seat)).tobytes()
+                before = seen[seat].setdefault(tensor, text)
                 if before != text:
                     return seat, before, text
             if state.is_terminal():
