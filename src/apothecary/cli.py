@@ -13,8 +13,15 @@ from typing import Annotated
 
 import typer
 
-from apothecary.cli_common import describe_options, user_errors
-from apothecary.core.errors import BadOptionError
+from apothecary import __version__
+from apothecary.cli_common import (
+    EXTRAS_HINT,
+    describe_options,
+    printable,
+    user_errors,
+    without_action_ids,
+)
+from apothecary.core.errors import BadOptionError, RecordError
 from apothecary.core.records import Record
 from apothecary.core.registry import game_class, games
 
@@ -25,6 +32,24 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"apothecary {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Four poison-themed tabletop games: rules engines, bots, play and study."""
 
 
 @app.command("games")
@@ -42,10 +67,15 @@ def games_command() -> None:
 @app.command("rules")
 @user_errors
 def rules_command(game: Annotated[str, typer.Argument(help="A game name (see 'games').")]) -> None:
-    """Print a game's rules page and its options."""
+    """Print a game's rules page, laid out for the terminal, and its options."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+
     cls = game_class(game)
     text = cls.rules_page() or f"# {cls.info.title}\n"
-    typer.echo(text.rstrip())
+    # Rich lays the page out (headings, tables, lists) on a terminal, and
+    # writes plain text with no colour codes when the output is a pipe or a file.
+    Console(soft_wrap=False).print(Markdown(text.rstrip()))
     typer.echo("")
     typer.echo(describe_options(cls.option_specs))
 
@@ -72,15 +102,27 @@ def replay_command(
         _replay_in_browser(file)
         return
     record = Record.load(file)
-    state = record.replay(upto=at)
+    try:
+        state = record.replay(upto=at)
+    except RecordError as error:
+        # Moves are named by their notation, never by the engine's action ids.
+        raise RecordError(without_action_ids(str(error)), error.index) from None
     if seat is not None and not 0 <= seat < state.game.num_players:
         raise BadOptionError(f"--seat {seat}: the game has seats 0 to {state.game.num_players - 1}")
     typer.echo(f"{state.game!r}, after {state.move_number()} of {len(record.actions)} actions")
-    typer.echo(state.render(seat))
+    # Everything from the record is escaped: a control character in a seat
+    # name or a reason must not reach the terminal as one.
+    typer.echo(printable(state.render(seat), keep_newlines=True))
     outcome = state.outcome()
     if outcome is not None:
-        winners = ", ".join(f"seat {w} ({record.seats[w]})" for w in outcome.winners) or "nobody"
-        typer.echo(f"Outcome: {outcome.reason} Winner: {winners}. Scores: {list(outcome.scores)}")
+        winners = (
+            ", ".join(f"seat {w} ({printable(record.seats[w])})" for w in outcome.winners)
+            or "nobody"
+        )
+        typer.echo(
+            f"Outcome: {printable(outcome.reason)} Winner: {winners}. "
+            f"Scores: {list(outcome.scores)}"
+        )
 
 
 def _replay_in_browser(file: Path) -> None:
@@ -88,7 +130,8 @@ def _replay_in_browser(file: Path) -> None:
         from apothecary.server.replays import serve_record
     except ModuleNotFoundError as error:
         raise BadOptionError(
-            f"--web needs the [web] extra ({error.name} is missing): pip install 'apothecary[web]'"
+            f"--web needs the [web] extra ({error.name} is missing): "
+            + EXTRAS_HINT.format(extra="web")
         ) from None
     serve_record(file)
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import functools
+import importlib.util
+import re
+import unicodedata
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
@@ -55,3 +58,47 @@ def describe_options(specs: tuple[OptionSpec, ...]) -> str:
         default = str(spec.default).lower() if spec.type is bool else spec.default
         lines.append(f"  {spec.name} = {default!s:<10} {spec.help} ({spec.allowed()})")
     return "\n".join(lines)
+
+
+def printable(text: str, keep_newlines: bool = False) -> str:
+    """``text`` safe to print on a terminal: control characters (an escape
+    sequence in a seat name could clear the screen or fake output) written
+    as ``\\x1b``-style escapes; newlines kept when ``keep_newlines``."""
+
+    def escape(char: str) -> str:
+        if char == "\n" and keep_newlines:
+            return char
+        if unicodedata.category(char) in ("Cc", "Cf") or char in "\u2028\u2029":
+            return char.encode("unicode_escape").decode("ascii")
+        return char
+
+    return "".join(escape(char) for char in text)
+
+
+def without_action_ids(message: str) -> str:
+    """An error message without the engine's internal action ids (``'d4-a1'
+    (action 12)`` reads ``'d4-a1'``): a player knows moves by their notation."""
+    return re.sub(r" \(action \d+\)", "", message)
+
+
+EXTRAS_HINT = (
+    "pip install -e '.[{extra}]' in a checkout (.venv/bin/pip there), "
+    "or pip install 'apothecary[{extra}]' for an installed package"
+)
+"""How to install an optional extra, for both ways of having apothecary."""
+
+
+def needs_extra(extra: str, modules: tuple[str, ...], what: str) -> None:
+    """Raise a one-line error naming the install command when any of ``modules``
+    (the optional dependencies of ``what``) is missing; do nothing otherwise.
+    Called before any work starts, so nothing is played for nothing."""
+    missing = [name for name in modules if importlib.util.find_spec(name) is None]
+    if missing:
+        raise MissingExtraError(
+            f"{what} needs the [{extra}] extra ({', '.join(missing)} missing): "
+            + EXTRAS_HINT.format(extra=extra)
+        )
+
+
+class MissingExtraError(ApothecaryError):
+    """An optional dependency that a command needs is not installed."""

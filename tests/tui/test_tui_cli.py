@@ -47,6 +47,12 @@ def invoke(*args: str) -> tuple[int, str, str]:
         (("poison-pot", "--seat-bots", "easy,easy"), "names 2 seats"),
         (("poison-pot", "--seat", "2"), "--seat 2"),
         (("poison-pot", "--bot-delay", "-1"), "--bot-delay"),
+        (("poison-pot", "--bot-delay", "inf"), "from 0 to 10"),
+        (("poison-pot", "--bot-delay", "nan"), "from 0 to 10"),
+        (("poison-pot", "--bot-delay", "3600"), "from 0 to 10"),
+        (("poison-pot", "--save", "/no/such/folder/game.json"), "--save /no/such/folder"),
+        (("poison-pot", "--save", "."), "that is a folder"),
+        (("--save", "/no/such/folder/game.json"), "there is no folder"),
         (("--players", "3"), "--players needs a game"),
         (("--resume", "no-such-file.json"), "cannot read record"),
     ],
@@ -58,6 +64,7 @@ def test_bad_flags_are_one_line_and_exit_2(
     assert code == 2, (out, err)
     assert message in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert not opened  # refused before the app opens
     assert opened == []
 
 

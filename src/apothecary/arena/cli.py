@@ -16,8 +16,13 @@ from typing import Annotated, Any
 
 import typer
 
-from apothecary.cli_common import parse_options, user_errors
+from apothecary.cli_common import needs_extra, parse_options, user_errors
 from apothecary.core.errors import BadOptionError
+
+STUDY_RATINGS = ("openskill",)
+"""What ratings need, from the ``study`` extra."""
+STUDY_PLOTS = ("matplotlib",)
+"""What the report's plots need, from the ``study`` extra."""
 
 
 def register(app: typer.Typer) -> None:
@@ -89,20 +94,31 @@ def simulate_command(
     kept and resumable runs, ratings and reports.
     """
     from apothecary.arena import run_match
+    from apothecary.arena.match import MatchInterrupted
 
     options = parse_options(game, option or [])
-    with _progress_bar(game, n) as progress:
-        result = run_match(
-            game,
-            players=players,
-            bots=_bot_list(bots),
-            games=n,
-            seed=seed,
-            options=options,
-            record_dir=record,
-            progress=progress,
-            workers=workers,
+    try:
+        with _progress_bar(game, n) as progress:
+            result = run_match(
+                game,
+                players=players,
+                bots=_bot_list(bots),
+                games=n,
+                seed=seed,
+                options=options,
+                record_dir=record,
+                progress=progress,
+                workers=workers,
+            )
+    except MatchInterrupted as stopped:
+        # Ctrl-C: what finished is still worth reading.
+        typer.echo(stopped.result.table())
+        typer.echo(
+            f"interrupted: the summary covers the {stopped.result.games} of "
+            f"{stopped.planned} games that finished",
+            err=True,
         )
+        raise typer.Exit(130) from None
     typer.echo(result.table())
 
 
@@ -177,10 +193,14 @@ def tournament_command(
         run_tournament,
     )
 
+    # Before any game is played: the ratings at the end need openskill.
+    needs_extra("study", STUDY_RATINGS, "tournament")
     base = parse_options(game, option or [])
     variants = [{**base, **parse_variant(game, v)} for v in (variant or ["default"])]
     if backend not in ("local", "ray"):
         raise BadOptionError(f"--backend {backend!r}: expected local or ray")
+    if backend == "ray":
+        needs_extra("ray", ("ray",), "--backend ray")
     if workers is not None and workers < 1:
         raise BadOptionError(f"--workers {workers}: use at least 1")
     spec = plan(game, players, _bot_list(bots), n, seed, variants)
@@ -226,6 +246,7 @@ def report_command(
 ) -> None:
     """Write a tournament's balance report: report.html (self-contained),
     report.md and plots/*.png in its folder."""
+    needs_extra("study", STUDY_RATINGS + STUDY_PLOTS, "report")
     from apothecary.arena.report import write_report
 
     for path in write_report(folder, html):

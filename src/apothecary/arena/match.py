@@ -168,6 +168,15 @@ class MatchResult:
         return "\n".join(lines)
 
 
+class MatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`run_match`, carrying the summary of the games that finished."""
+
+    def __init__(self, result: MatchResult, planned: int) -> None:
+        super().__init__()
+        self.result = result
+        self.planned = planned
+
+
 def lineup_for(bots: Sequence[str], players: int) -> list[str]:
     """Seat the named bots in order; the last one named fills the remaining seats."""
     if not bots:
@@ -215,9 +224,10 @@ def run_match(
     run = run_tournament(
         spec, backend=make_backend("local", workers), on_game=keep, progress=progress
     )
+    summary = summarise(spec, run.results)[0]
     if run.interrupted:
-        raise KeyboardInterrupt
-    return summarise(spec, run.results)[0]
+        raise MatchInterrupted(summary, games)
+    return summary
 
 
 def load_checked(game_name: str, players: int | None, options: dict[str, Any] | None) -> Game:

@@ -7,6 +7,7 @@ imported only once the app is about to run, keeping ``apothecary --help`` quick.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -33,6 +34,10 @@ class PlaySetup:
     """For the menu: the seed its setup form starts with."""
 
 
+MAX_BOT_DELAY = 10.0
+"""The longest ``--bot-delay``: longer only looks like a hung app."""
+
+
 def register(app: typer.Typer) -> None:
     """Add ``play`` to the ``apothecary`` command line."""
     app.command("play")(user_errors(play_command))
@@ -52,8 +57,10 @@ def plan(
     """Check the flags and make the session the app will play (no Textual here)."""
     from apothecary.tui.session import Session, plan_seats, seats_from_record
 
-    if bot_delay < 0:
-        raise BadOptionError(f"--bot-delay {bot_delay}: give 0 or more seconds")
+    if not (math.isfinite(bot_delay) and 0 <= bot_delay <= MAX_BOT_DELAY):
+        raise BadOptionError(
+            f"--bot-delay {bot_delay}: give a number of seconds from 0 to {MAX_BOT_DELAY:g}"
+        )
     from apothecary.bots import split_specs  # keeps `apothecary --help` quick
 
     bot_list = split_specs(seat_bots) if seat_bots is not None else []
@@ -96,6 +103,27 @@ def plan(
     return PlaySetup(Session(configured, seats, seed), save, bot_delay)
 
 
+def check_save(setup: PlaySetup) -> None:
+    """Refuse a ``--save`` path that cannot be written, before the app opens:
+    the game's record is written there now, as it will be after every move."""
+    if setup.save is None:
+        return
+    if setup.save.is_dir():
+        raise BadOptionError(f"--save {setup.save}: that is a folder; give a file name")
+    if setup.session is None:
+        # The menu has no game yet: check the folder only.
+        folder = setup.save.expanduser().resolve().parent
+        if not folder.is_dir():
+            raise BadOptionError(f"--save {setup.save}: there is no folder {folder}")
+        return
+    try:
+        setup.session.save(setup.save)
+    except OSError as error:
+        raise BadOptionError(
+            f"--save {setup.save}: cannot write there ({error.strerror or error})"
+        ) from None
+
+
 def play_command(
     game: Annotated[
         str | None, typer.Argument(help="A game name (see 'games'); none opens the menu.")
@@ -118,16 +146,27 @@ def play_command(
         list[str] | None, typer.Option("--option", "-o", help="A game option, name=value.")
     ] = None,
     seed: Annotated[
-        int | None, typer.Option(help="Seed for chance and bots (default: a random one, shown).")
+        int | None,
+        typer.Option(
+            help="Seed for chance and bots (default: a secret random one, shown at the end). "
+            "Whoever knows the seed can work out every hand chance deals."
+        ),
     ] = None,
     save: Annotated[
-        Path | None, typer.Option(help="Keep the game's record in this file after every move.")
+        Path | None,
+        typer.Option(
+            help="Keep the game's record in this file after every move (it holds every "
+            "seat's secrets: keep it from the other players until the game is over)."
+        ),
     ] = None,
     resume: Annotated[
         Path | None, typer.Option(help="Carry on a game from its saved record.")
     ] = None,
     bot_delay: Annotated[
-        float, typer.Option(help="Seconds a bot's move takes at least, so you can follow.")
+        float,
+        typer.Option(
+            help=f"Seconds a bot's move takes at least, so you can follow (0 to {MAX_BOT_DELAY:g})."
+        ),
     ] = 0.5,
 ) -> None:
     """Play in the terminal against bots, or hot-seat with friends at one keyboard.
@@ -136,6 +175,7 @@ def play_command(
     ctrl+s save a record, escape the action list, ctrl+q quit.
     """
     setup = plan(game, players, seat_bots, seat, option or [], seed, save, resume, bot_delay)
+    check_save(setup)
     from apothecary.tui.app import PlayApp
 
     PlayApp(setup.session, setup.save, setup.bot_delay, setup.seed).run()
