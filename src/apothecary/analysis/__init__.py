@@ -33,7 +33,7 @@ from typing import Any
 from apothecary import bots as bot_registry
 from apothecary.bots.rollout import play_out, policy_bots
 from apothecary.core.bot import Bot
-from apothecary.core.errors import BadOptionError, RecordError
+from apothecary.core.errors import BadOptionError
 from apothecary.core.game import CHANCE, JSON, Action, Game, Player, State
 from apothecary.core.records import Record
 
@@ -126,12 +126,9 @@ def plan(game: Game, bot: str = DEFAULT_BOT, playouts: int | None = None) -> Pla
 
 
 def _cfr_solved(game: Game) -> bool:
-    return (
-        game.name == "in-vino-morte"
-        and not game.options.get("cheese")
-        and game.num_players <= 5
-        and "cfr" in bot_registry.entries(game.name)
-    )
+    from apothecary.analysis import ivm
+
+    return ivm.solved(game) and "cfr" in bot_registry.entries(game.name)
 
 
 # -- values of one decision ------------------------------------------------------------
@@ -267,7 +264,7 @@ def _exact_values(
     if game.name == "in-vino-morte":
         from apothecary.analysis import ivm
 
-        return ivm.values(state, seat) if ivm.solved(state) else None
+        return ivm.values(state, seat) if ivm.solved(game) else None
     if game.name == "poison-pot":
         from apothecary.bots.solvers import pp_endgame
 
@@ -486,7 +483,6 @@ __all__ = [
     "Analyst",
     "Decision",
     "Plan",
-    "RecordError",
     "analyse",
     "checked_states",
     "decisions",

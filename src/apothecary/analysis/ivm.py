@@ -21,7 +21,7 @@ from functools import cache
 from typing import Any
 
 from apothecary.bots.solvers import ivm_cfr
-from apothecary.core.game import Action, Player, State
+from apothecary.core.game import Action, Game, Player, State
 
 
 class RoundValues:
@@ -82,9 +82,8 @@ def rounds(k: int) -> dict[int, RoundValues]:
     return made
 
 
-def solved(state: State) -> bool:
-    """Whether the equilibrium covers this game (no Cheese, 2 to 5 players)."""
-    game = state.game
+def solved(game: Game) -> bool:
+    """Whether the equilibrium covers this game (no Cheese, 2 to 5 players, the 8+8 deck)."""
     return (
         game.name == ivm_cfr.GAME
         and not game.options.get("cheese")
