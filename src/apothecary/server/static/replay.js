@@ -186,7 +186,8 @@ class ReplayScreen {
     );
     replace(this.main, this.root);
     this.root.addEventListener("keydown", (event) => {
-      if (event.target instanceof HTMLInputElement && event.target.type === "text") return;
+      // The slider, the link box and the viewpoint menu use the arrow keys themselves.
+      if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
       if (event.key === "ArrowRight") this.go(this.step + 1);
       else if (event.key === "ArrowLeft") this.go(this.step - 1);
       else return;
