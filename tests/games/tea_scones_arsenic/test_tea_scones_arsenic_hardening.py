@@ -194,11 +194,14 @@ def test_numbers_in_notation_are_ascii_digits_only(text: str) -> None:
     state = _play(2, ["d3", "dose1", "back"])
     # both the position where marked scones and draws are named, and the one
     # where a dose is
-    with pytest.raises(MalformedActionError):
+    with pytest.raises(MalformedActionError) as refused:
         state.string_to_action(text)
+    assert len(str(refused.value)) < 300  # the input is quoted shortened
     state.apply_action("d1")
     with pytest.raises(MalformedActionError):
         state.string_to_action(text)
+    # the game's own parser, past the core's checks, names nothing either
+    assert state._parse_action("".join(text.split())) is None
 
 
 def test_ascii_numbers_still_read() -> None:
