@@ -25,8 +25,11 @@ from apothecary.arena.tournament import (
     load_tournament,
 )
 
-PLOT_DPI = 72
-"""Small figures: the docs commit a few of them, and they are read on screen."""
+PLOT_DPI = 100
+"""With :data:`FIGURE_SIZE`, plots about 1,000 pixels wide: large enough to read."""
+
+FIGURE_SIZE = (10.0, 4.5)
+"""Inches; at :data:`PLOT_DPI` a plot is at least 900 pixels wide (legends add to it)."""
 
 
 @dataclass
@@ -58,7 +61,10 @@ class Table:
         note = f"<p>{html.escape(self.note)}</p>" if self.note else ""
         return (
             f"<h3>{html.escape(self.title)}</h3>{note}"
-            f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+            # Cells never wrap (an interval split over two lines misreads);
+            # a wide table scrolls sideways instead.
+            f'<div class="table"><table><thead><tr>{head}</tr></thead>'
+            f"<tbody>{body}</tbody></table></div>"
         )
 
 
@@ -257,40 +263,86 @@ def _variant_table(summaries: list[MatchResult]) -> Table:
 def _plots(report: Report) -> dict[str, bytes]:
     import io
 
+    import matplotlib.pyplot as plt
+
+    plots: dict[str, bytes] = {}
+    for name, figure in figures(report).items():
+        buffer = io.BytesIO()
+        # "tight" keeps the legends drawn beside the axes inside the image.
+        figure.savefig(buffer, format="png", dpi=PLOT_DPI, bbox_inches="tight")
+        plt.close(figure)
+        plots[name] = _small_png(buffer.getvalue())
+    return plots
+
+
+def varies(values: Sequence[float]) -> bool:
+    """Whether ``values`` hold two different numbers (a plot of one value says nothing)."""
+    return len(set(values)) > 1
+
+
+def integer_bins(values: Sequence[float], most: int = 40) -> list[float] | int:
+    """Bins for a histogram. For whole numbers (or halves, as a shared score
+    gives), edges half-way between them, so each bin is centred on a value
+    (several values a bin when the range is wide); otherwise 20 equal bins."""
+    for unit in (1.0, 0.5):
+        if all(float(v / unit).is_integer() for v in values):
+            low, high = round(min(values) / unit), round(max(values) / unit)
+            step = max(1, math.ceil((high - low + 1) / most))
+            return [(low - 0.5 + k * step) * unit for k in range((high - low) // step + 2)]
+    return 20
+
+
+def _legend_beside(axes: Any) -> None:
+    """The legend right of the axes, so it never covers a bar or a line."""
+    axes.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+
+
+def figures(report: Report) -> dict[str, Any]:
+    """The report's plots as matplotlib figures, by file name (the caller closes
+    them). A quantity that never varies gets no plot."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    plots: dict[str, bytes] = {}
-
-    def keep(name: str, figure: Any) -> None:
-        buffer = io.BytesIO()
-        figure.tight_layout()
-        figure.savefig(buffer, format="png", dpi=PLOT_DPI)
-        plt.close(figure)
-        plots[name] = _small_png(buffer.getvalue())
-
+    made: dict[str, Any] = {}
     summaries = report.summaries
     names = [_variant_name(s) for s in summaries]
     players = report.spec.players
 
+    def rate_bars(axes: Any, labels: list[str], per_summary: list[list[Tally]]) -> None:
+        width = 0.8 / len(summaries)
+        for k, tallies in enumerate(per_summary):
+            rates = [t.win_rate() for t in tallies]
+            xs = [i + (k - (len(summaries) - 1) / 2) * width for i in range(len(labels))]
+            heights = [0.0 if math.isnan(r[0]) else r[0] for r in rates]
+            axes.bar(xs, heights, width, yerr=_error_bars(rates), capsize=3, label=names[k])
+        axes.set_xticks(range(len(labels)), labels)
+        axes.set_ylabel("win rate (95% CI)")
+        axes.set_ylim(bottom=0)
+
     # Win rate by seat, option sets side by side, with the no-advantage line.
-    figure, axes = plt.subplots(figsize=(6, 3.2))
-    width = 0.8 / len(summaries)
-    for k, summary in enumerate(summaries):
-        rates = [t.win_rate() for t in summary.by_seat]
-        xs = [seat + (k - (len(summaries) - 1) / 2) * width for seat in range(players)]
-        heights = [0.0 if math.isnan(r[0]) else r[0] for r in rates]
-        errors = _error_bars(rates)
-        axes.bar(xs, heights, width, yerr=errors, capsize=3, label=names[k])
-    fair = _fair_share(summaries[0])
-    axes.axhline(fair, color="grey", linestyle="--", linewidth=1, label="no seat advantage")
-    axes.set_xticks(range(players), [f"seat {i}" for i in range(players)])
-    axes.set_ylabel("win rate (95% CI)")
+    figure, axes = plt.subplots(figsize=FIGURE_SIZE)
+    rate_bars(axes, [f"seat {i}" for i in range(players)], [s.by_seat for s in summaries])
+    axes.axhline(
+        _fair_share(summaries[0]),
+        color="grey",
+        linestyle="--",
+        linewidth=1,
+        label="no seat advantage",
+    )
     axes.set_title("Win rate by seat")
-    axes.legend(fontsize=7)
-    keep("seat-win-rate.png", figure)
+    _legend_beside(axes)
+    made["seat-win-rate.png"] = figure
+
+    # Win rate by bot: the main question of a tournament between bots.
+    bots = list(summaries[0].by_bot)
+    if len(bots) > 1:
+        figure, axes = plt.subplots(figsize=FIGURE_SIZE)
+        rate_bars(axes, bots, [[s.by_bot[b] for b in bots] for s in summaries])
+        axes.set_title("Win rate by bot")
+        _legend_beside(axes)
+        made["bot-win-rate.png"] = figure
 
     # Score distributions per bot (all option sets together).
     pooled: dict[str, list[float]] = {}
@@ -298,36 +350,37 @@ def _plots(report: Report) -> dict[str, bytes]:
         for name, tally in summary.by_bot.items():
             pooled.setdefault(name, []).extend(tally.scores)
     pooled = {name: scores for name, scores in pooled.items() if scores}
-    figure, axes = plt.subplots(figsize=(6, 3.2))
-    for name, scores in pooled.items():
-        low, high = min(scores), max(scores)
-        integral = all(float(s).is_integer() for s in scores)
-        if integral and high - low <= 40:
-            bins: Any = [x - 0.5 for x in range(int(low), int(high) + 2)]
-        else:
-            bins = 20
-        weights = [1 / len(scores)] * len(scores)
-        axes.hist(scores, bins=bins, weights=weights, histtype="step", linewidth=1.5, label=name)
-    axes.set_xlabel("score (the game's own)")
-    axes.set_ylabel("share of seats")
-    axes.set_title("Score distribution by bot")
-    axes.legend(fontsize=7)
-    keep("scores.png", figure)
+    every_score = [score for scores in pooled.values() for score in scores]
+    if varies(every_score):
+        figure, axes = plt.subplots(figsize=FIGURE_SIZE)
+        bins = integer_bins(every_score)
+        for name, scores in pooled.items():
+            weights = [1 / len(scores)] * len(scores)
+            axes.hist(
+                scores, bins=bins, weights=weights, histtype="step", linewidth=1.5, label=name
+            )
+        axes.set_xlabel("score (the game's own)")
+        axes.set_ylabel("share of seats")
+        axes.set_title("Score distribution by bot")
+        _legend_beside(axes)
+        made["scores.png"] = figure
 
     # Game length per option set.
-    figure, axes = plt.subplots(figsize=(6, 3.2))
-    for name, summary in zip(names, summaries, strict=True):
-        if summary.lengths:
-            axes.hist(summary.lengths, bins=25, histtype="step", linewidth=1.5, label=name)
-    axes.set_xlabel("actions per game (chance included)")
-    axes.set_ylabel("games")
-    axes.set_title("Game length")
-    if len(summaries) > 1:
-        axes.legend(fontsize=7)
-    keep("length.png", figure)
+    every_length = [length for s in summaries for length in s.lengths]
+    if varies(every_length):
+        figure, axes = plt.subplots(figsize=FIGURE_SIZE)
+        bins = integer_bins(every_length)
+        for name, summary in zip(names, summaries, strict=True):
+            if summary.lengths:
+                axes.hist(summary.lengths, bins=bins, histtype="step", linewidth=1.5, label=name)
+        axes.set_xlabel("actions per game (chance included)")
+        axes.set_ylabel("games")
+        axes.set_title("Game length")
+        _legend_beside(axes)
+        made["length.png"] = figure
 
     if len(summaries) > 1:
-        figure, (left, right) = plt.subplots(1, 2, figsize=(8, 3.2))
+        figure, (left, right) = plt.subplots(1, 2, figsize=(FIGURE_SIZE[0] * 1.4, FIGURE_SIZE[1]))
         xs = list(range(len(summaries)))
         for seat in range(players):
             rates = [s.by_seat[seat].win_rate() for s in summaries]
@@ -339,20 +392,29 @@ def _plots(report: Report) -> dict[str, bytes]:
                 capsize=3,
                 label=f"seat {seat}",
             )
-        for name in summaries[0].by_bot if len(summaries[0].by_bot) > 1 else []:
+        for name in bots if len(bots) > 1 else []:
             rates = [s.by_bot[name].win_rate() for s in summaries]
             left.plot(xs, [r[0] for r in rates], linestyle=":", marker="s", label=name)
-        left.set_xticks(xs, [_wrap(n) for n in names], fontsize=7)
+        left.set_xticks(xs, [_wrap(n) for n in names], fontsize=9)
         left.set_ylabel("win rate")
         left.set_title("Win rate by option set")
-        left.legend(fontsize=6)
         means = [sum(s.lengths) / max(1, len(s.lengths)) for s in summaries]
         right.bar(xs, means)
-        right.set_xticks(xs, [_wrap(n) for n in names], fontsize=7)
+        right.set_xticks(xs, [_wrap(n) for n in names], fontsize=9)
         right.set_ylabel("mean actions per game")
         right.set_title("Game length by option set")
-        keep("options.png", figure)
-    return plots
+        # The seats' legend beside the right panel: it covers neither.
+        handles, labels = left.get_legend_handles_labels()
+        right.legend(
+            handles,
+            labels,
+            fontsize=9,
+            loc="upper left",
+            bbox_to_anchor=(1.01, 1.0),
+            borderaxespad=0.0,
+        )
+        made["options.png"] = figure
+    return made
 
 
 def _error_bars(rates: Sequence[tuple[float, float, float]]) -> list[list[float]]:
@@ -387,7 +449,9 @@ _STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem;
        color: #222; }
 table { border-collapse: collapse; margin: 0.5rem 0 1.5rem; font-size: 0.9rem; }
-th, td { border: 1px solid #ccc; padding: 0.25rem 0.6rem; text-align: right; }
+th, td { border: 1px solid #ccc; padding: 0.25rem 0.6rem; text-align: right;
+         white-space: nowrap; }
+.table { overflow-x: auto; }
 th:first-child, td:first-child { text-align: left; }
 img { max-width: 100%; display: block; margin: 0.5rem 0 1.5rem; }
 """
