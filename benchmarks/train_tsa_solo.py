@@ -2,7 +2,12 @@
 Gymnasium environment, then compare its mean score with the game's ``rules``
 bot, a random player and the solver's value.
 
-    .venv/bin/python benchmarks/train_tsa_solo.py [--seconds 150] [--games 1000] [--no-solver]
+    .venv/bin/python benchmarks/train_tsa_solo.py [--episodes 15000] [--seconds 240] [--games 1000]
+        [--no-solver]
+
+Training stops after ``--episodes`` episodes (seeded, so the same run gives
+the same table whatever the machine's speed) or ``--seconds``, whichever
+comes first.
 
 A benchmark, not a test: the figures go into docs/interop.md. Needs the ``rl``
 extra. The learner is one-step Q-learning, a table and NumPy only:
@@ -203,7 +208,8 @@ def solver_value() -> tuple[str, float]:
 def main() -> None:
     """Train, evaluate and print the table rows for docs/interop.md."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=150.0, help="training budget")
+    parser.add_argument("--episodes", type=int, default=15000, help="training episodes")
+    parser.add_argument("--seconds", type=float, default=240.0, help="training time, at most")
     parser.add_argument("--games", type=int, default=1000, help="evaluation episodes")
     parser.add_argument("--epsilon", type=float, default=0.02)
     parser.add_argument("--seed", type=int, default=0)
@@ -216,7 +222,7 @@ def main() -> None:
     start = time.perf_counter()
     episodes = 0
     recent: list[float] = []
-    while time.perf_counter() - start < args.seconds:
+    while episodes < args.episodes and time.perf_counter() - start < args.seconds:
         recent.append(learner.episode(env, int(episode_seeds.integers(EVAL_SEED))))
         episodes += 1
         if episodes % 5000 == 0:
