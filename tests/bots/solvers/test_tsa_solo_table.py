@@ -12,19 +12,9 @@ import pytest
 
 import apothecary
 import apothecary.bots.solvers
+from apothecary.bots.solvers import tsa_solo_table as table
 from apothecary.bots.solvers.tsa_solo import SoloOptimalBot, SoloSolver, position
-from apothecary.bots.solvers.tsa_solo_table import (
-    BACK_SHIFT,
-    NO_DRAW,
-    POSITION_MASK,
-    STOP_BIT,
-    SoloBox,
-    SoloSolution,
-    _Layout,
-    load,
-    save,
-    solve,
-)
+from apothecary.bots.solvers.tsa_solo_table import SoloBox, SoloSolution, _Layout, load, save, solve
 from apothecary.core.game import State, sample_chance
 
 BOXES = [
@@ -126,8 +116,8 @@ def _policy_value(solution: SoloSolution) -> Fraction:
         left = sum(v * n for k in kinds for v, n in zip(values, k, strict=True))
         eaten_dose = total_dose - left - sum(marked)
         eaten = scones - sum(map(sum, kinds)) - len(marked)
-        draw = byte & POSITION_MASK
-        if byte & STOP_BIT or draw == NO_DRAW:
+        draw = byte & table.POSITION_MASK
+        if byte & table.STOP_BIT or draw == table.NO_DRAW:
             return Fraction(eaten + layout.greedy(marked, box.lethal - eaten_dose))
         k = order[draw]
         record = kinds[k]
@@ -139,7 +129,9 @@ def _policy_value(solution: SoloSolution) -> Fraction:
             after[k] = (*record[:v], count - 1, *record[v + 1 :])
             rest = tuple(after)
             pool_after, _ = layout.pool_of(list(rest))
-            back_bit = int(solution.policy[layout.rank(pool_after), mark]) >> (BACK_SHIFT + v) & 1
+            back_bit = (
+                int(solution.policy[layout.rank(pool_after), mark]) >> (table.BACK_SHIFT + v) & 1
+            )
             if back_bit:
                 result = turn(rest, layout.with_mark(mark, values[v]))
             elif eaten_dose + values[v] >= box.lethal:
@@ -166,7 +158,7 @@ def test_a_planted_bad_policy_byte_is_caught() -> None:
     solution = solve(box, exact=True)
     layout = solution.layout
     full = layout.rank((len(layout.records) - 1,) * box.kinds)
-    solution.policy[full, layout.mark_id[(box.cubes, ())]] |= STOP_BIT
+    solution.policy[full, layout.mark_id[(box.cubes, ())]] |= table.STOP_BIT
     assert _policy_value(solution) == 0 != solution.value
 
 
