@@ -347,3 +347,18 @@ def test_module_docstring_example_runs() -> None:
 
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_declared_bounds_make_the_box(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A game that declares bounds (scalars or per entry) gets exactly those in its Box.
+    game_class = apothecary.game_class("poison-pot")
+    size = apothecary.load("poison-pot").observation_tensor_size()
+    high = [1.0] * size
+    high[0] = 2.0
+    monkeypatch.setattr(
+        game_class, "observation_tensor_bounds", lambda self: (0.0, high), raising=False
+    )
+    space = ApothecaryGymEnv("poison-pot").observation_space
+    assert space.low.tolist() == [0.0] * size
+    assert space.high.tolist() == high
+    assert space.dtype == np.float32
