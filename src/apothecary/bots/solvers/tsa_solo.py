@@ -1,5 +1,7 @@
-"""Tea, Scones and Arsenic solo: the optimal policy by expectimax over what the
-player knows, and a bot that plays it.
+"""Tea, Scones and Arsenic solo: the unreduced expectimax over what the player
+knows (:class:`SoloSolver`, the reference the exact table is checked against),
+the ``solo-optimal`` bot that plays the solved table of
+:mod:`.tsa_solo_table`, and the clairvoyant upper bound.
 
 Alone at the table the player sees every dose it draws, so its observation is
 the whole state except the order of the scones still unmarked in the box: the
@@ -14,7 +16,9 @@ The scones eaten and their total dose follow from those (the box starts full).
 Kinds are interchangeable, so a position is keyed on the *sorted* tuple of
 per-kind records; the memo then holds each position once whatever the kinds'
 names. The solver is generic over the box (kinds, doses per kind, cubes,
-lethal dose) so that tests can check it on small boxes against brute force.
+lethal dose) so that tests can check it on small boxes against brute force;
+walking the memo is far too slow for the full box, which the layered program
+of :mod:`.tsa_solo_table` solves instead.
 """
 
 from __future__ import annotations
