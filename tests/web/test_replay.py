@@ -114,6 +114,12 @@ def test_a_finished_game_replays_each_seat_exactly_as_it_saw_it(
     wait_step(page, 0, "0")
     # The page's controls: three moves on, then steps spread over the game by the slider.
     at = step_forward(page, 3)
+    # The keyboard alone: the arrow keys step (the focus on a control of the replay).
+    page.focus("#replay-forward")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector("#replay[data-step='2']")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#replay[data-step='3']")
     assert page.inner_text("#replay-counter") == f"move 3 of {len(record.actions)}"
     check_views(page, record, at)
     total = len(record.actions)
