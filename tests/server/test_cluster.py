@@ -47,8 +47,11 @@ def prefix() -> str:
 
 @pytest.fixture
 def pair(postgres_db_url: str, redis_url: str, prefix: str) -> Iterator[tuple[str, str]]:
-    """Two server processes sharing one database and one Redis: their host:port."""
-    flags = cluster_flags(redis_url, prefix)
+    """Two server processes sharing one database and one Redis: their host:port.
+    Leases of 10 s: on a loaded machine a shorter one may lapse between two
+    heartbeats, and the room move (its sockets closed, to reconnect), which
+    is not what this test is about."""
+    flags = cluster_flags(redis_url, prefix, lease=10.0)
     with (
         server_process(postgres_db_url, *flags) as (a, _),
         server_process(postgres_db_url, *flags) as (b, _),

@@ -110,7 +110,7 @@ def sqlite_url(folder: Path) -> str:
 
 
 def cluster_flags(
-    redis_url: str, prefix: str, lease: float = 1.5, heartbeat: float = 0.3
+    redis_url: str, prefix: str, lease: float = 3.0, heartbeat: float = 0.3
 ) -> tuple[str, ...]:
     """The flags of an ``apothecary serve`` process that shares rooms through Redis
     (``prefix`` keeps a test's keys and channels its own), with short leases so a
