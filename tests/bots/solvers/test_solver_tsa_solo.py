@@ -131,6 +131,8 @@ def test_bot_refuses_other_tables() -> None:
         load_bot("solo-optimal", apothecary.load("tea-scones-arsenic", players=2), 0)
     with pytest.raises(BadOptionError, match="only the 1-player game"):
         SoloOptimalBot(apothecary.load("poison-pot", players=2), 0)
+    with pytest.raises(BadOptionError, match="takes no options"):
+        load_bot("solo-optimal:solution=7", apothecary.load("tea-scones-arsenic", players=1), 0)
 
 
 def test_clairvoyant_uneaten_matches_brute_force() -> None:

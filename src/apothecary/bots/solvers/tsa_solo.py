@@ -247,6 +247,10 @@ class SoloOptimalBot(Bot):
                 f"tea-scones-arsenic bot 'solo-optimal' plays only the 1-player game, "
                 f"not {game.num_players} players"
             )
+        if solution is not None and not isinstance(solution, SoloSolution):
+            raise BadOptionError(
+                f"tea-scones-arsenic bot 'solo-optimal' takes no options, got {solution!r}"
+            )
         super().__init__(game, seat, seed)
         # The spoon changes nothing alone (there is nobody else to spoon).
         self._solution = solution
