@@ -498,12 +498,15 @@ class LittleDropOfPoisonState(State):
         self.scores = self.scores.copy()
         self.round_points = self.round_points.copy()
         revealed, players_on = self._turn_over()
-        counted = self._antidotes(players_on)
-        lethal = self._drops_per_colour(counted)
-        victims = self._deaths(lethal)
-        deaths, gained = self._credit_the_killers(victims, lethal, players_on)
-        hands = self._hands_to_the_discard_pile(victims)
+        piles = self._antidotes(players_on)
+        lethal = self._drops_per_colour(piles)
         n = self.game.num_players
+        if lethal:
+            victims = self._deaths(lethal)
+            deaths, gained = self._credit_the_killers(victims, lethal, players_on)
+            hands = self._hands_to_the_discard_pile(victims)
+        else:  # the usual reveal: nobody dies, so nobody scores and no hand is shown
+            deaths, gained, hands = (), (0,) * n, ()
         self.plays = [0] * (n * self.game.num_types)
         self.play_target = [-1] * n
         self.play_count = [0] * n
@@ -534,17 +537,21 @@ class LittleDropOfPoisonState(State):
             character = targets[q]
             if character >= 0:
                 revealed.append((q, character, tuple(plays[q * t : q * t + t])))
-                players_on.setdefault(character, []).append(q)
+                on = players_on.get(character)
+                if on is None:
+                    players_on[character] = [q]
+                else:
+                    on.append(q)
         return tuple(revealed), players_on
 
-    def _antidotes(self, players_on: dict[int, list[int]]) -> list[int]:
+    def _antidotes(self, players_on: dict[int, list[int]]) -> list[tuple[int, list[int]]]:
         """Step 1, antidotes first, on each character that received cards: a
         universal antidote discards every card on the character (itself, other
         antidotes and earlier rounds' cards included) and nothing else happens
         there; a one-colour antidote discards every poison card there holding its
         colour, this round's and earlier ones'. The surviving cards of this
         round join the pile. Returns the characters whose piles are counted, in
-        character order."""
+        character order, each with its pile (cards per type)."""
         game = self.game
         t = game.num_types
         table, plays = self.table, self.plays
@@ -583,29 +590,31 @@ class LittleDropOfPoisonState(State):
             for q in players:
                 pile = list(map(add, pile, plays[q * t : q * t + t]))
             table[base : base + t] = pile
-            counted.append(character)
+            counted.append((character, pile))
         return counted
 
-    def _drops_per_colour(self, counted: list[int]) -> dict[int, int]:
+    def _drops_per_colour(self, piles: list[tuple[int, list[int]]]) -> dict[int, int]:
         """Step 2, drops counted per colour over every card on each character
         (a multi-coloured card gives its drops in each of its colours; a blocked
         colour counts zero). Returns the lethal colours (a bit per colour) of
         each character that has any, in character order."""
         game = self.game
-        n, t = game.num_players, game.num_types
-        drops, table = game.drops, self.table
+        n = game.num_players
+        drops, antidote_mask = game.drops, game.antidote_mask
         lethal: dict[int, int] = {}
-        for character in counted:
-            base = character * t
+        for character, pile in piles:
             limit = game.king_lethal if character == n else PEASANT_LETHAL
-            blocked = self._blocked(character)
+            blocked = 0
+            for i in game.antidote_types:
+                if pile[i]:
+                    blocked |= antidote_mask[i]
             colours = 0
             for k, types in enumerate(game.colour_types):
                 if blocked >> k & 1:
                     continue
                 total = 0
                 for i in types:
-                    total += table[base + i] * drops[i]
+                    total += pile[i] * drops[i]
                 if total >= limit:
                     colours |= 1 << k
             if colours:
@@ -631,16 +640,18 @@ class LittleDropOfPoisonState(State):
         ``(victim, killers)`` per victim and the points gained per seat."""
         game = self.game
         n, t = game.num_players, game.num_types
-        plays, poison_mask = self.plays, game.poison_mask
         gained = [0] * n
+        plays, poison_mask = self.plays, game.poison_mask
         deaths = []
         for victim in victims:
             colours = lethal[victim]
-            killers = tuple(
-                q
-                for q in players_on[victim]
-                if any(plays[q * t + i] and poison_mask[i] & colours for i in game.poison_types)
-            )
+            poisoners = []
+            for q in players_on[victim]:
+                for i in game.poison_types:
+                    if plays[q * t + i] and poison_mask[i] & colours:
+                        poisoners.append(q)
+                        break
+            killers = tuple(poisoners)
             is_king = victim == n
             victim_kind = self.king if is_king else self.kinds[victim]
             for q in killers:
