@@ -48,11 +48,17 @@ def test_tournament_then_report_then_extract_and_replay(tmp_path: Path) -> None:
     assert str(out / "report.html") in listing
     page = (out / "report.html").read_text()
     images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)
-    assert len(images) == 4  # seats, scores, length, options
+    assert len(images) == 5  # seats, bots, scores, length, options
     assert all(base64.b64decode(image).startswith(b"\x89PNG") for image in images)
     assert "Effect of the options" in page and "cheese=true round_limit=50" in page
     assert "seat 2" in page and "Ratings (openskill" in page
-    for name in ("seat-win-rate.png", "scores.png", "length.png", "options.png"):
+    for name in (
+        "seat-win-rate.png",
+        "bot-win-rate.png",
+        "scores.png",
+        "length.png",
+        "options.png",
+    ):
         assert (out / "plots" / name).read_bytes().startswith(b"\x89PNG")
     assert "![options.png](plots/options.png)" in (out / "report.md").read_text()
 

@@ -64,7 +64,12 @@ def test_report_shows_the_seat_advantage_and_no_options_table_for_one_set() -> N
     seat = next(t for t in report.tables if t.title == "By seat")
     assert "0.333" in seat.note
     assert seat.rows[0][:2] == ["seat 0", "30"]
-    assert set(report.plots) == {"seat-win-rate.png", "scores.png", "length.png"}
+    assert set(report.plots) == {
+        "seat-win-rate.png",
+        "bot-win-rate.png",
+        "scores.png",
+        "length.png",
+    }
 
 
 def test_bot_by_seat_cells_split_each_bot_over_the_seats() -> None:
