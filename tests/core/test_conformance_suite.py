@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from toy_game import ToyGame, ToyState
 
-from apothecary.core.game import JSON, Action, Player
+from apothecary.core.errors import ApothecaryError
+from apothecary.core.game import JSON, Action, Player, State
 from apothecary.games.in_vino_morte.rules import (
     CARD_NAMES,
     DRINK,
@@ -161,3 +162,48 @@ def test_in_vino_morte_tensors_that_cannot_tell_swaps_apart_are_caught() -> None
     check_game("in-vino-morte", players=4, games=3, seed=1)  # the real tensor passes
     with pytest.raises(ConformanceError, match=r"differs in \['events'"):
         check_game("in-vino-morte", games=3, seed=1, game_factory=lambda: _SwapBlindGame(players=4))
+
+
+class _CountingRefusalsState(ToyState):
+    """The toy whose observations count the inputs it refused: a refusal that
+    changes what a seat sees, though not the state's text or history."""
+
+    __slots__ = ("refusals",)
+
+    def __init__(self, game: ToyGame) -> None:
+        super().__init__(game)
+        self.refusals = 0
+
+    def _clone_into(self, other: State) -> None:
+        super()._clone_into(other)
+        assert isinstance(other, _CountingRefusalsState)
+        other.refusals = self.refusals
+
+    def _refuse_or_apply(self, action: Action | str) -> None:
+        try:
+            super()._refuse_or_apply(action)
+        except ApothecaryError:
+            self.refusals += 1
+            raise
+
+    def observation(self, player: Player | None) -> dict[str, JSON]:
+        view = super().observation(player)
+        if self.refusals:  # from the first refusal on
+            view["refused"] = self.refusals
+        return view
+
+
+class _CountingRefusalsGame(ToyGame):
+    def new_initial_state(self) -> _CountingRefusalsState:
+        return _CountingRefusalsState(self)
+
+
+def test_a_refusal_that_changes_only_what_seats_see_is_caught() -> None:
+    """Refused inputs are looked at quickly one by one (text, history, mover,
+    legal actions), and the whole state, views included, is compared after
+    them (by the copies, and once at the end of the step): a change only the
+    views show is still caught."""
+    with pytest.raises(
+        ConformanceError, match=r"differs from its original|changed the state's observations"
+    ):
+        check_game("toy-high-card", games=3, seed=3, game_factory=_CountingRefusalsGame)
