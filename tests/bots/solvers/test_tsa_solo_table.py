@@ -14,7 +14,7 @@ import apothecary
 import apothecary.bots.solvers
 from apothecary.bots.solvers import tsa_solo_table as table
 from apothecary.bots.solvers.tsa_solo import SoloOptimalBot, SoloSolver, position
-from apothecary.bots.solvers.tsa_solo_table import SoloBox, SoloSolution, _Layout, load, save, solve
+from apothecary.bots.solvers.tsa_solo_table import Layout, SoloBox, SoloSolution, load, save, solve
 from apothecary.core.game import State, sample_chance
 
 BOXES = [
@@ -47,7 +47,7 @@ def test_opening_value_equals_unreduced_expectimax(
 
 
 def _reference_key(
-    layout: _Layout, row_pool: tuple[int, ...], mark: int, rng: random.Random
+    layout: Layout, row_pool: tuple[int, ...], mark: int, rng: random.Random
 ) -> tuple[tuple[tuple[int, ...], ...], int] | None:
     """The unreduced solver's key for a reduced position, its marked scones
     given to kinds at random (any kind missing that dose will do), or None if
@@ -87,13 +87,13 @@ def test_every_position_equals_unreduced_expectimax(
     assert checked > 50
 
 
-def _dose_left(layout: _Layout, kinds: tuple[tuple[int, ...], ...]) -> int:
+def _dose_left(layout: Layout, kinds: tuple[tuple[int, ...], ...]) -> int:
     """The dose still in the box (unmarked and marked) of the reference's records."""
     width = len(layout.values)
     return sum(v * (k[i] + k[width + i]) for k in kinds for i, v in enumerate(layout.values))
 
 
-def _all_pools(layout: _Layout) -> list[tuple[int, ...]]:
+def _all_pools(layout: Layout) -> list[tuple[int, ...]]:
     import itertools
 
     records = range(len(layout.records))

@@ -83,7 +83,7 @@ class SoloBox:
 
 
 @dataclass
-class _Layout:
+class Layout:
     """The numbering of a box's positions: kinds' records, pools and mark states."""
 
     box: SoloBox
@@ -185,15 +185,15 @@ class SoloSolution:
     """With ``keep_values``: every position's value by (pool row, mark state)."""
 
     @cached_property
-    def layout(self) -> _Layout:
+    def layout(self) -> Layout:
         """The numbering the policy rows and columns follow."""
-        return _Layout(self.box)
+        return Layout(self.box)
 
 
 def memory_needed(box: SoloBox) -> int:
     """Bytes a solve of ``box`` needs at its peak, roughly: the policy table, the
     pools and their bookkeeping, two layers of values and a chunk's temporaries."""
-    layout = _Layout(box)
+    layout = Layout(box)
     pools, marks, kinds = layout.pools, len(layout.marks), box.kinds
     columns = (marks + 1) * 8
     need = pools * (marks + kinds * 8 * 3 + 8 * 6)
@@ -201,7 +201,7 @@ def memory_needed(box: SoloBox) -> int:
     return int(need * 1.25)
 
 
-def _largest_layer(layout: _Layout) -> int:
+def _largest_layer(layout: Layout) -> int:
     """The most pools with the same number of scones (counted, not listed)."""
     # ways[k][s]: multisets of k records (of those seen so far) holding s scones
     kinds = layout.box.kinds
@@ -231,7 +231,7 @@ def solve(
     then right for those only, and the value is NaN)."""
     np = _numpy()
     start = time.perf_counter()
-    layout = _Layout(box)
+    layout = Layout(box)
     kinds, width = box.kinds, len(layout.values)
     scones, total_dose = kinds * len(box.doses), kinds * sum(box.doses)
     records = np.array(layout.records, dtype=np.int64).reshape(len(layout.records), width)
@@ -403,7 +403,7 @@ def load(box: SoloBox = SoloBox(), path: Path | None = None) -> SoloSolution | N
             seconds = float(data["seconds"][0])
     except (OSError, KeyError, ValueError):
         return None
-    layout = _Layout(box)
+    layout = Layout(box)
     if policy.shape != (layout.pools, len(layout.marks)):
         return None
     return SoloSolution(box, value, policy, seconds, policy.size)
