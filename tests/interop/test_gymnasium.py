@@ -362,3 +362,25 @@ def test_declared_bounds_make_the_box(monkeypatch: pytest.MonkeyPatch) -> None:
     assert space.low.tolist() == [0.0] * size
     assert space.high.tolist() == high
     assert space.dtype == np.float32
+
+
+def test_vector_envs() -> None:
+    # Gymnasium's vector env seeds sub-env i with seed + i; after an episode
+    # ends, its next step resets it (the action is ignored, the mask is empty).
+    envs = gymnasium.make_vec(
+        "apothecary/TeaSconesArsenic-v0", num_envs=2, vectorization_mode="sync", players=1
+    )
+    observations, infos = envs.reset(seed=5)
+    single = ApothecaryGymEnv("tea-scones-arsenic", players=1)
+    np.testing.assert_array_equal(observations[1], single.reset(seed=6)[0])
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(200):
+        actions = [
+            int(rng.choice(np.flatnonzero(mask))) if mask.any() else 0
+            for mask in infos["action_mask"]
+        ]
+        observations, _, terminated, truncated, infos = envs.step(np.array(actions))
+        assert not truncated.any()
+        ended += int(terminated.sum())
+    assert ended > 2
