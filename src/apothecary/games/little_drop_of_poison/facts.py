@@ -58,3 +58,21 @@ class Reveal:
     """Points gained per seat."""
     hands: tuple[tuple[int, tuple[int, ...]], ...]
     """``(seat, cards per type)``: the hands of killed players, discarded face-up."""
+
+
+Stretches = tuple["Stretches | None", str]
+"""A seat's information state up to a reveal, as a linked list of its stretches
+between reveals: ``(the stretches before, the text of the last one)``."""
+
+
+class RevealTexts:
+    """Texts made from one reveal when first asked for, kept with its log entry
+    (log entries are shared by clones and never change, so neither do these)."""
+
+    __slots__ = ("line", "seats")
+
+    def __init__(self, line: str | None = None, seats: dict[int, Stretches] | None = None) -> None:
+        self.line = line
+        """The reveal as one line of the information state (the same for every seat)."""
+        self.seats: dict[int, Stretches] = {} if seats is None else seats
+        """Per seat, its information state up to and including this reveal."""

@@ -86,6 +86,8 @@ from apothecary.games.little_drop_of_poison.facts import (
     RAT,
     WEASEL,
     Reveal,
+    RevealTexts,
+    Stretches,
     kill_points,
     king_lethal,
 )
@@ -298,7 +300,7 @@ class LittleDropOfPoisonState(State):
         self.assassination_round = 0
         self.start_seat = 0
         self.log: tuple[Any, ...] = ()
-        self.last_reveal: tuple[Reveal, dict[int | str, str]] | None = None
+        self.last_reveal: tuple[Reveal, RevealTexts] | None = None
         self._public_text: str | None = None
         # (history length, seat, KnownCards) of the last resample_from_infostate.
         self._resample_facts: tuple[int, int, KnownCards] | None = None
@@ -518,9 +520,7 @@ class LittleDropOfPoisonState(State):
             gained,
             hands,
         )
-        # The dict caches texts made from the reveal when first asked for: its
-        # line, and each seat's information state from the reveal before to it.
-        facts: tuple[Reveal, dict[int | str, str]] = (reveal, {})
+        facts = (reveal, RevealTexts())
         self.last_reveal = facts
         self.log = (self.log, (E_REVEAL, -1, facts))
 
@@ -1042,25 +1042,35 @@ class LittleDropOfPoisonState(State):
 
     def information_state_string(self, player: Player) -> str:
         """Every event in order, with other seats' deals and face-down cards as ``?``."""
-        game = self.game
-        # Each reveal's log entry caches, per seat, the text of the entries from
-        # the reveal before it up to it (log nodes are shared by clones and never
-        # change, so that text is fixed): a call joins the cached stretches and
-        # writes out only the entries since the last reveal. The caches hold
-        # each line once per seat, so their memory is linear in the game's length.
-        entries = self._entries()
-        parts = [f"seat {player} of {game.num_players}"]
+        # Each reveal's log entry keeps, per seat, the seat's text up to it as a
+        # linked list of the stretches between reveals (log nodes are shared by
+        # clones and never change, so neither does that text). A call writes out
+        # only the entries after the last reveal already kept for the seat, and
+        # joins the stretches: each line is kept once per seat, so the memory is
+        # linear in the game's length, and so is a call's time, in C (the join).
+        recent: list[tuple[int, int, Any]] = []
+        kept: Stretches | None = None
+        node = self.log
+        while node:
+            node, entry = node
+            if entry[0] == E_REVEAL:
+                kept = entry[2][1].seats.get(player)
+                if kept is not None:
+                    break
+            recent.append(entry)
         start = 0
-        for index, (code, _seat, value) in enumerate(entries):
+        recent.reverse()
+        for index, (code, _seat, value) in enumerate(recent):
             if code == E_REVEAL:
-                cache = value[1]
-                text = cache.get(player)
-                if text is None:
-                    text = cache[player] = self._info_lines(entries[start : index + 1], player)
-                parts.append(text)
+                kept = (kept, self._info_lines(recent[start : index + 1], player))
+                value[1].seats[player] = kept
                 start = index + 1
-        if start < len(entries):
-            parts.append(self._info_lines(entries[start:], player))
+        parts = [self._info_lines(recent[start:], player)] if start < len(recent) else []
+        while kept is not None:
+            kept, text = kept
+            parts.append(text)
+        parts.append(f"seat {player} of {self.game.num_players}")
+        parts.reverse()
         return "\n".join(parts)
 
     def _info_lines(self, entries: Sequence[tuple[int, int, Any]], player: Player) -> str:
@@ -1084,11 +1094,10 @@ class LittleDropOfPoisonState(State):
             elif code == E_PASS:
                 lines.append(f"{seat}: pass")
             elif code == E_REVEAL:
-                cache = value[1]
-                line = cache.get("text")
-                if line is None:
-                    line = cache["text"] = self._reveal_text(value[0])
-                lines.append(line)
+                texts: RevealTexts = value[1]
+                if texts.line is None:
+                    texts.line = self._reveal_text(value[0])
+                lines.append(texts.line)
             elif code == E_REFILL:
                 lines.append(f"refill {game.cards_text(value)}")
             else:
@@ -1220,7 +1229,7 @@ class LittleDropOfPoisonState(State):
         replay = start.clone()
         assert isinstance(replay, LittleDropOfPoisonState)
         log: tuple[object, ...] = ()
-        last_reveal: tuple[Reveal, dict[int | str, str]] | None = None
+        last_reveal: tuple[Reveal, RevealTexts] | None = None
         index = 0
         for code, seat, value in known.entries[: known.round_start_entry]:
             if code == E_DEAL:
@@ -1228,12 +1237,12 @@ class LittleDropOfPoisonState(State):
             elif code == E_CARD:
                 value = actions[index] - game.ADD
             elif code == E_REVEAL:
-                # The caches start afresh, but for what the drawn world shares with
-                # this one: the public texts (str keys) and the seat's own history.
-                kept = {
-                    key: text for key, text in value[1].items() if key == player or type(key) is str
-                }
-                value = last_reveal = (value[0], kept)
+                # The texts start afresh, but for what the drawn world shares with
+                # this one: the reveal's line and the seat's own history.
+                texts: RevealTexts = value[1]
+                mine = texts.seats.get(player)
+                seats = {} if mine is None else {player: mine}
+                value = last_reveal = (value[0], RevealTexts(texts.line, seats))
             log = (log, (code, seat, value))
             if code < ACTION_ENTRIES:
                 index += 1
