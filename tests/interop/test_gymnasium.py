@@ -384,3 +384,29 @@ def test_vector_envs() -> None:
         assert not truncated.any()
         ended += int(terminated.sum())
     assert ended > 2
+
+
+def test_information_state_tensor_passes_through(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A game that defines an information-state tensor (here a stand-in of a
+    # different length) is observed through it, at its own size.
+    game = apothecary.load("poison-pot")
+    state_class = type(game.new_initial_state())
+    size = game.observation_tensor_size() + 1
+    monkeypatch.setattr(
+        type(game), "information_state_tensor_size", lambda self: size, raising=False
+    )
+    monkeypatch.setattr(
+        state_class,
+        "information_state_tensor",
+        lambda self, player: [*self.observation_tensor(player), float(self.move_number())],
+        raising=False,
+    )
+    env = ApothecaryGymEnv("poison-pot", observation="information_state")
+    observation, info = env.reset(seed=0)
+    assert env.observation_space.shape == (size,)
+    observation, *_ = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert observation.shape == (size,)
+    assert observation[-1] == env.state.move_number()
+    np.testing.assert_array_equal(
+        observation[:-1], np.float32(env.state.observation_tensor(env.seat))
+    )

@@ -241,6 +241,7 @@ class ApothecaryGymEnv(gymnasium.Env[FloatArray, np.int64]):
                 f"{prefix} tensor"
             )
         size = int(size_of())
+        self._tensor_method = f"{prefix}_tensor"
         declared = getattr(self.game, f"{prefix}_tensor_bounds", None)
         if declared is None:
             return size, (-np.inf, np.inf)
@@ -309,10 +310,9 @@ class ApothecaryGymEnv(gymnasium.Env[FloatArray, np.int64]):
         return float(outcome.scores[self.seat])
 
     def _observe(self) -> FloatArray:
-        if self.observation_kind == "observation":
-            tensor = self.state.observation_tensor(self.seat)
-        else:
-            tensor = self.state.information_state_tensor(self.seat)  # type: ignore[attr-defined]
+        # By name: the information-state tensor is looked up, not yet promised
+        # by the protocol, and both kinds are read the same way.
+        tensor = getattr(self.state, self._tensor_method)(self.seat)
         return np.asarray(tensor, dtype=np.float32)
 
     def _mask(self) -> np.ndarray[Any, np.dtype[np.int8]]:
