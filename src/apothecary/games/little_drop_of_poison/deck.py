@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from apothecary.core.errors import BadOptionError
+from apothecary.core.errors import BadOptionError, quote
 
 POISON = "poison"
 ANTIDOTE = "antidote"
@@ -57,9 +57,7 @@ class DeckSpecError(BadOptionError):
 
 def _quote(text: str) -> str:
     """``text`` quoted for a message, cut short when long."""
-    if len(text) > _QUOTE_LIMIT:
-        return repr(text[: _QUOTE_LIMIT - 1] + "…")
-    return repr(text)
+    return quote(text, _QUOTE_LIMIT)
 
 
 @dataclass(frozen=True)
