@@ -340,3 +340,15 @@ def test_a_round_limit_is_a_cap_for_study_and_interop() -> None:
     assert load("in-vino-morte", 3).max_game_length() == 5 + 3
     with pytest.raises(BadOptionError, match="set round_limit"):
         load("in-vino-morte", 3, cheese=True).max_game_length()
+
+
+def test_openspiel_needs_a_round_limit_with_cheese() -> None:
+    """Our rules page: OpenSpiel "with Cheese ... needs one: round_limit=N in
+    the game's parameters, or loading is refused with that BadOptionError"."""
+    pytest.importorskip("pyspiel")
+    from apothecary.interop import openspiel
+
+    with pytest.raises(BadOptionError, match="set round_limit"):
+        openspiel.load("in-vino-morte", 3, cheese=True)
+    assert openspiel.load("in-vino-morte", 3, cheese=True, round_limit=5).max_game_length() == 25
+    assert openspiel.load("in-vino-morte", 3).max_game_length() == 8
