@@ -66,7 +66,7 @@ ANALYSIS_BUDGET = 120
 HINT_PLAYOUTS = 8
 """Playouts per legal move for a hint ..."""
 
-HINT_BUDGET = 240
+HINT_BUDGET = 120
 """... and at most this many in all, so a hint stays quick."""
 
 UPLOADS_PER_MINUTE = 20
