@@ -66,3 +66,41 @@ def test_solve_prints_the_value_and_the_time(
     assert "solved exactly in " in result.output
     saved = tsa_solo_table.load(SMALL, tsa_solo_table.cache_path(SMALL))
     assert saved is not None and saved.value == pytest.approx(float(SMALL_VALUE))
+
+
+def test_processes_wanting_the_table_at_once_solve_it_once(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Test workers or bot pools starting together on a fresh machine must not
+    each spend minutes solving: one solves, the rest wait and load its file.
+    (Without the lock in ``obtain`` both threads below solve: the count is 2.)"""
+    import threading
+    import time
+
+    real_solve = tsa_solo_table.solve
+    solves: list[int] = []
+
+    def slow_solve(*args: object, **kwargs: object) -> object:
+        solves.append(1)
+        time.sleep(0.5)  # long enough for the other caller to reach the lock
+        return real_solve(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tsa_solo_table, "solve", slow_solve)
+    where = tmp_path / "table.npz"
+    # Each caller misses the in-process memo, as a separate process would.
+    monkeypatch.setattr(tsa_solo_table, "_LOADED", {})
+    barrier = threading.Barrier(2)
+    values: list[float] = []
+
+    def want() -> None:
+        barrier.wait()
+        values.append(tsa_solo_table.obtain(SMALL, path=where).value)
+        tsa_solo_table._LOADED.clear()
+
+    threads = [threading.Thread(target=want) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert len(solves) == 1
+    assert values == [pytest.approx(float(SMALL_VALUE))] * 2

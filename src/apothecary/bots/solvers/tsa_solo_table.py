@@ -32,10 +32,11 @@ cached on disk (:func:`cache_path`) and rebuilt when missing.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -420,19 +421,41 @@ def obtain(box: SoloBox = SoloBox(), *, path: Path | None = None) -> SoloSolutio
     if known is not None:
         return known
     cached = load(box, where)
-    if cached is not None:
-        _LOADED[(box, where)] = cached
-        return cached
-    print(
-        f"Solving Tea, Scones and Arsenic solo exactly (first use; a few minutes); "
-        f"the table will be kept in {where}",
-        file=sys.stderr,
-    )
-    with progress_bar("solving solo, layer by layer") as update:
-        solution = solve(box, progress=update)
-    save(solution, where)
-    _LOADED[(box, where)] = solution
-    return solution
+    if cached is None:
+        # Several processes may want the table at once (test workers, server bot
+        # pools): one solves while the others wait on the lock, then load its file.
+        with _solving_lock(where):
+            cached = load(box, where)
+            if cached is None:
+                print(
+                    f"Solving Tea, Scones and Arsenic solo exactly (first use; a few "
+                    f"minutes); the table will be kept in {where}",
+                    file=sys.stderr,
+                )
+                with progress_bar("solving solo, layer by layer") as update:
+                    cached = solve(box, progress=update)
+                save(cached, where)
+    _LOADED[(box, where)] = cached
+    return cached
+
+
+@contextlib.contextmanager
+def _solving_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock beside ``path`` (POSIX ``flock``; elsewhere no
+    lock, and two processes may both solve, which costs time but is safe since
+    :func:`save` replaces the file atomically)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_suffix(".lock"), "a") as handle:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows
+            yield
+            return
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 _LOADED: dict[tuple[SoloBox, Path], SoloSolution] = {}
