@@ -163,14 +163,16 @@ def _check_one_game(
 ) -> None:
     state = where.state
     seats: list[Player | None] = [*range(game.num_players), None]
-    observations: list[list[Any]] = []
+    # Per step, a digest of every viewer's observation, for the record's replay
+    # (digests, not the observations: a long game would hold them all).
+    observed: list[tuple[int, ...]] = []
     # Per viewer (seats, then the spectator), the event of the last action played.
     events: list[dict[str, JSON]] | None = None
     while True:
         where.state = state
         where.step()
-        observations.append([state.observation(seat) for seat in seats])
-        tensors = _check_position(state, where)
+        views, digests, tensors = _check_position(state, where)
+        observed.append(digests)
         if state.is_terminal() or (max_steps is not None and state.move_number() >= max_steps):
             break
         if where.longest is not None and state.move_number() >= where.longest:
@@ -195,7 +197,7 @@ def _check_one_game(
             )
         # Last, so that a fault a narrower check explains (a leak into the
         # observation, say) is reported as that.
-        where.tensors.check(tensors, observations[-1], where)
+        where.tensors.check(tensors, views, where)
         if state.current_player() == CHANCE:
             report.chance_steps += 1
             action = sample_chance(state, rng)
@@ -215,9 +217,9 @@ def _check_one_game(
     if fingerprint(state) != final:
         where.fail("pickling or copying the finished game changed its views")
     _check_resample(state, rng.randrange(game.num_players), rng, report, where, events)
-    where.tensors.check(tensors, observations[-1], where)
+    where.tensors.check(tensors, views, where)
     report.lengths.append(state.move_number())
-    _check_record(state, observations, seats, where)
+    _check_record(state, observed, seats, where)
 
 
 class _TensorIndex:
@@ -374,8 +376,17 @@ def fingerprint(state: State) -> tuple[Any, ...]:
     )
 
 
-def _check_position(state: State, where: _Where) -> list[list[float]]:
-    """Check one position's answers; returns every seat's tensor."""
+def _view_digests(views: list[JSON]) -> tuple[int, ...]:
+    """A hash of each observation's canonical JSON."""
+    return tuple(hash(json.dumps(view, sort_keys=True)) for view in views)
+
+
+def _check_position(
+    state: State, where: _Where
+) -> tuple[list[JSON], tuple[int, ...], list[list[float]]]:
+    """Check one position's answers; returns every viewer's observation (the
+    seats', then a spectator's), their :func:`_view_digests` and every seat's
+    tensor."""
     game = state.game
     player = state.current_player()
     n_actions = game.num_distinct_actions()
@@ -430,14 +441,18 @@ def _check_position(state: State, where: _Where) -> list[list[float]]:
         _check_labels(state, legal, player == CHANCE, where)
     size = game.observation_tensor_size()
     tensors: list[list[float]] = []
+    views: list[JSON] = []
+    digests: list[int] = []
     for seat in [*range(game.num_players), None]:
         observation = state.observation(seat)
+        views.append(observation)
         try:
             encoded = json.dumps(observation, sort_keys=True)
         except (TypeError, ValueError) as error:
             where.fail(f"observation({seat}) is not JSON-serialisable: {error}")
         if json.loads(encoded) != observation:
             where.fail(f"observation({seat}) changes in a JSON round trip (tuples? int keys?)")
+        digests.append(hash(encoded))
         if seat is not None:
             tensor = state.observation_tensor(seat)
             if len(tensor) != size:
@@ -447,7 +462,7 @@ def _check_position(state: State, where: _Where) -> list[list[float]]:
             tensors.append(tensor)
             if not isinstance(state.information_state_string(seat), str):
                 where.fail(f"information_state_string({seat}) is not a str")
-    return tensors
+    return views, tuple(digests), tensors
 
 
 def _labels(state: State, legal: list[int], where: _Where) -> list[Any]:
@@ -722,13 +737,13 @@ def _check_world_labels(state: State, sample: State, what: str, where: _Where) -
 
 
 def _check_record(
-    state: State, observations: list[list[Any]], seats: list[Player | None], where: _Where
+    state: State, observed: list[tuple[int, ...]], seats: list[Player | None], where: _Where
 ) -> None:
     record = Record.from_state(state)
     again = Record.loads(record.dumps())
     for step, replayed in enumerate(again.states(state.game)):
         seen = [replayed.observation(seat) for seat in seats]
-        if seen != observations[step]:
+        if _view_digests(seen) != observed[step]:
             where.fail(f"the record's replay differs from the game at step {step}")
     final = again.replay(game=state.game)
     if str(final) != str(state):
