@@ -55,34 +55,50 @@ def info_key(obs: dict[str, Any], seat: int) -> str:
 
     Deal: ``"k|D|"`` and the glasses poured so far in relative order. Turns:
     ``"k|T|r|"`` (r = the mover's relative seat) and the round's public events.
+    With Cheese the key starts ``"C"``; a glass poured with Cheese is written in
+    capitals, and a turn's key adds who holds Cheese now (face up: everyone
+    sees it) and the steals (``cJF``: J stole from F).
     """
     order = round_order(obs)
     rel = {s: i for i, s in enumerate(order)}
     k = len(order)
+    cheese = bool(obs.get("cheese_rule"))
+    prefix = "C" if cheese else ""
     if obs["phase"] == "deal":
-        glasses = "".join(
-            "-" if obs["glasses"][s] in (None, "covered") else obs["glasses"][s][0] for s in order
-        )
-        return f"{k}|D|{glasses}"
+        marks = []
+        for s in order:
+            glass = obs["glasses"][s]
+            mark = "-" if glass in (None, "covered") else glass[0]
+            marks.append(mark.upper() if cheese and obs["cheese"][s] else mark)
+        return f"{prefix}{k}|D|{''.join(marks)}"
     events = []
     for event in obs["events"]:
         if event["act"] == "swap":
             events.append(f"s{rel[event['seat']]}{rel[event['with']]}")
+        elif event["act"] == "steal":
+            events.append(f"c{rel[event['seat']]}{rel[event['from']]}")
         else:
             events.append(f"d{rel[event['seat']]}{event['glass'][0]}")
-    return f"{k}|T|{rel[seat]}|{','.join(events)}"
+    held = ""
+    if cheese:
+        held = "".join(str(rel[s]) for s in order if obs["cheese"][s]) + "|"
+    return f"{prefix}{k}|T|{rel[seat]}|{held}{','.join(events)}"
 
 
 def relative_action(text: str, rel: dict[int, int]) -> str:
-    """Notation in relative seats: ``w``/``p`` (deal), ``d`` (drink), ``sJ`` (swap)."""
+    """Notation in relative seats: ``w``/``p`` (deal; ``wc``/``pc`` with Cheese),
+    ``d`` (drink), ``sJ`` (swap with J), ``cJ`` (steal J's Cheese)."""
     words = text.split()
     if words[0] == "deal":
-        return words[2][0]
+        kind = words[2]
+        return kind[0] + ("c" if kind.endswith("+cheese") else "")
     if words[0] == "drink":
         return "d"
     if words[0] == "swap":
         return f"s{rel[int(words[1])]}"
-    raise BadOptionError(f"in-vino-morte cfr: cannot play {text!r} (Cheese is not solved)")
+    if words[0] == "steal":
+        return f"c{rel[int(words[1])]}"
+    raise BadOptionError(f"in-vino-morte cfr: cannot read the action {text!r}")
 
 
 @dataclass
@@ -97,16 +113,19 @@ class RoundTree:
     labels: list[list[str]] = field(default_factory=list)
     leaf: list[tuple[int, list[int]] | None] = field(default_factory=list)
     """At a leaf: (players in the next round or 0 if the game ended, and per
-    relative seat its relative seat in the next round, -1 dead, -2 sole winner)."""
+    relative seat its relative seat in the next round, -1 dead, -2 winner; the
+    winners share the win, and only with Cheese can there be more than one)."""
     keys: list[str] = field(default_factory=list)
     """Information-set keys, by index."""
     actions: list[list[str]] = field(default_factory=list)
     """Each information set's relative action labels."""
 
 
-def build_round(k: int) -> RoundTree:
-    """Walk the first round of a k-player game completely."""
-    game = load(GAME, players=k)
+def build_round(k: int, cheese: bool = False) -> RoundTree:
+    """Walk the first round of a k-player game completely (with Caseus Vitae if
+    ``cheese``: then a round may kill nobody, and its leaves may lead to a round
+    of k players again, dealt by the next dealer)."""
+    game = load(GAME, players=k, cheese=cheese)
     tree = RoundTree(k)
     index: dict[str, int] = {}
 
@@ -119,10 +138,10 @@ def build_round(k: int) -> RoundTree:
         tree.leaf.append(None)
         public = state.observation(None)
         if state.is_terminal() or public["round"] != 1:
-            alive = public["alive"]
-            survivors = [s for s in range(k) if alive[s]]
-            if len(survivors) <= 1:
-                tree.leaf[node] = (0, [-2 if alive[s] else -1 for s in range(k)])
+            if state.is_terminal():
+                # the winners share the win (with Cheese all may die together)
+                returns = state.returns()
+                tree.leaf[node] = (0, [-2 if returns[s] > 0 else -1 for s in range(k)])
             else:
                 order = round_order(public)
                 newrel = {s: i for i, s in enumerate(order)}
@@ -174,7 +193,7 @@ class RoundSolver:
             return None
         k2, rel = leaf
         if k2 == 0:
-            return [1.0 if r == -2 else 0.0 for r in rel]
+            return [1.0 / rel.count(-2) if r == -2 else 0.0 for r in rel]
         value = self.below[k2].value()
         return [0.0 if r < 0 else value[r] for r in rel]
 
@@ -184,7 +203,7 @@ class RoundSolver:
         k2, rel = leaf
         r = rel[seat]
         if k2 == 0:
-            return 1.0 if r == -2 else 0.0
+            return 1.0 / rel.count(-2) if r == -2 else 0.0
         return 0.0 if r < 0 else self.below[k2].best_response(r)
 
     # -- CFR+ -----------------------------------------------------------------
@@ -362,41 +381,130 @@ class RoundSolver:
         return out
 
 
+def table_solvers(table: dict[str, dict[str, float]], players: int) -> dict[int, RoundSolver]:
+    """Rounds of 2 to ``players`` playing ``table``, each over the ones below:
+    ``[players].nash_conv()`` is the whole game's NashConv of the table, and
+    ``[players].value()`` every seat's value (pure Python, independent of the
+    numpy solver in :mod:`.ivm_solve`)."""
+    below: dict[int, RoundSolver] = {}
+    for k in range(2, players + 1):
+        solver = RoundSolver(build_round(k), below)
+        solver.keep_average(
+            [
+                [float(table[key].get(label, 0.0)) for label in labels]
+                for key, labels in zip(solver.tree.keys, solver.tree.actions, strict=True)
+            ]
+        )
+        below[k] = solver
+    return below
+
+
 @cache
-def load_table() -> dict[str, dict[str, float]]:
-    """The stored average strategies for rounds of 2 to 5 players (loaded once)."""
+def load_data() -> dict[str, Any]:
+    """The stored solution file: per table a summary, the convergence and the
+    strategies (loaded once)."""
     data = resources.files("apothecary.bots.solvers").joinpath("data", DATA_FILE).read_bytes()
     parsed: dict[str, Any] = json.loads(gzip.decompress(data))
-    return dict(parsed["strategy"])
+    return parsed
+
+
+def load_table() -> dict[str, dict[str, float]]:
+    """The stored average strategies, every round of every table (keys of the
+    Cheese rounds start with ``C``)."""
+    return dict(load_data()["strategy"])
+
+
+def supported() -> dict[bool, list[int]]:
+    """The stored tables: per Cheese or not, the numbers of players solved."""
+    out: dict[bool, list[int]] = {False: [], True: []}
+    for key in load_data()["summary"]:
+        out[key.startswith("C")].append(int(key.lstrip("C")))
+    return {cheese: sorted(sizes) for cheese, sizes in out.items()}
+
+
+def _sizes(sizes: list[int]) -> str:
+    if not sizes:
+        return "none"
+    if sizes == list(range(sizes[0], sizes[-1] + 1)) and len(sizes) > 2:
+        return f"{sizes[0]} to {sizes[-1]} players"
+    return " and ".join(str(n) for n in sizes) + " players"
+
+
+def supported_text() -> str:
+    """The stored tables, in words (for error messages and the docs)."""
+    tables = supported()
+    text = (
+        f"{_sizes(tables[False])} without Cheese (cheese=false; either deck; "
+        "round_limit=0, or one of at least players - 1, which never stops a game "
+        "without Cheese)"
+    )
+    if tables[True]:
+        text += f", and {_sizes(tables[True])} with Cheese (cheese_on_reveal=true, round_limit=0)"
+    return text
+
+
+def check_supported(game: Game) -> None:
+    """Raise BadOptionError, naming the tables that have a stored equilibrium,
+    unless ``game`` is one of them.
+
+    The deck does not matter: with 5 or fewer players either deck allows every
+    pour with at least one Wine and one Poison, so both give the same game. A
+    round limit of players - 1 or more never ends a game without Cheese early
+    (every round kills at least one player); with Cheese any limit changes it."""
+    n = game.num_players
+    cheese = bool(game.options.get("cheese"))
+    limit = int(game.options.get("round_limit", 0) or 0)
+    problems = []
+    if game.name != GAME:
+        problems.append(f"game {game.name!r}")
+    if cheese and not game.options.get("cheese_on_reveal", True):
+        problems.append("cheese_on_reveal=false")
+    if n not in supported()[cheese]:
+        problems.append(f"{n} players")
+    if limit and (cheese or limit < n - 1):
+        problems.append(f"round_limit={limit}")
+    if problems:
+        table = ", ".join((["cheese=true"] if cheese else []) + problems)
+        raise BadOptionError(
+            f"in-vino-morte bot 'cfr' has no equilibrium for this table "
+            f"({table}); it has ones for {supported_text()}"
+        )
+
+
+def action_weights(
+    state: State, seat: Player, table: dict[str, dict[str, float]]
+) -> tuple[list[Action], list[float]]:
+    """The legal actions and the table's probabilities of them, read from the
+    seat's own observation only (uniform if the stored ones add up to 0)."""
+    obs = state.observation(seat)
+    key = info_key(obs, seat)
+    rel = {s: i for i, s in enumerate(round_order(obs))}
+    legal = state.legal_actions()
+    labels = [relative_action(state.action_to_string(a), rel) for a in legal]
+    strategy = table.get(key)
+    if strategy is None:
+        raise BadOptionError(f"in-vino-morte cfr: no strategy stored for {key!r}")
+    weights = [float(strategy.get(label, 0.0)) for label in labels]
+    total = sum(weights)
+    if total <= 0:
+        return legal, [1.0 / len(legal)] * len(legal)
+    return legal, [w / total for w in weights]
 
 
 class CFRBot(Bot):
-    """Plays the stored CFR+ average strategy of In Vino Morte without Cheese."""
+    """Plays the stored equilibrium of In Vino Morte (every table in
+    :func:`supported`; any other raises BadOptionError naming them)."""
 
     def __init__(self, game: Game, seat: Player, seed: int | None = None) -> None:
-        if game.options.get("cheese"):
-            raise BadOptionError("in-vino-morte bot 'cfr' is solved without Cheese (cheese=false)")
-        if game.num_players > MAX_PLAYERS:
-            raise BadOptionError(
-                f"in-vino-morte bot 'cfr' is solved for 2 to {MAX_PLAYERS} players, "
-                f"not {game.num_players}"
-            )
+        check_supported(game)
         super().__init__(game, seat, seed)
         self.table = load_table()
 
     def _choose(self, state: State) -> Action:
-        obs = state.observation(self.seat)
-        key = info_key(obs, self.seat)
-        rel = {s: i for i, s in enumerate(round_order(obs))}
-        legal = state.legal_actions()
-        labels = [relative_action(state.action_to_string(a), rel) for a in legal]
-        strategy = self.table.get(key)
-        if strategy is None:
-            raise BadOptionError(f"in-vino-morte cfr: no strategy stored for {key!r}")
-        weights = [strategy.get(label, 0.0) for label in labels]
-        if sum(weights) <= 0:
-            weights = [1.0] * len(legal)
+        legal, weights = action_weights(state, self.seat, self.table)
         return self.rng.choices(legal, weights=weights)[0]
 
 
-register_bot(GAME, "cfr", CFRBot, "CFR+ equilibrium strategy (no Cheese, 2-5 players)")
+register_bot(
+    GAME, "cfr", CFRBot, "equilibrium strategy (NashConv < 1e-3; 2-5 players, Cheese at 3)"
+)
