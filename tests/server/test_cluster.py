@@ -17,6 +17,7 @@ import asyncio
 import random
 import secrets
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +30,7 @@ from test_secrecy import Played, leaks, play_room
 from typer.testing import CliRunner
 
 from apothecary.cli import app
+from apothecary.server.store import Store
 
 # (game, players, options, rooms): every game, short configurations.
 TABLES: list[tuple[str, int, dict[str, Any], int]] = [
@@ -166,3 +168,33 @@ def test_workers_share_the_port_and_stop_together(
             raise AssertionError("the bots did not finish within 15 s")
         supervisor.send_signal(signal.SIGTERM)
         assert supervisor.wait(30) == 0
+
+
+def test_processes_starting_at_once_on_a_new_database_migrate_it_once(
+    postgres_db_url: str,
+) -> None:
+    """Several processes (on several hosts) may start together on an empty
+    database: they take turns to migrate, and none fails."""
+    failures: list[BaseException] = []
+
+    def start() -> None:
+        store = Store(postgres_db_url)
+        try:
+            store.migrate()
+        except BaseException as error:  # collected: a thread's exception is lost otherwise
+            failures.append(error)
+        finally:
+            store.close()
+
+    threads = [threading.Thread(target=start, daemon=True) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 30
+    for thread in threads:
+        thread.join(max(0.0, deadline - time.monotonic()))
+    # Without the turns, concurrent CREATE TABLEs deadlock or collide (tried once).
+    assert not any(thread.is_alive() for thread in threads), "a migration hangs"
+    assert failures == []
+    store = Store(postgres_db_url)
+    assert store.revision() is not None
+    store.close()

@@ -176,6 +176,10 @@ class Store:
 
         try:
             with self.engine.begin() as connection:
+                if self.url.get_backend_name() == "postgresql":
+                    # Server processes starting at once on one database take turns:
+                    # the first migrates, the others then find the schema at head.
+                    connection.execute(sa.text("SELECT pg_advisory_xact_lock(4206661)"))
                 command.upgrade(alembic_config(connection), "head")
         except sa.exc.OperationalError as error:
             detail = " ".join(str(error.orig).split())  # one line, whatever the driver says
