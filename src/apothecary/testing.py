@@ -95,7 +95,8 @@ def check_game(
     - a clone, ``copy.copy`` and ``copy.deepcopy`` equal their original and are
       independent of it (playing on one leaves the original as it was), and a
       state survives pickling (it is sent to worker processes) at every pickle
-      protocol: one protocol in turn every few steps, all of them at the end;
+      protocol: one protocol in turn, as often as the allowance below pays
+      for, all of them at the end;
     - observations (every seat and a spectator) are JSON values that survive a
       JSON round trip, and tensors have the declared length and finite values;
     - a tensor holds what its observation holds: two positions met in any of
@@ -105,8 +106,9 @@ def check_game(
     - ``resample_from_infostate(p)`` (every ``resample_every`` steps, seats in
       turn) gives seat p the same observation, information state and (on its
       turn) legal actions and their labels, gives a spectator the same
-      observation, has a history that replays to it, and can be played on to
-      the end; and it uses nothing but the seat's information and the rng:
+      observation, has a history that replays to it (as often as the
+      allowance below pays for), and now and then can be played on to the
+      end; and it uses nothing but the seat's information and the rng:
       resampling the resample with the same seed gives the same state;
     - each game ends within ``max_game_length`` with an outcome and returns
       (a configuration with no longest game raises BadOptionError there, and
@@ -118,15 +120,25 @@ def check_game(
       gives a JSON event that survives a round trip, with an int ``actor`` (the
       seat to move), a ``text`` in words that names no one ``you`` and a
       ``notation`` that is a str or None, and that is the action's notation for
-      the actor itself; and at every resample, the drawn world's replay tells
-      the last action to seat p and to a spectator exactly as the true game
-      did: an event, like an observation, may depend only on what its viewer
-      knows once the action is played;
+      the actor itself; and at the resamples whose world is replayed, the
+      replay tells the last action to seat p and to a spectator exactly as the
+      true game did: an event, like an observation, may depend only on what
+      its viewer knows once the action is played;
     - the labels of the seat to move are the same in every world it cannot
       tell from the game (checked at every resample of that seat, and at the
       other resample steps in one more world drawn for it, labels only): a
       label is read before its action is chosen, so it may tell the mover
       nothing its information does not (that a drink is poison, a dose...).
+
+    A step costs the suite what it costs the game: the checks whose work grows
+    with the game's length (replaying a resampled world's history and its last
+    event, loading a pickle, which replays, and playing a world on to its end)
+    run on an allowance of actions per step checked (100, 32 and 16), so a
+    game shorter than about a hundred actions gets them at every step and a
+    long one at steps spread over all of it. Refused inputs, moves on copies
+    and pickles are each followed by a quick look at the state (its text,
+    history, mover and legal actions), and the whole fingerprint, views
+    included, is compared once per step.
 
     More games than ``games`` are played until ``min_steps`` actions were
     checked (short games need many to meet every situation). With
