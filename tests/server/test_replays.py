@@ -152,3 +152,42 @@ def test_hints_over_http(tmp_path: Path) -> None:
         assert sorted(r.status_code for r in answers.values()) == [200, 409]
         good = next(r.json() for r in answers.values() if r.status_code == 200)
         assert good["suggestion"] in good["moves"] and good["state_id"] == "1:0"
+
+
+def test_the_servers_analysis_in_its_pool_equals_the_command_lines(tmp_path: Path) -> None:
+    import time
+
+    from apothecary.analysis import analyse
+    from apothecary.server.replays import ANALYSIS_BUDGET, ANALYSIS_PLAYOUTS
+
+    # Cheese: no exact values, so every decision is played out, in a worker process.
+    room, _ = Room.create(
+        "in-vino-morte", 3, {"cheese": True}, ["random"] * 3, Settings(), 0.0, seed="pool"
+    )
+    room.start(0.0)
+    while (pending := room.pending()) is not None:
+        state = room.state
+        assert state is not None
+        if pending.kind == "chance":
+            room.apply(room.chance_action(), 0.0)
+        else:
+            assert pending.seat is not None
+            room.apply(room.make_bot(pending.seat).step(state.clone()), 0.0, by_bot=True)
+    assert room.state is not None
+    record = Record.from_state(room.state)
+    with app_client(f"sqlite:///{tmp_path / 'db.sqlite3'}") as client:
+        code = client.post("/api/replays", content=record.dumps()).json()["code"]
+        assert client.get(f"/api/replays/{code}/1/analysis").status_code == 404
+        path = f"/api/replays/{code}/1/analysis"
+        job = client.post(path).json()
+        deadline = time.monotonic() + 60
+        while job["status"] == "running":
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+            job = client.get(path).json()
+        assert job["status"] == "done" and job["done"] == job["total"] > 0
+        again = client.post(path).json()  # kept: the same analysis, not a new one
+        assert again == job
+    here = analyse(record, playouts=ANALYSIS_PLAYOUTS, budget=ANALYSIS_BUDGET)
+    assert job["decisions"] == [d.to_json() for d in here.decisions]
+    assert {d["method"] for d in job["decisions"]} == {"playouts"}

@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from apothecary import bots as bot_registry
@@ -448,17 +448,21 @@ def analyse(
     playouts: int | None = None,
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
+    budget: int | None = None,
 ) -> Analysis:
     """Value every decision of ``record`` (or only ``seat``'s), in this process.
 
     Decision ``k`` is valued with the seed ``derived_seed(seed, k)``, which
     depends on nothing hidden; ``progress(done, total)`` is called after each.
+    ``budget`` bounds a decision's playouts in all (:attr:`Plan.budget`).
     """
     positions = checked_states(record)
     game = positions[0].game
     if seat is not None and not 0 <= seat < game.num_players:
         raise BadOptionError(f"--seat {seat}: the game has seats 0 to {game.num_players - 1}")
-    the_plan = plan(game, bot, playouts)
+    if budget is not None and (not isinstance(budget, int) or not 1 <= budget <= MAX_PLAYOUTS):
+        raise BadOptionError(f"budget={budget!r}: expected 1 to {MAX_PLAYOUTS}")
+    the_plan = replace(plan(game, bot, playouts), budget=budget)
     history = positions[-1].history()
     todo = list(decisions(positions, seat))
     outcome = positions[-1].outcome()

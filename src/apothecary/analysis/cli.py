@@ -27,6 +27,10 @@ def analyse_command(
     playouts: Annotated[
         int | None, typer.Option(help="Playouts per legal move (default 8).")
     ] = None,
+    budget: Annotated[
+        int | None,
+        typer.Option(help="At most this many playouts a decision in all (fewer a move)."),
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the playouts.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
 ) -> None:
@@ -45,7 +49,15 @@ def analyse_command(
         if interactive:
             typer.echo(f"\ranalysing: {done}/{total} decisions", err=True, nl=done == total)
 
-    result = analyse(record, bot=bot, seat=seat, playouts=playouts, seed=seed, progress=progress)
+    result = analyse(
+        record,
+        bot=bot,
+        seat=seat,
+        playouts=playouts,
+        seed=seed,
+        progress=progress,
+        budget=budget,
+    )
     if as_json:
         typer.echo(json.dumps(result.to_json(), indent=1))
         return

@@ -285,6 +285,15 @@ def frame(room: Room, step: int, view: str) -> dict[str, JSON]:
 # -- analysis jobs ----------------------------------------------------------------------
 
 
+def _count_decisions(start: State, history: list[int]) -> int:
+    """How many of ``history``'s actions a seat chose (chance left out), replayed from ``start``."""
+    count = 0
+    for action in history:
+        count += start.current_player() >= 0
+        start.apply_action(action)
+    return count
+
+
 @dataclass
 class Job:
     """One game's analysis, running or done."""
@@ -334,7 +343,7 @@ class Analyses:
         assert analyst.decision is not None
         return analyst.decision
 
-    def start(self, key: tuple[str, int], room: Room) -> Job:
+    async def start(self, key: tuple[str, int], room: Room) -> Job:
         """The game's analysis: the one kept, or a new one started."""
         job = self.jobs.get(key)
         if job is not None and job.error is None:
@@ -342,26 +351,25 @@ class Analyses:
             return job
         state = room.state
         assert state is not None
-        positions = [room.game.new_initial_state()]
-        for action in state.history():
-            after = positions[-1].clone()
-            after.apply_action(action)
-            positions.append(after)
-        todo = list(analysis.decisions(positions))
+        history = state.history()
+        total = await asyncio.to_thread(_count_decisions, room.game.new_initial_state(), history)
         the_plan = replace(
             analysis.plan(room.game, analysis.DEFAULT_BOT, ANALYSIS_PLAYOUTS),
             budget=ANALYSIS_BUDGET,
         )
-        job = Job(len(todo), the_plan)
-        history = state.history()
+        job = Job(total, the_plan)
 
         async def run() -> None:
+            # One replay walks the game; each decision is valued on a copy, in the pool.
+            position = room.game.new_initial_state()
             try:
-                for index, position in todo:
-                    data = await self.value(position, the_plan, analysis.derived_seed(0, index))
-                    decision = analysis.from_json(data, history[index])
-                    job.decisions.append(decision.to_json())
-                    job.done += 1
+                for index, action in enumerate(history):
+                    if position.current_player() >= 0:
+                        seed = analysis.derived_seed(0, index)
+                        data = await self.value(position.clone(), the_plan, seed)
+                        job.decisions.append(analysis.from_json(data, action).to_json())
+                        job.done += 1
+                    position.apply_action(action)
             except Exception as error:  # shown to whoever watches the job
                 job.error = f"the analysis stopped: {error}"
 
@@ -480,7 +488,7 @@ def router(store: Store, analysis_workers: int = 1) -> APIRouter:
     )
     async def start_analysis(code: Code, game_no: GameNo) -> dict[str, Any]:
         room = await finished_game(code, game_no)
-        return analyses.start((code, game_no), room).to_json()
+        return (await analyses.start((code, game_no), room)).to_json()
 
     @api.get(
         "/api/replays/{code}/{game_no}/analysis",
