@@ -126,3 +126,62 @@ def test_cfr_bot_names_its_tables_where_it_has_none() -> None:
     # the same game: either deck, a round limit that never bites
     for options in ({"deck": "9+9"}, {"round_limit": 2}):
         load_bot("cfr", apothecary.load("in-vino-morte", players=3, **options), 0)
+
+
+def test_cheese_rounds_loop_and_their_keys_cover_real_games() -> None:
+    # Caseus Vitae: a round may kill nobody (Cheese reverses the reveal), so some
+    # leaves start another round of the same size, and every decision of real
+    # games lands on a stored information set with the same relative actions
+    from apothecary.bots.solvers.ivm_cfr import info_key, relative_action, round_order
+
+    tree = build_round(3, cheese=True)
+    assert any(leaf is not None and leaf[0] == 3 for leaf in tree.leaf)
+    assert any(key.startswith("C3|T|") and "c" in key.split("|")[-1] for key in tree.keys)
+    keys = {key: labels for key, labels in zip(tree.keys, tree.actions, strict=True)}
+    two = build_round(2, cheese=True)
+    keys.update(zip(two.keys, two.actions, strict=True))
+    rng = np.random.default_rng(5)
+    seen = 0
+    for _ in range(30):
+        state = apothecary.load("in-vino-morte", players=3, cheese=True).new_initial_state()
+        while not state.is_terminal() and state.observation(None)["round"] <= 6:
+            seat = state.current_player()
+            obs = state.observation(seat)
+            rel = {s: i for i, s in enumerate(round_order(obs))}
+            labels = [
+                relative_action(state.action_to_string(a), rel) for a in state.legal_actions()
+            ]
+            assert sorted(keys[info_key(obs, seat)]) == sorted(labels)
+            seen += 1
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+    assert seen > 100
+
+
+def test_the_shipped_cheese_profile_is_an_approximate_equilibrium() -> None:
+    from apothecary.bots.solvers.ivm_cfr import supported
+
+    sizes = supported()[True]
+    assert 3 in sizes
+    table = load_table()
+    rounds: dict[int, Solved] = {}
+    for k in range(2, max(sizes) + 1):
+        vec = VecRound(build_round(k, cheese=True))
+        sigma = from_table(vec, table)
+        values, best = evaluate(vec, sigma, rounds)
+        rounds[k] = Solved(k, sigma, values, best, [], 0.0)
+        assert sum(values) == pytest.approx(1.0, abs=1e-9)  # someone wins, or all share
+        assert rounds[k].nash_conv < 1e-3
+        assert (best >= values - 1e-12).all()
+
+
+def test_cfr_bot_plays_cheese_games() -> None:
+    game = apothecary.load("in-vino-morte", players=3, cheese=True)
+    for seed in range(3):
+        bots = [load_bot("cfr", game, seat, seed=seed * 10 + seat) for seat in range(3)]
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(bots[state.current_player()].step(state))
+        assert sum(state.returns()) == pytest.approx(1.0)
+    with pytest.raises(BadOptionError, match="round_limit=5"):
+        load_bot("cfr", apothecary.load("in-vino-morte", players=3, cheese=True, round_limit=5), 0)

@@ -90,8 +90,12 @@ def test_cfr_bot_is_seeded() -> None:
 
 
 def test_cfr_bot_refuses_unsolved_games() -> None:
-    with pytest.raises(BadOptionError, match="Cheese"):
-        load_bot("cfr", apothecary.load("in-vino-morte", players=3, cheese=True), 0)
+    # Cheese is solved up to 4 players only, and only as the rulebook plays it
+    with pytest.raises(BadOptionError, match=r"cheese=true, 5 players.*2 to 4 players with Cheese"):
+        load_bot("cfr", apothecary.load("in-vino-morte", players=5, cheese=True), 0)
+    with pytest.raises(BadOptionError, match="cheese_on_reveal=false"):
+        game = apothecary.load("in-vino-morte", players=3, cheese=True, cheese_on_reveal=False)
+        load_bot("cfr", game, 0)
     with pytest.raises(BadOptionError, match="2 to 5 players"):
         load_bot("cfr", apothecary.load("in-vino-morte", players=6), 0)
 

@@ -1,26 +1,25 @@
-"""In Vino Morte (no Cheese): equilibrium strategies by CFR+, and a bot that
-plays them.
+"""In Vino Morte: equilibrium strategies, keyed round by round, and the ``cfr``
+bot that plays them.
 
-Without Cheese the game has no chance and, at the end of every round, every
-glass is turned over: whatever anyone knew privately in a round is public
-once it ends. So a whole game splits into *round subgames* whose start is
-common knowledge, and a round depends only on how many players are in it
-(seats counted clockwise from its dealer; the deck never runs short at five
-or fewer). The solver therefore solves one round of k players for
-k = 2, 3, 4, 5 in turn, each round's leaves worth the already solved value of
-the round that follows (who survives, who deals next). The union of these
-round strategies is a strategy for the whole game at 3, 4 or 5 players;
-it is keyed on the round's information (relative seats, the dealer's glasses,
-the round's public events), which a player always has.
+There is no chance in the game and, at the end of every round, every glass is
+turned over (and Cheese is dealt face up): whatever anyone knew privately in a
+round is public once it ends. So a whole game splits into *round subgames*
+whose start is common knowledge, and a round depends only on how many players
+are in it (seats counted clockwise from its dealer; the deck never runs short
+at five or fewer). The stored profile is keyed on the round's information
+(relative seats, the dealer's glasses, the round's public events), which a
+player always has, so it is the same in every round of k players: a
+*stationary* strategy for the whole game at 2 to 5 players.
 
-NashConv of the whole game is exact: a best response also splits by rounds
-(the deviator's best value from a round start is the best response in that
-round with leaves worth its best-response values of the next rounds), and each
-round's tree is small enough to walk completely.
-
-Every tree is built through the public protocol (``clone``,
-``apply_action``, ``legal_actions``, ``observation``), never from the rules
-module.
+This module builds each round's tree through the public protocol (``clone``,
+``apply_action``, ``legal_actions``, ``observation``; never the rules module),
+evaluates a table exactly in pure Python (:class:`RoundSolver`: values and best
+responses of the whole game, bottom-up over the rounds, see docs/solvers.md for
+why that is the whole game's NashConv) and plays the table (:class:`CFRBot`).
+The numpy solver that computes the table is :mod:`.ivm_solve` (offline; the bot
+needs neither numpy nor SciPy). Without Cheese every round kills someone; with
+Cheese a round may kill nobody and lead to a round of the same size, which
+:mod:`.ivm_solve` handles as a fixed point (:class:`RoundSolver` does not).
 """
 
 from __future__ import annotations
@@ -174,7 +173,11 @@ def build_round(k: int, cheese: bool = False) -> RoundTree:
 
 
 class RoundSolver:
-    """CFR+ on one round, its leaves valued by the rounds below."""
+    """One round in pure Python, its leaves valued by the rounds below: exact
+    values and best responses of the whole game from the round's start (the
+    reference that checks :mod:`.ivm_solve`), and plain CFR+ (kept for the
+    comparison in docs/solvers.md; :mod:`.ivm_solve` solves far better). No
+    Cheese: its leaves never lead to a round of the same size."""
 
     def __init__(self, tree: RoundTree, below: dict[int, RoundSolver]) -> None:
         self.tree = tree
@@ -506,5 +509,5 @@ class CFRBot(Bot):
 
 
 register_bot(
-    GAME, "cfr", CFRBot, "equilibrium strategy (NashConv < 1e-3; 2-5 players, Cheese at 3)"
+    GAME, "cfr", CFRBot, "equilibrium strategy (NashConv < 1e-3; 2-5 players, with Cheese 2-4)"
 )

@@ -439,12 +439,17 @@ def solve(
         # With Cheese: fix the looping leaves at the profile's own values, solve
         # that round exactly, and repeat (policy iteration on the round's value),
         # until NashConv is below `tolerance` or `seconds` have passed.
+        # A step may land further from equilibrium: the best profile is kept.
+        best, best_conv = sigma, curve[-1]["nashconv"]
         for step in range(1, outer + 1):
             leaf = relink(sigma)
             sigma = polish(vec, sigma, leaf, restarts=1)
             row(f"{iterations} + Newton x{step}", sigma)
-            if curve[-1]["nashconv"] < tolerance or time.perf_counter() - start > seconds:
+            if curve[-1]["nashconv"] < best_conv:
+                best, best_conv = sigma, curve[-1]["nashconv"]
+            if best_conv < tolerance or time.perf_counter() - start > seconds:
                 break
+        sigma = best
     values, best = evaluate(vec, sigma, below)
     return Solved(k, sigma, values, best, curve, time.perf_counter() - start)
 
