@@ -319,3 +319,22 @@ def test_replay_web_serves_a_record_file(page: Any, tmp_path: Path) -> None:
     )
     assert refused.returncode == 2
     assert refused.stderr.startswith("error: the record stops after 3 actions")
+
+
+def test_axe_finds_nothing_serious_on_the_replay_page(
+    page: Any, web_server: str, api: httpx.Client, axe: Any
+) -> None:
+    record = finished_record("tea-scones-arsenic", 3, 4)
+    link = upload(api, record)
+    page.goto(f"{web_server}{link}?move=20&view=all")
+    wait_step(page, 20, "all")
+    page.click("#analyse")
+    page.wait_for_selector("#replay-analysis[data-status='done']", timeout=60_000)
+    axe(page)
+    result = page.evaluate("async () => await axe.run('#replay', {resultTypes: ['violations']})")
+    serious = [
+        (v["id"], v["help"], [n["target"] for n in v["nodes"]][:3])
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert serious == []
