@@ -138,9 +138,9 @@ def test_an_unreachable_redis_is_one_clear_error(postgres_db_url: str) -> None:
 def test_workers_share_the_port_and_stop_together(
     postgres_db_url: str, redis_url: str, prefix: str
 ) -> None:
-    """``serve --workers 2``: both processes answer on the one port, a room of bots
-    is played to its end (its holder runs the bots, either answers for it), and
-    SIGTERM stops them all (exit 0)."""
+    """``serve --workers 2``: both processes answer on the one port and list the
+    same open rooms, a room of bots is played to its end (its holder runs the
+    bots, either answers for it), and SIGTERM stops them all (exit 0)."""
     flags = cluster_flags(redis_url, prefix)
     with server_process(postgres_db_url, "--workers", "2", *flags) as (base, supervisor):
         answered: set[str] = set()
@@ -154,6 +154,9 @@ def test_workers_share_the_port_and_stop_together(
             json={"game": "poison-pot", "players": 2, "seats": ["random", "random"]},
             timeout=5,
         ).json()
+        for _ in range(6):  # the lobby's list is the same whichever process answers
+            listed = httpx.get(f"{base}/api/rooms", timeout=5).json()
+            assert [room["code"] for room in listed] == [made["code"]], listed
         started = httpx.post(
             f"{base}/api/rooms/{made['code']}/start",
             headers={"Authorization": f"Bearer {made['host_token']}"},

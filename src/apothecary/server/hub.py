@@ -160,8 +160,8 @@ class _Live:
     waiter: asyncio.Task[None] | None = None
     touched: float = field(default_factory=time.time)
     """When the room last changed (for letting idle rooms leave memory)."""
-    shown: bool = False
-    """Whether the cluster's list of open rooms shows it."""
+    shown: dict[str, Any] | None = None
+    """What the cluster's list of open rooms shows of it (None: not there)."""
     until: float = 0.0
     """In a cluster: until when (monotonic time) this process's lease of the
     room is known to last; past it, a read asks the database first."""
@@ -340,11 +340,13 @@ class Hub:
             return
         room = live.room
         if room.settings.listed and room.status != "over":
-            self.bus.list_room(room.code, room.public_info())
-            live.shown = True
-        elif live.shown:
+            info = room.public_info()
+            if info != live.shown:  # most changes are moves, which the list does not show
+                self.bus.list_room(room.code, info)
+                live.shown = info
+        elif live.shown is not None:
             self.bus.list_room(room.code, None)
-            live.shown = False
+            live.shown = None
 
     # -- the public operations: done here, or by the process holding the room ---------------
 
