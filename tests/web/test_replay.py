@@ -174,6 +174,19 @@ def test_everything_revealed_shows_what_the_seats_hide(
     seen = wait_step(page, step, str(other))
     assert seen["observation"] == state.observation(other)
     assert seen["observation"]["glasses"] != hidden_from_others
+    # The move list reads as the viewpoint read the moves: the dealer's pours revealed
+    # with everything revealed, and only as much as seat 1 was told from its eyes.
+    first = load("in-vino-morte", 3).new_initial_state()
+    pour = first.string_to_action(record.actions[0])
+    page.select_option("#replay-view", "1")
+    page.wait_for_selector("#replay-moves[data-view='1']")
+    as_seen = page.locator("#replay-moves li").first.inner_text()
+    assert as_seen == first.describe_action(pour, 1)["text"]
+    page.select_option("#replay-view", "all")
+    page.wait_for_selector("#replay-moves[data-view='all']")
+    revealed_words = page.locator("#replay-moves li").first.inner_text()
+    assert revealed_words == first.describe_action(pour, 0)["text"] != as_seen
+    assert page.locator("#replay-moves li").count() == len(record.actions)
     page.screenshot(path=str(artifacts / "replay-everything-ivm.png"), full_page=True)
 
 

@@ -148,17 +148,9 @@ class ReplayScreen {
     });
     this.share = h("input", { type: "text", readonly: true, id: "replay-link", "aria-label": "Link to this moment" });
     this.board = h("div", { class: "replay-board", id: "replay-board" });
-    this.moves = h(
-      "ol",
-      { class: "replay-moves", id: "replay-moves", start: "1" },
-      f.moves.map((m) =>
-        h(
-          "li",
-          { dataset: { step: String(m.step + 1) } },
-          h("button", { type: "button", class: "linkish", onclick: () => this.go(m.step + 1) }, m.text || m.notation),
-        ),
-      ),
-    );
+    this.moves = h("ol", { class: "replay-moves", id: "replay-moves", start: "1" });
+    this.movesView = null;
+    this.movesByView = new Map([["all", f.moves.map((m) => m.text || m.notation)]]);
     this.analysisBox = h("section", { class: "panel replay-analysis", id: "replay-analysis", "aria-label": "Analysis" });
     const outcome = f.outcome || {};
     const winners = (outcome.winners || []).map((s) => this.seatName(s));
@@ -217,12 +209,7 @@ class ReplayScreen {
     this.counter.textContent = `move ${this.step} of ${f.steps}`;
     this.share.value = this.link();
     history.replaceState(null, "", this.link());
-    for (const item of this.moves.children) {
-      const current = Number(item.dataset.step) === this.step;
-      item.classList.toggle("current", current);
-      // Keep the current move in sight inside the list (the page itself does not scroll).
-      if (current) this.moves.scrollTop = item.offsetTop - this.moves.clientHeight / 2;
-    }
+    this.markMove();
     let frame;
     try {
       frame = await getJson(`/api/replays/${encodeURIComponent(f.code)}/${f.game_no}/steps/${this.step}?view=${this.view}`);
@@ -236,7 +223,45 @@ class ReplayScreen {
     this.root.dataset.step = String(this.step);
     this.root.dataset.view = this.view;
     this.drawBoard(frame);
+    await this.drawMoves();
     this.drawDecision();
+  }
+
+  // The move list in words as the chosen viewpoint read them: everything revealed
+  // shows each move as its mover read it; a seat or a spectator, as it read them
+  // (the events of the game's last step, from the same log as live play).
+  async drawMoves() {
+    if (this.movesView === this.view) return this.markMove();
+    let words = this.movesByView.get(this.view);
+    if (!words) {
+      const f = this.facts;
+      try {
+        const end = await getJson(`/api/replays/${encodeURIComponent(f.code)}/${f.game_no}/steps/${f.steps}?view=${this.view}`);
+        words = end.events.map((e) => e.text || e.notation || "…");
+      } catch (error) {
+        toast(error.message, "error");
+        return;
+      }
+      this.movesByView.set(this.view, words);
+    }
+    this.movesView = this.view;
+    this.moves.dataset.view = this.view;
+    replace(
+      this.moves,
+      words.map((text, i) =>
+        h("li", { dataset: { step: String(i + 1) } }, h("button", { type: "button", class: "linkish", onclick: () => this.go(i + 1) }, text)),
+      ),
+    );
+    this.markMove();
+  }
+
+  markMove() {
+    for (const item of this.moves.children) {
+      const current = Number(item.dataset.step) === this.step;
+      item.classList.toggle("current", current);
+      // Keep the current move in sight inside the list (the page itself does not scroll).
+      if (current) this.moves.scrollTop = item.offsetTop - this.moves.clientHeight / 2;
+    }
   }
 
   unmount() {
