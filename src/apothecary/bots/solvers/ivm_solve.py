@@ -1,19 +1,20 @@
-"""In Vino Morte (no Cheese): the round games as numpy arrays, solved to
-NashConv below 1e-3 by discounted CFR and then polished by Newton's method on
-the equilibrium's indifference conditions.
+"""In Vino Morte: the round games as numpy arrays, solved to an equilibrium by
+linear CFR and then Newton's method on the equilibrium conditions; exact
+values and best responses of the whole game, round by round.
 
 :mod:`.ivm_cfr` builds each round's tree through the protocol and plays the
 stored strategies; this module only computes them (offline: the benchmark
 ``benchmarks/solve_in_vino_morte.py`` and the tests), so it may need numpy and
-scipy, which the bot does not.
+SciPy, which the bot does not. docs/solvers.md explains why the round-by-round
+best response is the whole game's.
 
 A round's tree is stored level by level (every information set of a round sits
 at one depth: a deal information set at the number of glasses poured, the turn
-of relative seat r at depth k + r - 1), and a strategy profile is one flat
-vector over every (information set, action) pair, its *slots*. One top-down
-pass gives every node's reach by each seat, one bottom-up pass every node's
-value to each seat; both take a batch of profiles at once (the Jacobian of the
-polishing step is a batch of perturbed profiles).
+of relative seat r at depth k + r - 1; checked when the arrays are built), and
+a strategy profile is one flat vector over every (information set, action)
+pair, its *slots*. One top-down pass gives every node's reach by each seat, one
+bottom-up pass every node's value to each seat; both take a batch of profiles
+at once (leading axes).
 """
 
 from __future__ import annotations
@@ -78,6 +79,10 @@ class VecRound:
             for a, child in enumerate(tree.children[node]):
                 edges.setdefault(depth[node], []).append((node, child, base + a, p))
         self.levels = [_level(edges[d]) for d in sorted(edges)]
+        # The best response resolves an information set within one level.
+        depths = [np.unique(lv.slot) for lv in self.levels]
+        if sum(len(d) for d in depths) != len(np.unique(np.concatenate(depths))):
+            raise AssertionError("an information set spans two depths of the round")
         self.leaves = np.array([m for m in range(n) if tree.leaf[m] is not None], dtype=np.int64)
         # per leaf and seat: the round it leads to (0: the game is over) and the
         # seat's relative seat in it, or the terminal share of the win
