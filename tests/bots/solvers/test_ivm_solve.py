@@ -185,3 +185,18 @@ def test_cfr_bot_plays_cheese_games() -> None:
         assert sum(state.returns()) == pytest.approx(1.0)
     with pytest.raises(BadOptionError, match="round_limit=5"):
         load_bot("cfr", apothecary.load("in-vino-morte", players=3, cheese=True, round_limit=5), 0)
+
+
+def test_an_information_set_across_two_depths_is_refused() -> None:
+    # the best response resolves each information set within one depth; a tree
+    # breaking that (planted: a turn node given a deal node's set) is refused
+    import copy
+
+    tree = copy.deepcopy(build_round(3))
+    deal = tree.info[0]  # the dealer's first pour, depth 0
+    turn = next(n for n in range(len(tree.player)) if tree.player[n] == 1)
+    tree.info[turn] = deal
+    tree.children[turn] = tree.children[turn][: len(tree.actions[deal])]
+    with pytest.raises(AssertionError, match="two depths"):
+        VecRound(tree)
+    VecRound(build_round(3))  # the real tree passes
