@@ -188,6 +188,9 @@ class Hub:
         again, so a holder that stalls past its lease is not waited on."""
         self._relays: dict[str, Connection] = {}
         """Sockets here of rooms held elsewhere, by connection id."""
+        self._silent: dict[str, float] = {}
+        """Processes a message found nobody listening for, and until when
+        (monotonic time) to believe they died, unless Redis says otherwise."""
         self._remote: dict[str, RemoteConnection] = {}
         """Sockets elsewhere of rooms held here, by connection id."""
         self._heart: asyncio.Task[None] | None = None
@@ -755,7 +758,11 @@ class Hub:
             found = (await self._run_db(self.store.holders, [code])).get(code)
             wait = 0.0
             if found is not None and found[0] != self.bus.id and found[1] >= 0:
-                if found[0] in await self.bus.alive({found[0]}):
+                # A holder is believed alive (no Redis round trip) unless a message
+                # to it lately found nobody listening; then Redis is asked.
+                silent = self._silent.get(found[0], 0.0) > time.monotonic()
+                if not silent or found[0] in await self.bus.alive({found[0]}):
+                    self._silent.pop(found[0], None)
                     self._holders[code] = (str(found[0]), time.monotonic() + found[1])
                     return str(found[0])
                 # Its holder died: the room is free once the lease runs out.
@@ -875,6 +882,7 @@ class Hub:
     def _gone(self, process: str) -> None:
         """``process`` no longer listens (it died): what was relayed to it is
         closed to reconnect, and its sockets here leave their rooms."""
+        self._silent[process] = time.monotonic() + self._lease_seconds()
         for code, (holder, _until) in list(self._holders.items()):
             if holder == process:
                 del self._holders[code]
