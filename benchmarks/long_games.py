@@ -1,6 +1,7 @@
 """Costs per action in long games: time and memory at 1,000, 10,000 and 100,000 actions.
 
-    .venv/bin/python benchmarks/long_games.py [--lengths 1000,10000,100000] [--write docs/performance.md]
+    .venv/bin/python benchmarks/long_games.py [--lengths 1000,10000,100000]
+        [--games in-vino-morte,...] [--write docs/performance.md]
 
 For every game, one seeded game is played to each length in a fresh
 subprocess (so memory is measured from a clean start, and a blow-up stops

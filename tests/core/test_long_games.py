@@ -88,7 +88,9 @@ def test_information_states_cost_memory_in_proportion_to_the_game(name: str) -> 
             state.information_state_string(seat)
 
     added = kept(ask_every_seat)
-    # Texts kept for every seat are a few times the state's size at most; the
-    # text up to every reveal, per seat (the bug), is thousands of times it.
-    assert added <= 2 * state_bytes + 100_000, (added, state_bytes)
+    # What the calls keep (each seat's text, In Vino Morte's table of formatted
+    # lines, bounded at 100,000 lines) is a few times the state's size; the text
+    # up to every reveal kept per seat (the bug) is some seventy times it at
+    # this length, and grows with the length.
+    assert added <= 10 * state_bytes + 1_000_000, (added, state_bytes)
     assert len(pickle.dumps(state)) <= pickled * 1.1 + 100
