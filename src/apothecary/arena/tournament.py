@@ -578,6 +578,11 @@ class TournamentStore:
             raise TournamentError(
                 f"{self.folder}: no tournament here ({error.strerror} reading {SPEC_FILE})"
             ) from None
+        except UnicodeDecodeError as error:
+            raise TournamentError(
+                f"{self.spec_path} is not UTF-8 text (byte {error.start}); "
+                "it is not a tournament description"
+            ) from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
