@@ -114,7 +114,6 @@ def test_a_list_of_bots_keeps_each_budget_whole(text: str, specs: list[str]) -> 
     "spec",
     [
         "rollout:policy=rollout",
-        "rollout:policy=hard",
         "rollout:policy=ismcts",
         "ismcts:rollout=rollout",
         "ismcts:rollout=careless:policy=ismcts",
