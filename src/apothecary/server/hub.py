@@ -28,7 +28,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -377,7 +377,21 @@ class Hub:
         return result
 
     async def _on_holder(self, code: str, op: str, args: dict[str, Any]) -> Any:
-        """Do ``op`` where the room is held: here, or by asking its holder.
+        """Do ``op`` where the room is held: here, or by asking its holder."""
+
+        async def there(holder: str) -> Any:
+            assert self.bus is not None
+            return await self.bus.request(holder, op, {"code": code, **args})
+
+        return await self._where_held(code, lambda: self._here(op, code, args), there)
+
+    async def _where_held(
+        self,
+        code: str,
+        here: Callable[[], Awaitable[Any]],
+        there: Callable[[str], Awaitable[Any]],
+    ) -> Any:
+        """``here()`` if this process holds the room, else ``there(holder)``.
         A holder that no longer holds it, or died before hearing the request,
         did nothing: ask the database again. A holder that heard but did not
         answer is Unavailable (it may have done it: never done twice)."""
@@ -385,10 +399,7 @@ class Hub:
         while True:
             holder = await self._holder(code)
             try:
-                if holder is None:
-                    return await self._here(op, code, args)
-                assert self.bus is not None
-                return await self.bus.request(holder, op, {"code": code, **args})
+                return await (here() if holder is None else there(holder))
             except NotHere:
                 self._holders.pop(code, None)
             except LeaseLost:
@@ -465,29 +476,31 @@ class Hub:
         In a cluster, a socket of a room held elsewhere is relayed to its holder."""
         if self.bus is None:
             return await self._connect_here(code, token, None)
-        give_up = time.monotonic() + self._patience()
-        while True:
-            holder = await self._holder(code)
-            try:
-                if holder is None:
-                    return await self._connect_here(code, token, None)
-                connection = Connection(code, None, self.config.send_queue, relay_to=holder)
-                # Listed before asking, so the messages the holder sends it while
-                # it joins (before its answer, on the same channel) are kept.
-                self._relays[connection.id] = connection
-                try:
-                    welcome = await self.bus.request(
-                        holder, "connect", {"code": code, "token": token, "conn": connection.id}
-                    )
-                except BaseException:
-                    self._relays.pop(connection.id, None)
-                    raise
-                connection.viewer = welcome["you"]
-                return connection, welcome
-            except NotHere:
-                self._holders.pop(code, None)
-            if time.monotonic() > give_up:
-                raise Unavailable("the room's server is not answering; try again")
+        result: tuple[Connection, dict[str, Any]] = await self._where_held(
+            code,
+            lambda: self._connect_here(code, token, None),
+            lambda holder: self._connect_there(code, token, holder),
+        )
+        return result
+
+    async def _connect_there(
+        self, code: str, token: object, holder: str
+    ) -> tuple[Connection, dict[str, Any]]:
+        """A socket of a room ``holder`` holds, relayed to it."""
+        assert self.bus is not None
+        connection = Connection(code, None, self.config.send_queue, relay_to=holder)
+        # Listed before asking, so the messages the holder sends it while it
+        # joins (before its answer, on the same channel) are kept.
+        self._relays[connection.id] = connection
+        try:
+            welcome = await self.bus.request(
+                holder, "connect", {"code": code, "token": token, "conn": connection.id}
+            )
+        except BaseException:
+            self._relays.pop(connection.id, None)
+            raise
+        connection.viewer = welcome["you"]
+        return connection, welcome
 
     async def _connect_here(
         self, code: str, token: object, remote: RemoteConnection | None
