@@ -278,7 +278,8 @@ class Bus:
         at once (the sender asks the database again), and the hub forgets it."""
         for item in items:
             if item[0] == "req" and item[1] is not None:
-                self._answered(["rep", item[1], False, _as_data(Unavailable("gone"))])
+                gone = NotHere("nobody heard the request: its process is gone")
+                self._answered(["rep", item[1], False, _as_data(gone)])
         if self._on_gone is not None:
             self._on_gone(channel.rsplit(":", 1)[-1])
 
