@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import operator
 import pickle
 import random
 import re
@@ -46,6 +47,8 @@ class ConformanceReport:
     chance_steps: int = 0
     resamples: int = 0
     resamples_differing: int = 0
+    information_states: int = 0
+    """Positions whose information-state tensors (every seat's) were checked."""
     lengths: list[int] = field(default_factory=list)
 
 
@@ -98,7 +101,17 @@ def check_game(
       protocol: one protocol in turn, as often as the allowance below pays
       for, all of them at the end;
     - observations (every seat and a spectator) are JSON values that survive a
-      JSON round trip, and tensors have the declared length and finite values;
+      JSON round trip, and tensors have the declared length and finite values,
+      within the game's declared ``observation_tensor_bounds`` (when it
+      declares them: every game of this package does);
+    - for a game that defines information-state tensors (every game of this
+      package; see ``Game.provides_information_state_tensor``): the declared
+      bounds have the tensor's length with ``low <= high``; every seat's
+      tensor has the declared length (fixed for the configuration) and
+      finite values within the bounds; it is the same (as float32) in every
+      world the seat cannot tell from the game (its resamples); and it has
+      perfect recall: over all the games played, two positions give a seat the
+      same tensor exactly when they give it the same information state string;
     - a tensor holds what its observation holds: two positions met in any of
       the games played whose ``observation(seat)`` differ give that seat
       different ``observation_tensor(seat)``, compared as float32 (what the
@@ -135,10 +148,13 @@ def check_game(
     event, loading a pickle, which replays, and playing a world on to its end)
     run on an allowance of actions per step checked (100, 32 and 16), so a
     game shorter than about a hundred actions gets them at every step and a
-    long one at steps spread over all of it. Refused inputs, moves on copies
-    and pickles are each followed by a quick look at the state (its text,
-    history, mover and legal actions), and the whole fingerprint, views
-    included, is compared once per step.
+    long one at steps spread over all of it. Information-state tensors, whose
+    length is the longest game's, run on an allowance of numbers per step
+    (8,192, so every step of a short game), and at every game's end; so does
+    the comparison of a resample's tensor with the game's, on one of its own.
+    Refused inputs, moves on copies and pickles are each followed by a quick
+    look at the state (its text, history, mover and legal actions), and the
+    whole fingerprint, views included, is compared once per step.
 
     More games than ``games`` are played until ``min_steps`` actions were
     checked (short games need many to meet every situation). With
@@ -149,11 +165,13 @@ def check_game(
     game = game_factory() if game_factory is not None else load(name, players, **options)
     report = ConformanceReport(game=game.name, settings=game.settings())
     tensors = _TensorIndex()
+    layout = _tensor_layout(game)
+    recall = _RecallIndex()
     index = 0
     while index < games or report.steps < min_steps:
         rng = random.Random(f"{seed}:{index}")
         label = f"seed={seed} game={index}"
-        where = _Where(game, label, game.new_initial_state(), tensors)
+        where = _Where(game, label, game.new_initial_state(), tensors, layout, recall)
         _check_one_game(game, rng, report, resample_every, max_steps_per_game, where)
         report.games += 1
         index += 1
@@ -186,7 +204,9 @@ def _check_one_game(
         views, digests, tensors = _check_position(state, where)
         observed.append(digests)
         if state.is_terminal() or (max_steps is not None and state.move_number() >= max_steps):
+            _check_information_states(state, report, where)
             break
+        due = where.information_states.afford(where.layout.cost)
         if where.longest is not None and state.move_number() >= where.longest:
             where.fail(f"game not over after max_game_length={where.longest} actions")
         if resample_every and state.move_number() % resample_every == 0:
@@ -210,6 +230,8 @@ def _check_one_game(
         # Last, so that a fault a narrower check explains (a leak into the
         # observation, say) is reported as that.
         where.tensors.check(tensors, views, where)
+        if due:
+            _check_information_states(state, report, where)
         if state.current_player() == CHANCE:
             report.chance_steps += 1
             action = sample_chance(state, rng)
@@ -313,6 +335,137 @@ _PICKLE_CREDIT = 32
 """Actions per step for pickling (a pickled state is replayed when loaded)."""
 _PLAY_ON_CREDIT = 16
 """Actions per step for playing resampled worlds on to their end."""
+_INFORMATION_STATE_CREDIT = 8192
+"""Numbers per step for information-state tensors (every seat's, at one
+position); their length is the longest game's, so a long game's cost more."""
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """A game's declared tensor sizes and bounds, read once per check."""
+
+    observation_bounds: tuple[list[float], list[float]] | None
+    information_state_size: int | None
+    """None when the game defines no information-state tensor (or, as for its
+    longest game, the configuration has no fixed length)."""
+    information_state_bounds: tuple[list[float], list[float]] | None
+    cost: int
+    """Numbers in every seat's information-state tensor at one position."""
+
+
+def _tensor_layout(game: Game) -> _Layout:
+    """The game's declared sizes and bounds, each checked for its form."""
+    observation_bounds = None
+    if game.declares_tensor_bounds:
+        observation_bounds = game.observation_tensor_bounds()
+        _check_bounds_form(game, "observation", observation_bounds, game.observation_tensor_size())
+    size = bounds = None
+    if game.provides_information_state_tensor:
+        try:
+            size = game.information_state_tensor_size()
+        except BadOptionError:
+            size = None  # as for max_game_length: a game with no longest length
+        if size is not None:
+            bounds = game.information_state_tensor_bounds()
+            _check_bounds_form(game, "information_state", bounds, size)
+    cost = (size or 0) * game.num_players
+    return _Layout(observation_bounds, size, bounds, cost)
+
+
+def _check_bounds_form(
+    game: Game, prefix: str, bounds: tuple[list[float], list[float]], size: int
+) -> None:
+    low, high = bounds
+    what = f"{game!r}: {prefix}_tensor_bounds()"
+    if len(low) != size or len(high) != size:
+        raise ConformanceError(
+            f"{what} gives {len(low)} lows and {len(high)} highs for a tensor of {size}"
+        )
+    wrong = next((i for i, (a, b) in enumerate(zip(low, high, strict=True)) if not a <= b), None)
+    if wrong is not None:
+        raise ConformanceError(
+            f"{what}: element {wrong} has low {low[wrong]} above high {high[wrong]}"
+        )
+
+
+def _outside(tensor: list[float], bounds: tuple[list[float], list[float]]) -> str | None:
+    """None if every value of ``tensor`` lies within ``bounds``, else which does not."""
+    low, high = bounds
+    if all(map(operator.le, low, tensor)) and all(map(operator.le, tensor, high)):
+        return None
+    i = next(
+        i for i, (a, x, b) in enumerate(zip(low, tensor, high, strict=True)) if not a <= x <= b
+    )
+    return f"element {i} is {tensor[i]}, outside its declared bounds [{low[i]}, {high[i]}]"
+
+
+def _float32_digest(tensor: list[float]) -> int:
+    """A hash of ``tensor`` as float32: what the adapters hand a learning agent."""
+    return hash(array("f", tensor).tobytes())
+
+
+class _RecallIndex:
+    """Per seat, which information state string each information-state tensor
+    stood for, and the reverse, as digests: a tensor met again with another
+    string forgot something (no perfect recall); a string met again with
+    another tensor put something in it the seat does not know."""
+
+    def __init__(self) -> None:
+        self.by_tensor: dict[tuple[Player, int], tuple[int, str]] = {}
+        self.by_string: dict[tuple[Player, int], tuple[int, str]] = {}
+
+    def check(self, seat: Player, tensor: list[float], text: str, where: _Where) -> None:
+        """Fail if ``tensor`` and ``text`` (seat's) disagree with what was met before."""
+        mine, theirs = _float32_digest(tensor), hash(text)
+        first = self.by_tensor.setdefault((seat, mine), (theirs, where.at()))
+        if first[0] != theirs:
+            where.fail(
+                f"information_state_tensor({seat}) is the same (as float32) as the tensor "
+                f"seat {seat} was given {first[1]}, but its information_state_string "
+                "differs: the tensor must have perfect recall, as the string has"
+            )
+        first = self.by_string.setdefault((seat, theirs), (mine, where.at()))
+        if first[0] != mine:
+            where.fail(
+                f"information_state_tensor({seat}) differs from the tensor seat {seat} was "
+                f"given {first[1]}, where its information_state_string was the same: the "
+                "tensor holds something the seat does not know"
+            )
+
+
+def _check_information_states(state: State, report: ConformanceReport, where: _Where) -> None:
+    """Every seat's information-state tensor at ``state``: its length, values
+    and bounds, and its agreement with the seat's information state string."""
+    layout = where.layout
+    size, bounds = layout.information_state_size, layout.information_state_bounds
+    if size is None or bounds is None:
+        return
+    for seat in range(state.game.num_players):
+        tensor = state.information_state_tensor(seat)
+        what = f"information_state_tensor({seat})"
+        if len(tensor) != size:
+            where.fail(f"{what} has {len(tensor)} values, not {size}")
+        _check_numbers(tensor, bounds, what, where)
+        where.recall.check(seat, tensor, state.information_state_string(seat), where)
+    report.information_states += 1
+
+
+def _check_numbers(
+    tensor: list[float],
+    bounds: tuple[list[float], list[float]] | None,
+    what: str,
+    where: _Where,
+) -> None:
+    """Numbers, finite, and within ``bounds`` when there are any."""
+    # The few distinct types first, then finiteness, both mostly in C.
+    kinds = set(map(type, tensor))
+    numbers = all(issubclass(kind, float | int) for kind in kinds)
+    if not numbers or not all(map(math.isfinite, tensor)):
+        where.fail(f"{what} has a non-finite or non-number value")
+    if bounds is not None:
+        outside = _outside(tensor, bounds)
+        if outside is not None:
+            where.fail(f"{what}: {outside}")
 
 
 def _longest(game: Game) -> int | None:
@@ -329,12 +482,24 @@ class _Where:
     and the allowances of its checks that grow with the game's length."""
 
     def __init__(
-        self, game: Game, label: str, state: State, tensors: _TensorIndex | None = None
+        self,
+        game: Game,
+        label: str,
+        state: State,
+        tensors: _TensorIndex | None = None,
+        layout: _Layout | None = None,
+        recall: _RecallIndex | None = None,
     ) -> None:
         self.game = game
         self.label = label
         self.state = state
         self.tensors = tensors if tensors is not None else _TensorIndex()
+        self.layout = layout if layout is not None else _tensor_layout(game)
+        self.recall = recall if recall is not None else _RecallIndex()
+        self.information_states = _Budget(_INFORMATION_STATE_CREDIT)
+        # Its own allowance: the comparison costs less than a whole position's
+        # check and would otherwise take all of it.
+        self.resampled_states = _Budget(_INFORMATION_STATE_CREDIT)
         self.replays = _Budget(_REPLAY_CREDIT)
         self.pickles = _Budget(_PICKLE_CREDIT)
         self.pickled = 0
@@ -345,7 +510,8 @@ class _Where:
 
     def step(self) -> None:
         """One more step checked: every allowance grows."""
-        for budget in (self.replays, self.pickles, self.play_ons):
+        budgets = (self.replays, self.pickles, self.play_ons)
+        for budget in (*budgets, self.information_states, self.resampled_states):
             budget.step()
 
     def at(self) -> str:
@@ -469,11 +635,8 @@ def _check_position(
             tensor = state.observation_tensor(seat)
             if len(tensor) != size:
                 where.fail(f"observation_tensor({seat}) has {len(tensor)} values, not {size}")
-            # The few distinct types first, then finiteness, both mostly in C.
-            kinds = set(map(type, tensor))
-            numbers = all(issubclass(kind, float | int) for kind in kinds)
-            if not numbers or not all(map(math.isfinite, tensor)):
-                where.fail(f"observation_tensor({seat}) has a non-finite or non-number value")
+            bounds = where.layout.observation_bounds
+            _check_numbers(tensor, bounds, f"observation_tensor({seat})", where)
             tensors.append(tensor)
             if not isinstance(state.information_state_string(seat), str):
                 where.fail(f"information_state_string({seat}) is not a str")
@@ -661,6 +824,15 @@ def _check_resample(
         where.fail(f"{what} changed whose turn it is")
     if state.current_player() == seat:
         _check_world_labels(state, sample, what, where)
+    if where.layout.information_state_size is not None and where.resampled_states.afford(
+        2 * where.layout.information_state_size
+    ):
+        told = sample.information_state_tensor(seat)
+        if _float32_digest(told) != _float32_digest(state.information_state_tensor(seat)):
+            where.fail(
+                f"{what} changed seat {seat}'s information_state_tensor: the tensor must be "
+                "the same in every world the seat cannot tell from the game (a leak)"
+            )
     # Fair by construction: a resampler may use only the seat's information
     # and the rng, so a state the seat cannot tell from this one (its own
     # resample) must give the same draw for the same seed.

@@ -7,6 +7,7 @@ from toy_game import ToyGame, ToyState
 
 from apothecary.core.errors import ApothecaryError
 from apothecary.core.game import JSON, Action, Player, State
+from apothecary.core.registry import load
 from apothecary.games.in_vino_morte.rules import (
     CARD_NAMES,
     DRINK,
@@ -43,11 +44,47 @@ def test_a_correct_game_passes() -> None:
         ("event_actor", "the actor reads notation None"),
         ("label_leak", "a leak in the label"),
         ("label_twins", "two legal actions share a label"),
+        ("obs_bounds", r"observation_tensor\(0\): element \d is 1.0, outside"),
+        ("bounds_form", "gives 10 lows and 9 highs for a tensor of 10"),
+        ("ist_length", r"information_state_tensor\(0\) has 9 values, not 10"),
+        ("ist_bounds", r"information_state_tensor\(0\): element \d is 2.0, outside"),
+        ("ist_leak", "changed seat 0's information_state_tensor"),
+        ("ist_forgets", "the tensor must have perfect recall"),
     ],
 )
 def test_each_planted_bug_is_caught(bug: str, message: str) -> None:
     with pytest.raises(ConformanceError, match=message):
         check_toy(bug)
+
+
+def test_a_correct_game_has_its_information_states_checked() -> None:
+    report = check_game("toy-high-card", games=30, seed=3, game_factory=ToyGame)
+    # Every position of these short games, the chance ones included.
+    assert report.information_states == report.steps + report.games
+
+
+def test_an_information_state_tensor_with_a_secret_is_caught_without_resamples() -> None:
+    """With no resample to compare against, the index over all games still sees
+    one information state string given two tensors (a hidden card in them)."""
+    with pytest.raises(ConformanceError, match="holds something the seat does not know"):
+        check_game(
+            "toy-high-card",
+            games=30,
+            seed=3,
+            resample_every=0,
+            game_factory=lambda: ToyGame(bug="ist_leak"),
+        )
+
+
+def test_a_long_games_information_states_are_checked_on_an_allowance() -> None:
+    """Poison Pot's tensor is as long as its longest game: on the radius-4 board
+    with 3 players, 11,163 numbers a seat, 33,489 a position. At 8,192 numbers
+    of allowance a step, about one position in four is checked, and the last."""
+    report = check_game("poison-pot", players=3, games=1, seed=1, radius=4)
+    per_position = 3 * load("poison-pot", players=3, radius=4).information_state_tensor_size()
+    assert per_position == 33_489
+    assert report.steps == 180
+    assert report.information_states == report.steps * 8192 // per_position + 1 == 45
 
 
 def test_a_failure_names_the_moves_to_replay_it() -> None:

@@ -36,8 +36,11 @@ CONFIGURATIONS = configurations()
 GAMES = apothecary.games()
 
 
-def declares_bounds(env: ApothecaryGymEnv) -> bool:
-    return bool(np.isfinite(env.observation_space.low).all())
+def bounded(env: ApothecaryGymEnv) -> bool:
+    """Whether the game declares finite bounds for every element of the tensor
+    (In Vino Morte with Cheese and no round limit has one unbounded: the round)."""
+    space = env.observation_space
+    return bool(np.isfinite(space.low).all() and np.isfinite(space.high).all())
 
 
 def play(env: Any, seed: int, action_seed: int | None = None) -> list[Any]:
@@ -59,9 +62,10 @@ def test_gymnasium_check_env(name: str, players: int, options: dict[str, Any]) -
     env = gymnasium.make(env_id(name), players=players, render_mode="ansi", **options)
     with warnings.catch_warnings():
         # Every warning of the checker fails the test, except the infinite
-        # bounds of a game that declares no tensor bounds yet.
+        # bound of a configuration that declares one (or of a game that
+        # declares no bounds yet).
         warnings.simplefilter("error")
-        if not declares_bounds(env.unwrapped):
+        if not bounded(env.unwrapped):
             warnings.filterwarnings("ignore", message=".*infinity. This is probably too")
         check_env(env.unwrapped)
 
@@ -291,16 +295,25 @@ def test_bad_reset_options() -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_information_state_observations_where_the_game_has_them(name: str) -> None:
     game = apothecary.load(name)
-    if not hasattr(game, "information_state_tensor_size"):
+    if not game.provides_information_state_tensor:
         with pytest.raises(BadOptionError, match="information_state"):
             ApothecaryGymEnv(name, observation="information_state")
         return
-    env = ApothecaryGymEnv(name, observation="information_state")
-    observation, _ = env.reset(seed=0)
+    made = gymnasium.make(env_id(name), observation="information_state", render_mode="ansi")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # bounded: not even the infinity warning
+        check_env(made.unwrapped)
+    env = ApothecaryGymEnv(name, observation="information_state", opponents="random")
+    low, high = game.information_state_tensor_bounds()
     assert env.observation_space.shape == (game.information_state_tensor_size(),)
-    np.testing.assert_array_equal(
-        observation, np.float32(env.state.information_state_tensor(env.seat))
-    )
+    np.testing.assert_array_equal(env.observation_space.low, np.float32(low))
+    np.testing.assert_array_equal(env.observation_space.high, np.float32(high))
+    for seed in range(2):
+        steps = play(env, seed)
+        assert all(observation in env.observation_space for observation, *_ in steps)
+        np.testing.assert_array_equal(
+            steps[-1][0], np.float32(env.state.information_state_tensor(env.seat))
+        )
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -349,19 +362,18 @@ def test_module_docstring_example_runs() -> None:
     assert result.attempted > 0 and result.failed == 0
 
 
-def test_declared_bounds_make_the_box(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A game that declares bounds (scalars or per entry) gets exactly those in its Box.
-    game_class = apothecary.game_class("poison-pot")
-    size = apothecary.load("poison-pot").observation_tensor_size()
-    high = [1.0] * size
-    high[0] = 2.0
-    monkeypatch.setattr(
-        game_class, "observation_tensor_bounds", lambda self: (0.0, high), raising=False
-    )
-    space = ApothecaryGymEnv("poison-pot").observation_space
-    assert space.low.tolist() == [0.0] * size
-    assert space.high.tolist() == high
+@pytest.mark.parametrize("name", GAMES)
+def test_the_box_is_the_games_declared_bounds(name: str) -> None:
+    game = apothecary.load(name)
+    space = ApothecaryGymEnv(name).observation_space
     assert space.dtype == np.float32
+    if not game.declares_tensor_bounds:
+        assert np.isinf(space.low).all() and np.isinf(space.high).all()
+        return
+    low, high = game.observation_tensor_bounds()
+    np.testing.assert_array_equal(space.low, np.float32(low))
+    np.testing.assert_array_equal(space.high, np.float32(high))
+    assert bounded(ApothecaryGymEnv(name))
 
 
 def test_vector_envs() -> None:
@@ -384,29 +396,3 @@ def test_vector_envs() -> None:
         assert not truncated.any()
         ended += int(terminated.sum())
     assert ended > 2
-
-
-def test_information_state_tensor_passes_through(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A game that defines an information-state tensor (here a stand-in of a
-    # different length) is observed through it, at its own size.
-    game = apothecary.load("poison-pot")
-    state_class = type(game.new_initial_state())
-    size = game.observation_tensor_size() + 1
-    monkeypatch.setattr(
-        type(game), "information_state_tensor_size", lambda self: size, raising=False
-    )
-    monkeypatch.setattr(
-        state_class,
-        "information_state_tensor",
-        lambda self, player: [*self.observation_tensor(player), float(self.move_number())],
-        raising=False,
-    )
-    env = ApothecaryGymEnv("poison-pot", observation="information_state")
-    observation, info = env.reset(seed=0)
-    assert env.observation_space.shape == (size,)
-    observation, *_ = env.step(int(np.flatnonzero(info["action_mask"])[0]))
-    assert observation.shape == (size,)
-    assert observation[-1] == env.state.move_number()
-    np.testing.assert_array_equal(
-        observation[:-1], np.float32(env.state.observation_tensor(env.seat))
-    )

@@ -259,36 +259,72 @@ def test_clones_are_independent() -> None:
     assert str(state) == before and len(copy.history()) == len(state.history()) + 1
 
 
-def test_an_information_state_tensor_is_passed_through_where_a_game_has_one() -> None:
-    from toy_game import ToyGame, ToyState
+def _provides_information_state_tensor(name: str) -> bool:
+    return apothecary.load(name).provides_information_state_tensor
+
+
+@pytest.mark.parametrize(
+    "name", [n for n in apothecary.games() if _provides_information_state_tensor(n)]
+)
+def test_the_perfect_recall_observer_gives_the_information_state_tensor(name: str) -> None:
+    """OpenSpiel's own make_observation with perfect recall, and the state's
+    information_state_tensor, give the game's tensor (as float32)."""
+    game = openspiel.load(name, 3 if apothecary.game_class(name).info.max_players >= 3 else 2)
+    assert game.get_type().provides_information_state_tensor
+    size = game.apothecary_game.information_state_tensor_size()
+    assert game.information_state_tensor_shape() == [size]
+    assert game.information_state_tensor_size() == size
+    observation = make_observation(
+        game,
+        pyspiel.IIGObservationType(
+            perfect_recall=True,
+            public_info=True,
+            private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER,
+        ),
+    )
+    assert set(observation.dict) == {"info_state"}
+    for state in random_states(game, seed=5):
+        ours = state.apothecary_state
+        for seat in range(game.num_players()):
+            expected = np.asarray(ours.information_state_tensor(seat), np.float32)
+            observation.set_from(state, seat)
+            assert np.array_equal(observation.tensor, expected)
+            assert np.array_equal(
+                np.asarray(state.information_state_tensor(seat), np.float32), expected
+            )
+            assert observation.string_from(state, seat) == ours.information_state_string(seat)
+
+
+def test_a_game_without_an_information_state_tensor_gets_the_string_only() -> None:
+    """A game from another package may leave the tensor out: the flag is False,
+    random_sim_test (which then asks for no tensor) passes, and the
+    perfect-recall observer gives the string only."""
+    from toy_game import ToyGame
 
     from apothecary.core import registry
 
-    class TensorToyState(ToyState):
-        def information_state_tensor(self, player: int) -> list[float]:
-            return [*self.observation_tensor(player), float(self.move_number())]
+    class StringOnlyToyGame(ToyGame):
+        info = apothecary.GameInfo(**{**ToyGame.info.__dict__, "name": "toy-infostate-string"})
+        information_state_tensor_size = apothecary.Game.information_state_tensor_size
 
-    class TensorToyGame(ToyGame):
-        info = apothecary.GameInfo(**{**ToyGame.info.__dict__, "name": "toy-infostate-tensor"})
-
-        def information_state_tensor_size(self) -> int:
-            return self.observation_tensor_size() + 1
-
-        def new_initial_state(self) -> TensorToyState:
-            return TensorToyState(self)
-
-    registry.register(TensorToyGame)
+    registry.register(StringOnlyToyGame)
     try:
-        game = openspiel.load("toy-infostate-tensor")
-        assert game.get_type().provides_information_state_tensor
+        game = openspiel.load("toy-infostate-string")
+        assert not game.get_type().provides_information_state_tensor
         pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
-        for state in random_states(game, seed=1):
-            ours = state.apothecary_state
-            for seat in range(2):
-                assert state.information_state_tensor(seat) == ours.information_state_tensor(seat)
+        observation = make_observation(
+            game,
+            pyspiel.IIGObservationType(
+                perfect_recall=True,
+                public_info=True,
+                private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER,
+            ),
+        )
+        assert observation.tensor is None
+        state = random_states(game, seed=1)[-1]
+        assert observation.string_from(state, 0) == state.information_state_string(0)
     finally:
-        registry._GAMES.pop("toy-infostate-tensor", None)
+        registry._GAMES.pop("toy-infostate-string", None)
     for name in apothecary.games():
-        size = getattr(apothecary.load(name), "information_state_tensor_size", lambda: None)()
         kind = pyspiel.load_game(openspiel_name(name)).get_type()
-        assert kind.provides_information_state_tensor == (size is not None)
+        assert kind.provides_information_state_tensor == _provides_information_state_tensor(name)

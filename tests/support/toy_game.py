@@ -43,6 +43,12 @@ BUGS = (
     "event_actor",
     "label_leak",
     "label_twins",
+    "ist_length",
+    "ist_bounds",
+    "ist_leak",
+    "ist_forgets",
+    "obs_bounds",
+    "bounds_form",
 )
 
 
@@ -68,6 +74,19 @@ class ToyGame(Game):
 
     def observation_tensor_size(self) -> int:
         return 10
+
+    def observation_tensor_bounds(self) -> tuple[list[float], list[float]]:
+        # bug=obs_bounds declares the cards' marks always 0, which they are not.
+        high = [0.0] * 3 + [1.0] * 7 if self.options["bug"] == "obs_bounds" else [1.0] * 10
+        return [0.0] * 10, high
+
+    def information_state_tensor_size(self) -> int:
+        return 10
+
+    def information_state_tensor_bounds(self) -> tuple[list[float], list[float]]:
+        if self.options["bug"] == "bounds_form":
+            return [0.0] * 10, [1.0] * 9
+        return [0.0] * 10, [1.0] * 10
 
     def new_initial_state(self) -> ToyState:
         return ToyState(self)
@@ -185,6 +204,22 @@ class ToyState(State):
             tensor[move] = 1.0
         if self.is_terminal():
             tensor[7 + self.cards[1 - player]] = 1.0
+        return tensor
+
+    def information_state_tensor(self, player: Player) -> list[float]:
+        # The observation is the seat's whole history here (its card, the moves
+        # in order, which the moves made give, and the showdown).
+        # (ToyState's own: tests that change the observation tensor keep this one.)
+        tensor = ToyState.observation_tensor(self, player)
+        bug = self.bug
+        if bug == "ist_length":
+            return tensor[:9]
+        if bug == "ist_bounds" and len(self.cards) > player:
+            tensor[self.cards[player]] = 2.0
+        if bug == "ist_leak" and len(self.cards) == 2 and not self.is_terminal():
+            tensor[7 + self.cards[1 - player]] = 1.0  # the other seat's card, face down
+        if bug == "ist_forgets":
+            tensor[3:7] = [0.0] * 4  # the moves
         return tensor
 
     def resample_from_infostate(self, player: Player, rng: random.Random) -> ToyState:

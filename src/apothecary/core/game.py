@@ -267,6 +267,49 @@ class Game(ABC):
     def observation_tensor_size(self) -> int:
         """The length of every :meth:`State.observation_tensor`."""
 
+    def observation_tensor_bounds(self) -> tuple[list[float], list[float]]:
+        """Per element of :meth:`State.observation_tensor`, the least and the
+        greatest value any state gives: ``(low, high)``, two lists of
+        :meth:`observation_tensor_size` floats, ``low[i] <= high[i]``.
+
+        Adapters build exact spaces from them (Gymnasium's and PettingZoo's
+        ``Box``). Every game in this package declares them; the base class
+        raises NotImplementedError, so a game from elsewhere that declares none
+        gets unbounded spaces there (and :attr:`declares_tensor_bounds` False).
+        """
+        raise NotImplementedError(f"{self.name} declares no observation tensor bounds")
+
+    def information_state_tensor_size(self) -> int:
+        """The length of every :meth:`State.information_state_tensor`: fixed per
+        configuration. A configuration whose games have no longest length (see
+        :meth:`max_game_length`) has no such length either and raises
+        BadOptionError saying which option gives one.
+
+        Every game in this package defines the tensor; the base class raises
+        NotImplementedError, so a game from elsewhere may leave it out, and
+        :attr:`provides_information_state_tensor` is then False (OpenSpiel's
+        flag of the same name; the adapters then offer only the observation).
+        """
+        raise NotImplementedError(f"{self.name} defines no information-state tensor")
+
+    def information_state_tensor_bounds(self) -> tuple[list[float], list[float]]:
+        """Per element of :meth:`State.information_state_tensor`, ``(low, high)``
+        as for :meth:`observation_tensor_bounds`; raises as
+        :meth:`information_state_tensor_size` does."""
+        raise NotImplementedError(f"{self.name} defines no information-state tensor")
+
+    @property
+    def provides_information_state_tensor(self) -> bool:
+        """Whether this game defines :meth:`information_state_tensor_size` (and
+        with it :meth:`State.information_state_tensor` and its bounds)."""
+        return type(self).information_state_tensor_size is not Game.information_state_tensor_size
+
+    @property
+    def declares_tensor_bounds(self) -> bool:
+        """Whether this game declares :meth:`observation_tensor_bounds` (a game
+        that defines an information-state tensor declares its bounds too)."""
+        return type(self).observation_tensor_bounds is not Game.observation_tensor_bounds
+
     @abstractmethod
     def new_initial_state(self) -> State:
         """A fresh game at its start."""
@@ -372,6 +415,19 @@ class State(ABC):
     @abstractmethod
     def observation_tensor(self, player: Player) -> list[float]:
         """A flat numeric view of :meth:`observation`, of the game's declared length."""
+
+    def information_state_tensor(self, player: Player) -> list[float]:
+        """A flat numeric key for everything ``player`` has seen so far, with
+        perfect recall, of the game's declared length
+        (:meth:`Game.information_state_tensor_size`): two positions give the seat
+        the same tensor exactly when they give it the same
+        :meth:`information_state_string`. Every value lies within
+        :meth:`Game.information_state_tensor_bounds`.
+
+        Every game in this package defines it; the base class raises
+        NotImplementedError (see :attr:`Game.provides_information_state_tensor`).
+        """
+        raise NotImplementedError(f"{self.game.name} defines no information-state tensor")
 
     @abstractmethod
     def resample_from_infostate(self, player: Player, rng: random.Random) -> State:

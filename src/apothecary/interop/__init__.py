@@ -12,7 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from apothecary.core.errors import MalformedActionError
+from apothecary.core.errors import BadOptionError, MalformedActionError
+from apothecary.core.game import Game
+
+OBSERVATION_KINDS = ("observation", "information_state")
+"""What an environment hands a learning seat: its observation tensor, or its
+information-state tensor (perfect recall)."""
 
 
 def agent_name(seat: int) -> str:
@@ -25,7 +30,28 @@ def openspiel_name(game_name: str) -> str:
     return "apothecary_" + game_name.replace("-", "_")
 
 
-__all__ = ["agent_name", "openspiel_name"]
+def tensor_layout(game: Game, kind: str) -> tuple[str, int, tuple[list[float], list[float]] | None]:
+    """For an environment that hands a seat the tensor of ``kind`` (one of
+    :data:`OBSERVATION_KINDS`): the state's method that gives it, its length,
+    and its declared ``(low, high)`` (None for a game from elsewhere that
+    declares none). BadOptionError for another kind, or for the information
+    state of a game that defines no such tensor."""
+    if kind not in OBSERVATION_KINDS:
+        raise BadOptionError(
+            f"observation={kind!r}: expected one of {', '.join(map(repr, OBSERVATION_KINDS))}"
+        )
+    if kind == "observation":
+        bounds = game.observation_tensor_bounds() if game.declares_tensor_bounds else None
+        return "observation_tensor", game.observation_tensor_size(), bounds
+    if not game.provides_information_state_tensor:
+        raise BadOptionError(
+            f"observation='information_state': {game.name} defines no information_state tensor"
+        )
+    size = game.information_state_tensor_size()
+    return "information_state_tensor", size, game.information_state_tensor_bounds()
+
+
+__all__ = ["OBSERVATION_KINDS", "action_id", "agent_name", "openspiel_name", "tensor_layout"]
 
 
 def action_id(action: Any) -> int:

@@ -45,14 +45,14 @@ from apothecary.core.errors import (
 )
 from apothecary.core.game import CHANCE, Game, State, sample_chance
 from apothecary.core.registry import games, load
-from apothecary.interop import action_id
+from apothecary.interop import OBSERVATION_KINDS, action_id, tensor_layout
 
 FloatArray = np.ndarray[Any, np.dtype[np.float32]]
 
 RENDER_MODES = ["ansi"]
 ILLEGAL_MODES = ("penalty", "raise")
 REWARDS = ("returns", "score")
-OBSERVATIONS = ("observation", "information_state")
+OBSERVATIONS = OBSERVATION_KINDS
 
 ENTRY_POINT = "apothecary.interop.gymnasium:ApothecaryGymEnv"
 
@@ -230,26 +230,14 @@ class ApothecaryGymEnv(gymnasium.Env[FloatArray, np.int64]):
     # -- helpers ----------------------------------------------------------------
 
     def _tensor_layout(self) -> tuple[int, tuple[Any, Any]]:
-        """The tensor's length and (low, high): the game's declared bounds when it
-        declares them, else unbounded (the protocol then promises only finite values)."""
-        prefix = "observation" if self.observation_kind == "observation" else "information_state"
-        size_of = getattr(self.game, f"{prefix}_tensor_size", None)
-        state_class = type(self.game.new_initial_state())
-        if size_of is None or not callable(getattr(state_class, f"{prefix}_tensor", None)):
-            raise BadOptionError(
-                f"observation={self.observation_kind!r}: {self.game.name} defines no "
-                f"{prefix} tensor"
-            )
-        size = int(size_of())
-        self._tensor_method = f"{prefix}_tensor"
-        declared = getattr(self.game, f"{prefix}_tensor_bounds", None)
-        if declared is None:
+        """The tensor's length and (low, high): the game's declared bounds (every
+        game of this package declares them), else unbounded (a game from
+        elsewhere that declares none promises only finite values)."""
+        self._tensor_method, size, bounds = tensor_layout(self.game, self.observation_kind)
+        if bounds is None:
             return size, (-np.inf, np.inf)
-        low, high = declared()
-        return size, (
-            np.broadcast_to(np.asarray(low, dtype=np.float32), (size,)).copy(),
-            np.broadcast_to(np.asarray(high, dtype=np.float32), (size,)).copy(),
-        )
+        low, high = bounds
+        return size, (np.asarray(low, dtype=np.float32), np.asarray(high, dtype=np.float32))
 
     def _make_opponents(self, learner: int, seeds: Sequence[int] | None) -> dict[int, Bot]:
         others = [seat for seat in range(self.game.num_players) if seat != learner]
@@ -310,8 +298,7 @@ class ApothecaryGymEnv(gymnasium.Env[FloatArray, np.int64]):
         return float(outcome.scores[self.seat])
 
     def _observe(self) -> FloatArray:
-        # By name: the information-state tensor is looked up, not yet promised
-        # by the protocol, and both kinds are read the same way.
+        # By name: both kinds are read the same way.
         tensor = getattr(self.state, self._tensor_method)(self.seat)
         return np.asarray(tensor, dtype=np.float32)
 

@@ -20,12 +20,12 @@ the game's own resampler, which is what OpenSpiel's ISMCTS needs.
 
 Observers: the default observer gives ``observation_string`` (the seat's
 observation as canonical JSON) and ``observation_tensor``; the perfect-recall
-observer gives ``information_state_string``, and an information-state tensor
-only for a game that defines one: the game protocol has no such tensor (see
-``docs/interop.md``), so by default the game type says
-``provides_information_state_tensor=False``. A game whose ``Game`` has
-``information_state_tensor_size()`` returning a length and whose ``State`` has
-``information_state_tensor(player)`` gets it passed through.
+observer gives ``information_state_string`` and ``information_state_tensor``
+(the game's perfect-recall tensor, of ``information_state_tensor_size()``), and
+the game type says ``provides_information_state_tensor=True``; a game from
+another package that defines no such tensor (see
+``Game.provides_information_state_tensor``) gets the string only and the flag
+False.
 
 Serialisation works through OpenSpiel's own (``serialize_game_and_state`` and
 pickle): the state pickles as its game settings and action history and is
@@ -93,6 +93,9 @@ def _parameters(game: Game) -> dict[str, Any]:
 
 def _game_type(cls: type[Game]) -> Any:
     info: GameInfo = cls.info
+    # A property of the class (whether it defines the tensor), asked of its
+    # default configuration; every configuration of a class answers alike.
+    provides_information_state_tensor = cls().provides_information_state_tensor
     specification: dict[str, Any] = {"players": info.default_players}
     for spec in cls.option_specs:
         specification[spec.name] = _default(spec)
@@ -118,7 +121,7 @@ def _game_type(cls: type[Game]) -> Any:
         max_num_players=info.max_players,
         min_num_players=info.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=_information_state_tensor_size(cls()) is not None,
+        provides_information_state_tensor=provides_information_state_tensor,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=specification,
@@ -126,10 +129,8 @@ def _game_type(cls: type[Game]) -> Any:
 
 
 def _information_state_tensor_size(game: Game) -> int | None:
-    """The game's information-state tensor length, if it defines one (not yet
-    part of the protocol, so looked up by name)."""
-    size = getattr(game, "information_state_tensor_size", None)
-    return None if size is None else int(size())
+    """The game's information-state tensor length, if it defines one."""
+    return game.information_state_tensor_size() if game.provides_information_state_tensor else None
 
 
 def _default(spec: OptionSpec) -> Any:
@@ -380,8 +381,9 @@ class ApothecaryObserver:
 
     - default / imperfect recall, private information: the seat's observation
       (``observation_string`` and ``observation_tensor``);
-    - perfect recall: the seat's information state (string; tensor only for a
-      game that defines ``information_state_tensor``);
+    - perfect recall: the seat's information state (``information_state_string``
+      and ``information_state_tensor``; the string only for a game from
+      elsewhere that defines no such tensor);
     - public information only: a spectator's observation (string only).
     """
 
@@ -423,7 +425,7 @@ class ApothecaryObserver:
             return
         inner = state.position.state
         if self._kind == "infostate":
-            self.tensor[:] = inner.information_state_tensor(player)  # type: ignore[attr-defined]
+            self.tensor[:] = inner.information_state_tensor(player)
         else:
             self.tensor[:] = inner.observation_tensor(player)
 

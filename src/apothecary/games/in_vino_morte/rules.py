@@ -67,6 +67,9 @@ _TURN_NUMBERS = 6
 """Per turn, before its one number per seat: drink, swap, steal, Wine, Poison, died."""
 _ROUND_SCALE = 100
 """What the round is divided by in the tensor when there is no round limit."""
+_IST_TURN = 3
+"""Per turn in the information-state tensor, before its two numbers per seat:
+drink, the drink showed Wine, showed Poison (then swapped with, stolen from)."""
 
 
 def cheese_limit(players_in_round: int) -> int:
@@ -201,6 +204,53 @@ class InVinoMorteGame(Game):
         """See :meth:`InVinoMorteState.observation_tensor` for the layout."""
         n = self.num_players
         return _SEAT_PLANES * n + _TABLE_NUMBERS + (n - 1) * (_TURN_NUMBERS + n) + 2 + 7 * n
+
+    def most_rounds(self) -> int:
+        """The most rounds a game can last: ``players - 1`` without cheese (each
+        round kills its Poison holder), the round limit with it; with cheese and
+        no limit none, and BadOptionError says so (as :meth:`max_game_length`)."""
+        n = self.num_players
+        limit = self.round_limit
+        if not self.cheese:
+            return n - 1 if limit == NO_ROUND_LIMIT else min(limit, n - 1)
+        self.max_game_length()  # raises when there is no limit
+        return limit
+
+    def _round_block(self) -> int:
+        """Numbers per round in the information-state tensor."""
+        n = self.num_players
+        return n + 4 * n + (n - 1) * (_IST_TURN + 2 * n) + 3 * n
+
+    def information_state_tensor_size(self) -> int:
+        """The viewer, then one block per round the game can last; see
+        :meth:`InVinoMorteState.information_state_tensor` for the layout.
+        With cheese and no round limit there is no such length (BadOptionError)."""
+        return self.num_players + self.most_rounds() * self._round_block()
+
+    def information_state_tensor_bounds(self) -> tuple[list[float], list[float]]:
+        """Every number is a mark, 0 or 1. (Marks a configuration never sets,
+        the Cheese ones without cheese, are declared [0, 1] too: Gymnasium's
+        checker warns of a Box whose low equals its high somewhere.)"""
+        size = self.information_state_tensor_size()
+        return [0.0] * size, [1.0] * size
+
+    def observation_tensor_bounds(self) -> tuple[list[float], list[float]]:
+        """Every number lies in [0, 1] but the round's and the last round's
+        numbers, which lie in [0, top]: :meth:`most_rounds` on the round's
+        scale, or no upper bound (``inf``) with cheese and no round limit,
+        where a game may last any number of rounds."""
+        n = self.num_players
+        scale = float(self.round_limit or _ROUND_SCALE)
+        try:
+            top = self.most_rounds() / scale
+        except BadOptionError:
+            top = math.inf
+        high = [1.0] * self.observation_tensor_size()
+        # The round, after the seats' planes and the phase; the last round's
+        # number, after the turns and the mark that there was a last round.
+        high[_SEAT_PLANES * n + 3] = top
+        high[_SEAT_PLANES * n + _TABLE_NUMBERS + (n - 1) * (_TURN_NUMBERS + n) + 1] = top
+        return [0.0] * len(high), high
 
     def new_initial_state(self) -> InVinoMorteState:
         """The first round, seat 0 about to deal."""
@@ -735,6 +785,67 @@ class InVinoMorteState(State):
                 last[at + 5] = float(s in died)
         tensor += last
         tensor += [float(over and s in self.winners) for s in range(n)]
+        return tensor
+
+    def information_state_tensor(self, player: Player) -> list[float]:
+        """Everything :meth:`information_state_string` holds, as 0s and 1s: the
+        viewer (one per seat), then one block per round the game can last (see
+        :meth:`InVinoMorteGame.most_rounds`), all 0 until the round starts:
+
+        - the round's dealer (one per seat);
+        - per seat (4): dealt a glass, with Cheese, and, for the dealer only,
+          that it was Wine, Poison;
+        - per turn in order (``players - 1`` blocks; the k-th turn is the deal
+          order's k-th seat's, which the dealer and the seats alive give):
+          drink, the drink showed Wine, showed Poison, then one number per seat,
+          the seat swapped with, then one per seat, the seat stolen from;
+        - the reveal, per seat (3): revealed Wine, revealed Poison, died.
+
+        The deals, turns and reveals are the seat's journal of the game, so
+        two positions give a seat the same tensor exactly when they give it the
+        same information state string.
+        """
+        game = self.game
+        n = game.num_players
+        block = game._round_block()
+        turn_size = _IST_TURN + 2 * n
+        steal_base = game.steal_base
+        tensor = [0.0] * game.information_state_tensor_size()
+        tensor[player] = 1.0
+        at = n - block  # the current round's block; the first deal moves it on
+        turn = 0
+        for entry in self.journal:
+            what = entry[0]
+            if what == JOURNAL_DEAL:
+                _, _, dealer, seat, action, step = entry
+                if step == 0:
+                    at += block
+                    turn = 0
+                    tensor[at + dealer] = 1.0
+                deal = at + n + 4 * seat
+                tensor[deal] = 1.0
+                tensor[deal + 1] = float(action >= DEAL_WINE_CHEESE)
+                if player == dealer:
+                    tensor[deal + 2 + (action & 1)] = 1.0
+            elif what == JOURNAL_TURN:
+                _, _, action, card = entry
+                where = at + 5 * n + turn * turn_size
+                if action == DRINK:
+                    tensor[where] = 1.0
+                    tensor[where + 1 + card] = 1.0
+                elif action < steal_base:
+                    tensor[where + _IST_TURN + action - SWAP_BASE] = 1.0
+                else:
+                    tensor[where + _IST_TURN + n + action - steal_base] = 1.0
+                turn += 1
+            else:
+                count = entry[1]
+                reveal = at + 5 * n + (n - 1) * turn_size
+                for seat in entry[2 : 2 + count]:
+                    tensor[reveal + 3 * seat + 2] = 1.0
+                pairs = entry[2 + count :]
+                for i in range(0, len(pairs), 2):
+                    tensor[reveal + 3 * pairs[i] + pairs[i + 1]] = 1.0
         return tensor
 
     def resample_from_infostate(self, player: Player, rng: random.Random) -> State:

@@ -193,6 +193,23 @@ class PoisonPotGame(Game):
         and per circle 3 more: the last slide's origin and target, the last placement."""
         return 8 * self.board.size + 3 + 4 + 3 + 2 * self.num_players
 
+    def observation_tensor_bounds(self) -> tuple[list[float], list[float]]:
+        """Every number is a mark (0 or 1) or a fraction of a colour's cauldrons
+        left, from 0 to 1: all in [0, 1]."""
+        size = self.observation_tensor_size()
+        return [0.0] * size, [1.0] * size
+
+    def information_state_tensor_size(self) -> int:
+        """The viewer, then per turn (one per cauldron) the slide's origin and
+        target, the colour drawn and the placement: ``players + cauldrons * (3n + 3)``
+        for ``n`` circles."""
+        return self.num_players + self.cauldrons * (3 * self.board.size + 3)
+
+    def information_state_tensor_bounds(self) -> tuple[list[float], list[float]]:
+        """One-hot marks: every number is 0 or 1."""
+        size = self.information_state_tensor_size()
+        return [0.0] * size, [1.0] * size
+
     def new_initial_state(self) -> PoisonPotState:
         """The pot on the centre, every cauldron face down, seat 0 to slide."""
         return PoisonPotState(self)
@@ -546,6 +563,33 @@ class PoisonPotState(State):
             tensor[at + n + target] = 1.0
         if self.last_placement >= 0:
             tensor[at + 2 * n + self.last_placement] = 1.0
+        return tensor
+
+    def information_state_tensor(self, player: Player) -> list[float]:
+        """The whole history (everything is public), one-hot: the viewer (one per
+        seat), then per turn in order (one per cauldron, all 0 until played)
+        the circle slid from, the circle slid to, the colour drawn and the circle
+        placed on, ``3n + 3`` numbers for ``n`` circles. A turn's three actions
+        are a slide, a draw and a placement, so this is the history itself,
+        as :meth:`information_state_string` is."""
+        game = self.game
+        n = game.board.size
+        draw_base = game.draw_base
+        place_base = game.place_base
+        turn_size = 3 * n + 3
+        tensor = [0.0] * game.information_state_tensor_size()
+        tensor[player] = 1.0
+        at = game.num_players
+        for index, action in enumerate(self._history):
+            turn = at + (index // 3) * turn_size
+            if action < draw_base:
+                origin, target = divmod(action, n)
+                tensor[turn + origin] = 1.0
+                tensor[turn + n + target] = 1.0
+            elif action < place_base:
+                tensor[turn + 2 * n + action - draw_base] = 1.0
+            else:
+                tensor[turn + 2 * n + 3 + action - place_base] = 1.0
         return tensor
 
     def resample_from_infostate(self, player: Player, rng: random.Random) -> State:
