@@ -24,6 +24,26 @@ from apothecary.interop.pettingzoo import ApothecaryEnv, env
 CONFIGURATIONS = configurations()
 
 
+def _has_information_states(name: str, players: int, options: dict[str, Any]) -> bool:
+    """Whether the configuration has an information-state tensor of fixed length
+    (In Vino Morte with Cheese and no round limit has none)."""
+    game = apothecary.load(name, players, **options)
+    if not game.provides_information_state_tensor:
+        return False
+    try:
+        game.information_state_tensor_size()
+    except apothecary.BadOptionError:
+        return False
+    return True
+
+
+INFORMATION_STATE_CONFIGURATIONS = [
+    c
+    for c in CONFIGURATIONS
+    if _has_information_states(*c.values)  # type: ignore[arg-type]
+]
+
+
 def play_randomly(table: ApothecaryEnv, seed: int) -> list[int]:
     """Play one game through the env with seeded random legal actions."""
     rng = random.Random(seed)
@@ -48,6 +68,54 @@ def test_pettingzoo_api_and_seed_tests(name: str, players: int, options: dict[st
         seed_test(lambda: env(name, players=players, **options), num_cycles=300)
 
 
+@pytest.mark.parametrize(("name", "players", "options"), INFORMATION_STATE_CONFIGURATIONS)
+def test_pettingzoo_api_test_observing_information_states(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    """PettingZoo's own api_test with ``observation="information_state"``: it
+    checks every observation lies in the space, so the declared bounds too."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Observation space for each agent")
+        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
+        table = env(name, players=players, observation="information_state", **options)
+        api_test(table, num_cycles=300)
+    game = apothecary.load(name, players, **options)
+    box = table.observation_space(table.possible_agents[0])["observation"]
+    low, high = game.information_state_tensor_bounds()
+    assert box.shape == (game.information_state_tensor_size(),)
+    assert box.low.tolist() == np.float32(low).tolist()
+    assert box.high.tolist() == np.float32(high).tolist()
+
+
+@pytest.mark.parametrize("name", apothecary.games())
+def test_information_state_observations_are_the_seats_own(name: str) -> None:
+    game = apothecary.load(name)
+    if not game.provides_information_state_tensor:
+        with pytest.raises(apothecary.BadOptionError, match="defines no information_state"):
+            env(name, observation="information_state")
+        return
+    table = env(name, observation="information_state")
+    rng = random.Random(6)
+    table.reset(seed=6)
+    for checked, agent in enumerate(table.agent_iter()):
+        if table.terminations[agent] or checked >= 40:
+            break
+        state = table.state
+        for seat, other in enumerate(table.possible_agents):
+            seen = table.observe(other)["observation"]
+            assert seen in table.observation_space(other)["observation"]
+            assert seen.tolist() == np.float32(state.information_state_tensor(seat)).tolist()
+        table.step(rng.choice(state.legal_actions()))
+
+
+def test_the_observation_kind_is_checked() -> None:
+    with pytest.raises(apothecary.BadOptionError, match="expected one of 'observation'"):
+        env("poison-pot", observation="board")
+    # No fixed length: the information state says why, as max_game_length does.
+    with pytest.raises(apothecary.BadOptionError, match="set round_limit"):
+        env("in-vino-morte", cheese=True, observation="information_state")
+
+
 @pytest.mark.parametrize("name", apothecary.games())
 def test_spaces_are_the_games_own_sizes(name: str) -> None:
     table = env(name)
@@ -56,6 +124,10 @@ def test_spaces_are_the_games_own_sizes(name: str) -> None:
     for agent in table.possible_agents:
         box = table.observation_space(agent)["observation"]
         assert box.shape == (game.observation_tensor_size(),) and box.dtype == np.float32
+        if game.declares_tensor_bounds:  # exactly the game's declared bounds
+            low, high = game.observation_tensor_bounds()
+            assert box.low.tolist() == np.float32(low).tolist()
+            assert box.high.tolist() == np.float32(high).tolist()
         assert table.observation_space(agent)["action_mask"].shape == (game.num_distinct_actions(),)
         assert table.action_space(agent).n == game.num_distinct_actions()
 

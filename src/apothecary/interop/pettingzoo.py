@@ -13,7 +13,10 @@
 
 Agents are ``player_0`` … ``player_{n-1}``, one per seat. An agent observes
 a dict: ``observation`` is the seat's ``observation_tensor`` (float32, of the
-game's declared length) and ``action_mask`` marks the seat's legal actions
+game's declared length), or with ``env(..., observation="information_state")``
+its ``information_state_tensor`` (perfect recall: everything the seat has seen,
+for the deep algorithms that need it), in a ``Box`` of the game's declared
+bounds; ``action_mask`` marks the seat's legal actions
 (all zero when it is not the seat's turn). The action space is every action
 id of the game, chance ids included, so the mask is what keeps a policy legal;
 an action outside it raises :class:`apothecary.IllegalActionError` and leaves
@@ -40,7 +43,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from apothecary.core.game import CHANCE, TERMINAL, Game, State, sample_chance
 from apothecary.core.registry import load
-from apothecary.interop import action_id, agent_name
+from apothecary.interop import action_id, agent_name, tensor_layout
 
 ObsDict = dict[str, np.ndarray[Any, Any]]
 
@@ -54,7 +57,9 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
     as :func:`apothecary.load` does.
     """
 
-    def __init__(self, game: Game, render_mode: str | None = None) -> None:
+    def __init__(
+        self, game: Game, render_mode: str | None = None, observation: str = "observation"
+    ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in _RENDER_MODES:
             raise ValueError(f"render_mode {render_mode!r} is not supported; use 'ansi' or None")
@@ -68,12 +73,19 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents = [agent_name(seat) for seat in range(game.num_players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._num_actions = game.num_distinct_actions()
-        size = game.observation_tensor_size()
-        # The protocol promises a length and finite values, not a range, so the
-        # box is unbounded rather than guessed.
+        self.observation_kind = observation
+        """``"observation"`` or ``"information_state"``: which tensor a seat gets."""
+        self._tensor_method, size, bounds = tensor_layout(game, observation)
+        # The game's declared bounds; unbounded only for a game from elsewhere
+        # that declares none (the protocol then promises finite values only).
+        if bounds is None:
+            box = spaces.Box(-np.inf, np.inf, shape=(size,), dtype=np.float32)
+        else:
+            low, high = (np.asarray(b, dtype=np.float32) for b in bounds)
+            box = spaces.Box(low, high, shape=(size,), dtype=np.float32)
         observation_space = spaces.Dict(
             {
-                "observation": spaces.Box(-np.inf, np.inf, shape=(size,), dtype=np.float32),
+                "observation": box,
                 "action_mask": spaces.Box(0, 1, shape=(self._num_actions,), dtype=np.int8),
             }
         )
@@ -111,10 +123,10 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
         self._resolve_chance()
 
     def observe(self, agent: str) -> ObsDict:
-        """The seat's observation tensor and its legal-action mask."""
+        """The seat's tensor (observation or information state) and its legal-action mask."""
         seat = self._seat[agent]
         mask = self._mask if agent == self.agent_selection else self._no_actions
-        tensor = self.state.observation_tensor(seat)
+        tensor = getattr(self.state, self._tensor_method)(seat)
         return {
             "observation": np.fromiter(tensor, dtype=np.float32, count=len(tensor)),
             "action_mask": mask.copy(),
@@ -221,11 +233,22 @@ _CACHED_MASKS_UP_TO = 256
 
 
 def env(
-    name: str, players: int | None = None, render_mode: str | None = None, **options: Any
+    name: str,
+    players: int | None = None,
+    render_mode: str | None = None,
+    *,
+    observation: str = "observation",
+    **options: Any,
 ) -> ApothecaryEnv:
     """A PettingZoo AEC environment for game ``name``, configured like
-    ``apothecary.load(name, players, **options)`` (same checks, same errors)."""
-    return ApothecaryEnv(load(name, players, **options), render_mode=render_mode)
+    ``apothecary.load(name, players, **options)`` (same checks, same errors).
+
+    ``observation`` chooses what a seat observes: ``"observation"`` (its
+    observation tensor, the default) or ``"information_state"`` (its
+    information-state tensor, perfect recall); BadOptionError for anything
+    else, or for a game that defines no information-state tensor."""
+    game = load(name, players, **options)
+    return ApothecaryEnv(game, render_mode=render_mode, observation=observation)
 
 
 __all__ = ["ApothecaryEnv", "env"]
