@@ -41,7 +41,7 @@ from apothecary.core.bot import Bot, game_bots, register_bot, register_level
 from apothecary.core.errors import BadOptionError
 from apothecary.core.game import Action, Game, Player, State
 
-MEDIUM_MIX = 0.35
+MEDIUM_MIX = 0.5
 """How often ``medium`` plays the equilibrium's move instead of the rules bot's
 (chosen by measurement, docs/bots.md: enough that no seat wins every game in
 self-play, little enough that ``hard`` still beats it)."""
