@@ -229,10 +229,20 @@ def _count(codes: list[str]) -> dict[str, int]:
 
 
 register_bot(GAME, "rules", RuleBot, "kills when its cards make a lethal colour, else waits")
-# No search tried here beats the rules bot (docs/bots.md): playouts over
-# many assassination rounds drown one move's effect. So the levels differ by
-# how often the rules bot blunders, and hard is the rules bot itself.
+# Playouts over many assassination rounds drown one move's effect (docs/bots.md),
+# so medium is the rules bot blundering, and hard is the rules bot with a search
+# over the current poison round scored at its reveal (:mod:`.search`), which
+# beats it (benchmarks/ldop_hard.py).
 register_level(
     GAME, "medium", "careless", {"mistakes": 0.2}, "the rules bot, a fifth of its moves random"
 )
-register_level(GAME, "hard", "rules", {}, "the rules bot")
+register_level(
+    GAME,
+    "hard",
+    "reveal",
+    {},
+    "the rules bot with a search of the current poison round, scored at its reveal",
+)
+
+# The search bot builds on the rules bot, so it is registered once this module is done.
+from apothecary.games.little_drop_of_poison import search as _search  # noqa: E402, F401
