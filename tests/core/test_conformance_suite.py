@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from toy_game import ToyGame, ToyState
 
+import apothecary
 from apothecary.core.errors import ApothecaryError
 from apothecary.core.game import JSON, Action, Player, State
 from apothecary.core.registry import load
@@ -85,6 +86,35 @@ def test_a_long_games_information_states_are_checked_on_an_allowance() -> None:
     assert per_position == 33_489
     assert report.steps == 180
     assert report.information_states == report.steps * 8192 // per_position + 1 == 45
+
+
+_TENSORS_UNDER_WAY = {"tea-scones-arsenic", "little-drop-of-poison"}
+"""Games whose information-state tensors and bounds are being written beside
+this change (xfail, not strict, until they are in)."""
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            name,
+            marks=pytest.mark.xfail(
+                name in _TENSORS_UNDER_WAY, reason="tensor under way", strict=False
+            ),
+        )
+        for name in apothecary.games()
+    ],
+)
+def test_every_game_here_defines_its_tensors_and_their_bounds(name: str) -> None:
+    """The base class leaves the information-state tensor and the bounds to a
+    game (a game from another package may lack them); every game of this
+    package defines all of them, so its conformance run checks them."""
+    game = load(name)
+    assert game.provides_information_state_tensor and game.declares_tensor_bounds
+    state_class = type(game.new_initial_state())
+    assert state_class.information_state_tensor is not State.information_state_tensor
+    report = check_game(name, games=1, seed=2, max_steps_per_game=40)
+    assert report.information_states > 0
 
 
 def test_a_failure_names_the_moves_to_replay_it() -> None:
