@@ -417,20 +417,29 @@ class _RecallIndex:
     def check(self, seat: Player, tensor: list[float], text: str, where: _Where) -> None:
         """Fail if ``tensor`` and ``text`` (seat's) disagree with what was met before."""
         mine, theirs = _float32_digest(tensor), hash(text)
-        first = self.by_tensor.setdefault((seat, mine), (theirs, where.at()))
-        if first[0] != theirs:
-            where.fail(
-                f"information_state_tensor({seat}) is the same (as float32) as the tensor "
-                f"seat {seat} was given {first[1]}, but its information_state_string "
-                "differs: the tensor must have perfect recall, as the string has"
-            )
-        first = self.by_string.setdefault((seat, theirs), (mine, where.at()))
-        if first[0] != mine:
-            where.fail(
-                f"information_state_tensor({seat}) differs from the tensor seat {seat} was "
-                f"given {first[1]}, where its information_state_string was the same: the "
-                "tensor holds something the seat does not know"
-            )
+        what = f"information_state_tensor({seat})"
+        checks = (
+            (
+                self.by_tensor,
+                mine,
+                theirs,
+                f"{what} is the same (as float32) as the tensor seat {seat} was given "
+                "{at}, but its information_state_string differs: the tensor must have "
+                "perfect recall, as the string has",
+            ),
+            (
+                self.by_string,
+                theirs,
+                mine,
+                f"{what} differs from the tensor seat {seat} was given {{at}}, where its "
+                "information_state_string was the same: the tensor holds something the "
+                "seat does not know",
+            ),
+        )
+        for index, key, value, problem in checks:
+            first = index.setdefault((seat, key), (value, where.at()))
+            if first[0] != value:
+                where.fail(problem.replace("{at}", first[1]))
 
 
 def _check_information_states(state: State, report: ConformanceReport, where: _Where) -> None:

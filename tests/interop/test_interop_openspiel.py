@@ -259,6 +259,12 @@ def test_clones_are_independent() -> None:
     assert str(state) == before and len(copy.history()) == len(state.history()) + 1
 
 
+PERFECT_RECALL = pyspiel.IIGObservationType(
+    perfect_recall=True, public_info=True, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER
+)
+"""OpenSpiel's observation type of an information state."""
+
+
 def _provides_information_state_tensor(name: str) -> bool:
     return apothecary.load(name).provides_information_state_tensor
 
@@ -274,14 +280,7 @@ def test_the_perfect_recall_observer_gives_the_information_state_tensor(name: st
     size = game.apothecary_game.information_state_tensor_size()
     assert game.information_state_tensor_shape() == [size]
     assert game.information_state_tensor_size() == size
-    observation = make_observation(
-        game,
-        pyspiel.IIGObservationType(
-            perfect_recall=True,
-            public_info=True,
-            private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER,
-        ),
-    )
+    observation = make_observation(game, PERFECT_RECALL)
     assert set(observation.dict) == {"info_state"}
     for state in random_states(game, seed=5):
         ours = state.apothecary_state
@@ -312,14 +311,7 @@ def test_a_game_without_an_information_state_tensor_gets_the_string_only() -> No
         game = openspiel.load("toy-infostate-string")
         assert not game.get_type().provides_information_state_tensor
         pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
-        observation = make_observation(
-            game,
-            pyspiel.IIGObservationType(
-                perfect_recall=True,
-                public_info=True,
-                private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER,
-            ),
-        )
+        observation = make_observation(game, PERFECT_RECALL)
         assert observation.tensor is None
         state = random_states(game, seed=1)[-1]
         assert observation.string_from(state, 0) == state.information_state_string(0)
@@ -328,3 +320,36 @@ def test_a_game_without_an_information_state_tensor_gets_the_string_only() -> No
     for name in apothecary.games():
         kind = pyspiel.load_game(openspiel_name(name)).get_type()
         assert kind.provides_information_state_tensor == _provides_information_state_tensor(name)
+
+
+@pytest.mark.parametrize(
+    "name", [n for n in apothecary.games() if _provides_information_state_tensor(n)]
+)
+def test_rl_environment_hands_agents_the_information_state_tensor(name: str) -> None:
+    """OpenSpiel's rl_environment observes information states when the game
+    provides them; its tabular Q-learner, keyed on that tensor, plays whole
+    games through it."""
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms import tabular_qlearner
+
+    game = openspiel.load(name, **SHORTER.get(name, {}))
+    environment = rl_environment.Environment(game, seed=3)
+    assert not environment.use_observation
+    size = game.apothecary_game.information_state_tensor_size()
+    assert environment.observation_spec()["info_state"] == (size,)
+    players = game.num_players()
+    actions = game.num_distinct_actions()
+    agents = [tabular_qlearner.QLearner(player_id=p, num_actions=actions) for p in range(players)]
+    for _ in range(2):
+        time_step = environment.reset()
+        while not time_step.last():
+            player = time_step.observations["current_player"]
+            ours = environment.get_state.apothecary_state
+            expected = np.float32(ours.information_state_tensor(player))
+            assert np.array_equal(
+                np.float32(time_step.observations["info_state"][player]), expected
+            )
+            time_step = environment.step([agents[player].step(time_step).action])
+        for agent in agents:
+            agent.step(time_step)
+        assert environment.get_state.is_terminal()
