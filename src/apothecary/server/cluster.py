@@ -19,8 +19,9 @@ message there is a JSON list of items, in order:
     a request (``id`` None: no answer wanted);
 ``["rep", id, ok, result]``
     the answer to a request: a result, or a refusal to raise again;
-``["out", connection, text]``
-    a message for one relayed socket;
+``["out", connection, text, n]``
+    the n-th message for one relayed socket (a gap: one was lost, and the
+    relay closes the socket, whose client reconnects and is sent it all);
 ``["close", connection, code, reason]``
     close a relayed socket (the room moved, or the server is going).
 
@@ -288,7 +289,9 @@ class Bus:
     async def _read_forever(self) -> None:
         while True:
             try:
-                message = await self._pubsub.get_message(timeout=1.0)
+                # Blocking, with no timeout of its own: a read cut short by a
+                # timeout could cost the subscription, and with it messages.
+                message = await self._pubsub.get_message(timeout=None)
             except asyncio.CancelledError:
                 raise
             except Exception:

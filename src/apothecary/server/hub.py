@@ -107,6 +107,8 @@ class Connection:
         """The process holding the room, when this socket is relayed to it."""
         self.closing: tuple[int, str] | None = None
         """The close code and reason its writer closes the socket with."""
+        self.heard = 0
+        """A relayed socket: how many messages the holder has sent it."""
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message``; a connection that cannot keep up is marked dropped."""
@@ -144,8 +146,10 @@ class RemoteConnection(Connection):
         self.bus, self.process, self.id = bus, process, connection_id
 
     def send_text(self, text: str) -> None:
-        """Send a message to the relaying process, for its socket."""
-        self.bus.send(self.process, ["out", self.id, text])
+        """Send a message to the relaying process, for its socket (numbered,
+        so the relay notices one lost on the way)."""
+        self.heard += 1
+        self.bus.send(self.process, ["out", self.id, text, self.heard])
 
     def close(self, code: int = MOVED[0], reason: str = MOVED[1]) -> None:
         """Ask the relaying process to close its socket."""
@@ -888,6 +892,10 @@ class Hub:
         if connection is None:
             return
         if item[0] == "out":
+            if item[3] != connection.heard + 1:  # one was lost: start it afresh
+                connection.close(*MOVED)
+                return
+            connection.heard = int(item[3])
             connection.send_text(str(item[2]))
         elif item[0] == "close":
             connection.close(int(item[2]), str(item[3]))
