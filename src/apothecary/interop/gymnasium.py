@@ -85,8 +85,9 @@ class ApothecaryGymEnv(gymnasium.Env[FloatArray, np.int64]):
       ``state.returns()``) or ``"score"`` (the game's own score for the seat,
       ``state.outcome().scores``: scones eaten in Tea, Scones and Arsenic).
     - ``observation``: ``"observation"`` (the seat's observation tensor) or
-      ``"information_state"`` (its information-state tensor, for games that
-      define one).
+      ``"information_state"`` (its information-state tensor, perfect recall;
+      every game here defines one, for each configuration with a longest
+      game). Either lies in a ``Box`` of the game's declared bounds.
     """
 
     # Text frames have no natural rate; 4 is what Gymnasium's own text games declare.
