@@ -7,7 +7,7 @@ from toy_game import ToyGame, ToyState
 
 import apothecary
 from apothecary.core.errors import ApothecaryError
-from apothecary.core.game import JSON, Action, Player, State
+from apothecary.core.game import JSON, Action, Game, Player, State
 from apothecary.core.registry import load
 from apothecary.games.in_vino_morte.rules import (
     CARD_NAMES,
@@ -86,6 +86,24 @@ def test_a_long_games_information_states_are_checked_on_an_allowance() -> None:
     assert per_position == 33_489
     assert report.steps == 180
     assert report.information_states == report.steps * 8192 // per_position + 1 == 45
+
+
+class _NoTensorsGame(ToyGame):
+    """The toy as a game from another package might be: no information-state
+    tensor and no bounds (the base class's methods)."""
+
+    observation_tensor_bounds = Game.observation_tensor_bounds
+    information_state_tensor_size = Game.information_state_tensor_size
+    information_state_tensor_bounds = Game.information_state_tensor_bounds
+
+
+def test_a_game_without_information_state_tensors_or_bounds_is_checked_without_them() -> None:
+    game = _NoTensorsGame()
+    assert not game.provides_information_state_tensor and not game.declares_tensor_bounds
+    with pytest.raises(NotImplementedError, match="defines no information-state tensor"):
+        game.information_state_tensor_size()
+    report = check_game("toy-high-card", games=30, seed=3, game_factory=_NoTensorsGame)
+    assert report.games == 30 and report.information_states == 0
 
 
 _TENSORS_UNDER_WAY = {"tea-scones-arsenic", "little-drop-of-poison"}
