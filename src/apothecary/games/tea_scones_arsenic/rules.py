@@ -138,6 +138,9 @@ class TeaSconesArsenic(Game):
         self.max_marked: int = min(SCONES, SUGAR_CUBES * n + (n if self.little_spoon else 0))
         # The most scones one cup can hold: the cup slots of the tensor.
         self.longest_cup: int = longest_cup(self.lethal_dose)
+        # The information-state tensor's turn slots: every turn ends in an eat
+        # (36 scones), a paid put-back (a cube), a spoon or a stop (once a seat).
+        self.turns: int = SCONES + (SUGAR_CUBES + 1 + (1 if self.little_spoon else 0)) * n
 
     def num_distinct_actions(self) -> int:
         """Chance doses, the fixed player actions and one id per marked-scone slot."""
@@ -156,6 +159,38 @@ class TeaSconesArsenic(Game):
         seat = _SEAT_FLAGS + KINDS + self.longest_cup * _SCONE_WIDTH
         marked = 1 + KINDS + n + 5
         return n * seat + KINDS + self.max_marked * marked + _SCONE_WIDTH + 5 + _FLAGS
+
+    def observation_tensor_bounds(self) -> tuple[list[float], list[float]]:
+        """Every number lies in [0, 1] but a seat's known total: -1 while unknown,
+        up to the heaviest death (two under the lethal dose, then a 3) over the
+        lethal dose; scones and scores up to the fullest cup; honour turns up to
+        the number owed."""
+        n = self.num_players
+        size = self.observation_tensor_size()
+        low, high = [0.0] * size, [1.0] * size
+        seat = _SEAT_FLAGS + KINDS + self.longest_cup * _SCONE_WIDTH
+        for q in range(n):
+            base = q * seat
+            low[base + _TOTAL] = -1.0
+            high[base + _TOTAL] = _heaviest_total(self.lethal_dose) / self.lethal_dose
+            high[base + _HONOUR] = self.honour_turns / 2
+            high[base + _SCONES] = high[base + _SCORE] = self.longest_cup / SCONES
+        return low, high
+
+    def information_state_tensor_size(self) -> int:
+        """See :meth:`TeaSconesArsenicState.information_state_tensor` for the layout."""
+        n = self.num_players
+        return 2 * n + 1 + self.turns * self._turn_width()
+
+    def _turn_width(self) -> int:
+        """Numbers per turn slot of the information-state tensor."""
+        n = self.num_players
+        return n + _TURN_ACTIONS + self.max_marked + 1 + 4 + 2 * n + 3
+
+    def information_state_tensor_bounds(self) -> tuple[list[float], list[float]]:
+        """Every number of the information-state tensor lies in [0, 1]."""
+        size = self.information_state_tensor_size()
+        return [0.0] * size, [1.0] * size
 
     def new_initial_state(self) -> TeaSconesArsenicState:
         """The box full and shuffled, seat 0 to play."""
@@ -788,6 +823,87 @@ class TeaSconesArsenicState(State):
         ]
         return out
 
+    def information_state_tensor(self, player: Player) -> list[float]:
+        """Everything ``player`` has seen, turn by turn: what
+        ``information_state_string(player)`` says, as numbers of a fixed layout.
+
+        A header: the asking seat (one-hot), whether the main game is over, and
+        each seat's total as turned over then (over the heaviest possible total).
+        Then one slot per turn, as many as a game can hold (every turn ends in an
+        eat, a paid put-back, a spoon or a stop): the turn's player (one-hot);
+        which of stop, shuffle, draw of kind 1-6, eat, put back, put back and
+        shuffle it played and which marked slot it drew; whether the dose of a
+        scone taken by kind has been drawn; the dose the asking seat saw, when
+        the scone is its own (drawn by kind or marked); which seats let the
+        scone be eaten and which used the little spoon; and, for the turn in
+        which its player died, the public total at death over the lethal dose
+        (0, 1 or 2 more). Turns are read off the history alone: a stop, a
+        shuffle, or a draw not just after a shuffle starts one.
+        """
+        rules = self._rules
+        n = rules.num_players
+        width = rules._turn_width()
+        out = [0.0] * rules.information_state_tensor_size()
+        out[player] = 1.0
+        header = 2 * n + 1
+        act = n  # offsets inside a turn slot
+        drawn = act + _TURN_ACTIONS + rules.max_marked
+        seen = drawn + 1
+        passed = seen + 4
+        spooned = passed + n
+        death = spooned + n
+        turn = -1
+        base = header - width
+        after_shuffle = False
+        last_turn = [-1] * n
+        history = self._history
+        for action, mark in zip(history, self._trail, strict=True):
+            actor = mark & 7
+            if action < STOP:  # the chance dose of a scone taken by kind
+                out[base + drawn] = 1.0
+                if actor == player:
+                    out[base + seen + action] = 1.0
+                continue
+            draw = action >= MARKED_BASE or DRAW_BASE <= action < EAT
+            if action in (STOP, SHUFFLE) or (draw and not after_shuffle):
+                turn += 1
+                base = header + turn * width
+                out[base + actor] = 1.0
+                last_turn[actor] = turn
+            after_shuffle = action == SHUFFLE
+            if action == PASS:
+                out[base + passed + actor] = 1.0
+            elif action == SPOON:
+                out[base + spooned + actor] = 1.0
+            elif action >= MARKED_BASE:
+                out[base + act + _TURN_ACTIONS + action - MARKED_BASE] = 1.0
+                if actor == player:
+                    out[base + seen + (mark >> 3) - 1] = 1.0
+            else:
+                out[base + act + action - STOP] = 1.0
+        lethal = rules.lethal_dose
+        for q in range(n):
+            if not self.alive[q]:
+                # a dead seat plays no turn after the one it died in
+                excess = self.public_totals[q] - lethal
+                out[header + last_turn[q] * width + death + excess] = 1.0
+        if self.main_game_over:
+            out[n] = 1.0
+            heaviest = _heaviest_total(lethal)
+            for q, total in enumerate(self._main_game_totals()):
+                out[n + 1 + q] = total / heaviest
+        return out
+
+    def _main_game_totals(self) -> list[int]:
+        """Every seat's total as turned over at the end of the main game: the
+        eat-off's scones (each an eat, with no spoon in the eat-off) left out."""
+        index = next(i for i, text in self.notices if text.startswith("main game over"))
+        eat_off = self._history[index + 1 :].count(EAT)
+        totals = [0] * self._rules.num_players
+        for eater, _kind, dose, _known in self.eaten[: len(self.eaten) - eat_off]:
+            totals[eater] += dose
+        return totals
+
     def resample_from_infostate(self, player: Player, rng: random.Random) -> State:
         """Doses the seat has not seen, redrawn consistently with everything it knows,
         written back into the history's chance outcomes and replayed."""
@@ -836,6 +952,17 @@ _SCONE_WIDTH = KINDS + 5
 """One scone in the tensor: its kind one-hot, then its dose 0..3 or unknown."""
 _FLAGS = 7
 """The flags that end the tensor."""
+_HONOUR, _SCONES, _TOTAL, _SCORE = 4, 5, 6, 12
+"""Where a seat's honour turns, scones, known total and score sit among its flags."""
+_TURN_ACTIONS = BACK_SHUFFLE - STOP + 1
+"""Stop, shuffle, draw of kind 1-6, eat, put back, put back and shuffle: the
+actions of a turn slot of the information-state tensor, one bit each."""
+
+
+def _heaviest_total(lethal: int) -> int:
+    """The greatest total a cup can hold: just under the lethal dose, then a 3
+    (or every dose of the box, when that is less)."""
+    return min(lethal - 1 + MAX_DOSE, KINDS * sum(d * c for d, c in enumerate(DOSE_COUNTS)))
 
 
 def _scone_row(kind: int, dose: int | None) -> list[float]:

@@ -1,0 +1,130 @@
+"""Tea, Scones and Arsenic's information-state tensor: fixed length, within its
+bounds, the same for a seat wherever its information state string is the same
+(resampled worlds included) and different wherever that string differs; the
+observation tensor within its bounds. Each property is shown to catch a planted
+tensor that loses (or leaks) one fact."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from infostate_tensor_checks import (
+    infostate_tensor_faults,
+    observation_bound_faults,
+    sample_positions,
+)
+
+import apothecary
+from apothecary.core.game import Action, State
+from apothecary.games.tea_scones_arsenic import rules as tsa
+from apothecary.games.tea_scones_arsenic.rules import TeaSconesArsenic, TeaSconesArsenicState
+
+
+def _rarely_stop(state: State, rng: random.Random) -> Action:
+    # stop rarely, so that games run long, cups fill up and marked scones pile up
+    legal = list(state.legal_actions())
+    if tsa.STOP in legal and rng.random() > 0.1:
+        legal.remove(tsa.STOP)
+    return rng.choice(legal)
+
+
+def _positions(
+    players: int, spoon: bool, games: int = 2, stride: int = 3, children_every: int = 7
+) -> list[State]:
+    game = apothecary.load("tea-scones-arsenic", players=players, little_spoon=spoon)
+    return sample_positions(
+        game, games, seed=players, stride=stride, children_every=children_every, policy=_rarely_stop
+    )
+
+
+@pytest.mark.parametrize(
+    ("players", "spoon"), [(1, False), (2, True), (3, False), (4, True), (6, True)]
+)
+def test_information_state_tensor_has_perfect_recall(players: int, spoon: bool) -> None:
+    positions = _positions(players, spoon)
+    found = infostate_tensor_faults(positions, seed=players)
+    assert found.faults == 0, found
+    # the "same string, same tensor" half had material to look at
+    assert found.repeated_strings > found.records // 4
+    assert observation_bound_faults(positions) == 0
+
+
+def test_sizes_per_configuration() -> None:
+    for players in range(1, 7):
+        for spoon in (False, True):
+            game = apothecary.load("tea-scones-arsenic", players=players, little_spoon=spoon)
+            low, high = game.information_state_tensor_bounds()
+            assert len(low) == len(high) == game.information_state_tensor_size()
+            low, high = game.observation_tensor_bounds()
+            assert len(low) == len(high) == game.observation_tensor_size()
+            assert all(lo <= hi for lo, hi in zip(low, high, strict=True))
+
+
+# -- planted bugs: each check catches a tensor that is wrong in one way ------------
+
+
+def _layout(state: State) -> tuple[int, int, int]:
+    """(header length, turn slot width, offset of the seen dose in a slot)."""
+    game = state.game
+    assert isinstance(game, TeaSconesArsenic)
+    n = game.num_players
+    return 2 * n + 1, game._turn_width(), n + tsa._TURN_ACTIONS + game.max_marked + 1
+
+
+def test_catches_a_tensor_without_the_seats_own_doses() -> None:
+    def without_own_doses(state: State, seat: int) -> list[float]:
+        values = state.information_state_tensor(seat)
+        header, width, seen = _layout(state)
+        for base in range(header, len(values), width):
+            values[base + seen : base + seen + 4] = [0.0] * 4
+        return values
+
+    positions = _positions(3, spoon=False, games=1)
+    assert infostate_tensor_faults(positions, without_own_doses, seed=3).merged > 0
+
+
+def test_catches_a_tensor_without_the_spoon_answers() -> None:
+    def without_answers(state: State, seat: int) -> list[float]:
+        values = state.information_state_tensor(seat)
+        header, width, seen = _layout(state)
+        answers = 2 * state.game.num_players
+        for base in range(header, len(values), width):
+            values[base + seen + 4 : base + seen + 4 + answers] = [0.0] * answers
+        return values
+
+    # every position's children: a spoon window is short (a spoon is used once)
+    positions = _positions(4, spoon=True, games=1, stride=50, children_every=1)
+    assert infostate_tensor_faults(positions, without_answers, seed=4).merged > 0
+
+
+def test_catches_a_tensor_without_the_main_game_totals() -> None:
+    def without_totals(state: State, seat: int) -> list[float]:
+        values = state.information_state_tensor(seat)
+        n = state.game.num_players
+        values[n + 1 : 2 * n + 1] = [0.0] * n
+        return values
+
+    positions = _positions(3, spoon=False, games=2)
+    assert infostate_tensor_faults(positions, without_totals, seed=3).merged > 0
+
+
+def test_catches_a_tensor_that_reads_hidden_doses() -> None:
+    def leaking(state: State, seat: int) -> list[float]:
+        assert isinstance(state, TeaSconesArsenicState)
+        values = state.information_state_tensor(seat)
+        values[-1] = sum(state.totals) / 1000  # every total, seen or not
+        return values
+
+    positions = _positions(3, spoon=False, games=1)
+    assert infostate_tensor_faults(positions, leaking, seed=3).split > 0
+
+
+def test_catches_values_outside_the_bounds() -> None:
+    def unbounded(state: State, seat: int) -> list[float]:
+        values = state.information_state_tensor(seat)
+        values[0] = float(len(state.history()))  # a move count, not scaled
+        return values
+
+    positions = _positions(2, spoon=False, games=1, stride=9)
+    assert infostate_tensor_faults(positions, unbounded).out_of_bounds > 0
