@@ -222,6 +222,60 @@ class LittleDropOfPoisonGame(Game):
         reveal = 3 + n * (n + 1 + t) + (n + 1) * (n + 1) + n + n * t
         return position + rounds + reveal
 
+    def most_in_hand(self, poison_round: int) -> int:
+        """The most cards a seat can hold in the ``poison_round``-th (from 1) poison
+        round of an assassination round: 2 dealt each round, at least 1 played
+        each round while any is held, and never more than the deck."""
+        return min(poison_round + 1, self.deck_size)
+
+    def _poison_round_width(self, poison_round: int) -> int:
+        """Numbers of one poison round's slot of the information-state tensor."""
+        n, t = self.num_players, self.num_types
+        return 1 + 2 * t + n * (n + 3) + self.most_in_hand(poison_round) + 1 + 2 * n * t
+
+    def _assassination_round_width(self) -> int:
+        """Numbers of one assassination round's block of the information-state tensor."""
+        rounds = range(1, self.max_poison_rounds + 1)
+        return 2 + 2 * self.num_players + sum(map(self._poison_round_width, rounds))
+
+    def information_state_tensor_size(self) -> int:
+        """See :meth:`LittleDropOfPoisonState.information_state_tensor`: a block per
+        assassination round, a slot per poison round, as many as the round limits
+        allow (every option and the deck are bounded, so every configuration is)."""
+        return self.num_players + self.max_assassination_rounds * self._assassination_round_width()
+
+    def information_state_tensor_bounds(self) -> tuple[list[float], list[float]]:
+        """Every number of the information-state tensor lies in [0, 1]."""
+        size = self.information_state_tensor_size()
+        return [0.0] * size, [1.0] * size
+
+    def observation_tensor_bounds(self) -> tuple[list[float], list[float]]:
+        """Flags and one-hots in [0, 1]; card counts up to the deck's copies of their
+        type; scores up to the target plus one assassination round's best haul
+        (the king and every other peasant: n + 2 points); hand and play sizes up
+        to the most a hand can hold, over 10; round counters up to their limits."""
+        n, c = self.num_players, self.num_colours
+        copies = [float(x) for x in self.start_counts]
+        haul = (n + 2) / self.target
+        held = self.most_in_hand(self.max_poison_rounds) / 10.0
+        high: list[float] = []
+        for _seat in range(n):
+            high += [1.0, 1.0, 1.0, 1.0 + (n + 1) / self.target, haul, held, held]
+            high += [1.0] * (n + 1)
+        high += [1.0] * 3
+        for _character in range(n + 1):
+            high += copies + [1.0] * c
+        high += copies * 3 + [1.0]
+        high += [1.0] * (len(PHASE_NAMES) + 2 * n + 2 + n)
+        high += [1.0] * 3
+        for _seat in range(n):
+            high += [1.0] * (n + 1) + copies
+        high += [1.0] * ((n + 1) * (n + 1))
+        high += [haul] * n
+        high += copies * n
+        assert len(high) == self.observation_tensor_size()
+        return [0.0] * len(high), high
+
     def new_initial_state(self) -> LittleDropOfPoisonState:
         """The first assassination round, before the king is drawn."""
         return LittleDropOfPoisonState(self)
@@ -1163,6 +1217,94 @@ class LittleDropOfPoisonState(State):
         out.append(self.poison_round / game.max_poison_rounds)
         out += _one_hot(n, self.start_seat)
         out += self._reveal_tensor()
+        return out
+
+    def information_state_tensor(self, player: Player) -> list[float]:
+        """Everything ``player`` has seen (``information_state_string(player)``) as
+        numbers of a fixed layout, all in [0, 1]:
+
+        - the asking seat, one-hot (N);
+        - per assassination round (as many as ``max_assassination_rounds``): the
+          king's kind (2) and each seat's peasant kind (2N), one-hot; then per
+          poison round (as many as ``max_poison_rounds``; the k-th from 1) a slot:
+          the cards dealt so far this poison round (over 2N); the asking seat's
+          first and second card dealt, one-hot by type (2T); per seat the
+          character it chose (one-hot, N+1), the cards it added (over the most a
+          hand holds then, k+1), whether its turn is over (done or pass: a pass
+          adds no card); the types of the cards the asking seat added, in order,
+          (type + 1) / T each (k+1 of them); whether the reveal came; per seat
+          the cards it played, per type, and the hand it was killed holding, per
+          type (each over the deck's copies of that type).
+
+        Left out is what the rules make of these (every character's deaths and
+        killers, the points, the refills of the deck, how an assassination
+        round ends): the same facts give the same such events.
+        """
+        game = self.game
+        n, t = game.num_players, game.num_types
+        copies = game.start_counts
+        out = [0.0] * game.information_state_tensor_size()
+        out[player] = 1.0
+        block_width = game._assassination_round_width()
+        block = n - block_width  # the current assassination round's block
+        base = 0  # the current poison round's slot
+        poison_round = 0
+        slot_open = False
+        deals = mine_dealt = mine_added = 0
+        added = [0] * n
+        seat_width = n + 3
+        most = 1
+        for code, seat, value in self._entries():
+            if code == E_KING:
+                block += block_width
+                out[block + value] = 1.0
+                poison_round = 0
+                slot_open = False
+                continue
+            if code == E_PEASANT:
+                out[block + 2 + 2 * seat + value] = 1.0
+                continue
+            if code in (E_REFILL, E_ROUND_END):
+                continue  # the rules' consequences of public facts
+            if not slot_open:
+                # the first event of a poison round: a deal, or a turn when no card is left
+                base = block + 2 + 2 * n
+                for k in range(1, poison_round + 1):
+                    base += game._poison_round_width(k)
+                poison_round += 1
+                most = game.most_in_hand(poison_round)
+                slot_open = True
+                deals = mine_dealt = mine_added = 0
+                added = [0] * n
+            turns = base + 1 + 2 * t
+            mine = turns + n * seat_width
+            reveal = mine + most
+            if code == E_DEAL:
+                deals += 1
+                out[base] = deals / (2 * n)
+                if seat == player:
+                    out[base + 1 + mine_dealt * t + value] = 1.0
+                    mine_dealt += 1
+            elif code == E_TARGET:
+                out[turns + seat * seat_width + value] = 1.0
+            elif code == E_CARD:
+                added[seat] += 1
+                out[turns + seat * seat_width + n + 1] = added[seat] / most
+                if seat == player:
+                    out[mine + mine_added] = (value + 1) / t
+                    mine_added += 1
+            elif code in (E_DONE, E_PASS):
+                out[turns + seat * seat_width + n + 2] = 1.0
+            else:  # E_REVEAL
+                shown: Reveal = value[0]
+                out[reveal] = 1.0
+                for q, _character, cards in shown.plays:
+                    at = reveal + 1 + q * t
+                    out[at : at + t] = [x / m for x, m in zip(cards, copies, strict=True)]
+                for q, cards in shown.hands:
+                    at = reveal + 1 + (n + q) * t
+                    out[at : at + t] = [x / m for x, m in zip(cards, copies, strict=True)]
+                slot_open = False
         return out
 
     def _reveal_tensor(self) -> list[float]:

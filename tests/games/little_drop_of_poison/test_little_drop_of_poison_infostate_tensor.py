@@ -1,0 +1,136 @@
+"""Little Drop of Poison's information-state tensor: fixed length, within its
+bounds, the same for a seat wherever its information state string is the same
+(resampled worlds included) and different wherever that string differs; the
+observation tensor within its bounds. Each property is shown to catch a planted
+tensor that loses (or leaks) one fact."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from infostate_tensor_checks import (
+    infostate_tensor_faults,
+    observation_bound_faults,
+    sample_positions,
+)
+
+import apothecary
+from apothecary.core.game import State, sample_chance
+from apothecary.games.little_drop_of_poison.rules import (
+    LittleDropOfPoisonGame,
+    LittleDropOfPoisonState,
+)
+
+# Short games (few rounds, a low target) keep the tensor small and still play
+# several assassination rounds, refills and deaths.
+SHORT = {"max_poison_rounds": 6, "max_assassination_rounds": 3, "target": 4}
+
+
+def _game(players: int) -> LittleDropOfPoisonGame:
+    game = apothecary.load("little-drop-of-poison", players=players, **SHORT)
+    assert isinstance(game, LittleDropOfPoisonGame)
+    return game
+
+
+def _positions(players: int, games: int = 2, stride: int = 5) -> list[State]:
+    return sample_positions(_game(players), games, seed=players, stride=stride, children_every=23)
+
+
+@pytest.mark.parametrize(("players", "stride"), [(3, 5), (4, 5), (6, 11)])
+def test_information_state_tensor_has_perfect_recall(players: int, stride: int) -> None:
+    positions = _positions(players, stride=stride)
+    found = infostate_tensor_faults(positions, seed=players)
+    assert found.faults == 0, found
+    # the "same string, same tensor" half had material to look at
+    assert found.repeated_strings > found.records // 5
+    assert observation_bound_faults(positions) == 0
+
+
+@pytest.mark.parametrize("players", [3, 8])
+def test_default_options_fixed_length_within_bounds(players: int) -> None:
+    game = apothecary.load("little-drop-of-poison", players=players)
+    size = game.information_state_tensor_size()
+    low, high = game.information_state_tensor_bounds()
+    assert len(low) == len(high) == size
+    obs_low, obs_high = game.observation_tensor_bounds()
+    assert len(obs_low) == len(obs_high) == game.observation_tensor_size()
+    rng = random.Random(players)
+    state = game.new_initial_state()
+    for step in range(400):
+        if state.is_terminal():
+            break
+        if step % 100 == 0:
+            values = state.information_state_tensor(step % players)
+            assert len(values) == size
+            assert all(0.0 <= v <= 1.0 for v in values)
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(rng.choice(list(state.legal_actions())))
+    assert observation_bound_faults([state]) == 0
+
+
+# -- planted bugs: each check catches a tensor that is wrong in one way ------------
+
+
+def _slots(state: State) -> list[int]:
+    """Where every poison round's slot starts."""
+    game = state.game
+    assert isinstance(game, LittleDropOfPoisonGame)
+    n = game.num_players
+    starts = []
+    for block in range(game.max_assassination_rounds):
+        at = n + block * game._assassination_round_width() + 2 + 2 * n
+        for k in range(1, game.max_poison_rounds + 1):
+            starts.append(at)
+            at += game._poison_round_width(k)
+    return starts
+
+
+def test_catches_a_tensor_without_the_seats_own_deals() -> None:
+    def without_own_deals(state: State, seat: int) -> list[float]:
+        values = state.information_state_tensor(seat)
+        t = state.game.num_types  # type: ignore[attr-defined]
+        for at in _slots(state):
+            values[at + 1 : at + 1 + 2 * t] = [0.0] * (2 * t)
+        return values
+
+    positions = _positions(3, games=1)
+    assert infostate_tensor_faults(positions, without_own_deals, seed=3).merged > 0
+
+
+def test_catches_a_tensor_without_the_characters_chosen() -> None:
+    def without_targets(state: State, seat: int) -> list[float]:
+        values = state.information_state_tensor(seat)
+        n, t = state.game.num_players, state.game.num_types  # type: ignore[attr-defined]
+        for at in _slots(state):
+            for q in range(n):
+                start = at + 1 + 2 * t + q * (n + 3)
+                values[start : start + n + 1] = [0.0] * (n + 1)
+        return values
+
+    game = _game(3)
+    positions = sample_positions(game, 1, seed=3, stride=7, children_every=3)
+    assert infostate_tensor_faults(positions, without_targets, seed=3).merged > 0
+
+
+def test_catches_a_tensor_that_reads_other_hands() -> None:
+    def leaking(state: State, seat: int) -> list[float]:
+        assert isinstance(state, LittleDropOfPoisonState)
+        values = state.information_state_tensor(seat)
+        values[-1] = sum(i * c for i, c in enumerate(state.hands)) / 10_000  # every hand
+        return values
+
+    positions = _positions(3, games=1)
+    assert infostate_tensor_faults(positions, leaking, seed=3).split > 0
+
+
+def test_catches_values_outside_the_bounds() -> None:
+    def unbounded(state: State, seat: int) -> list[float]:
+        values = state.information_state_tensor(seat)
+        values[0] = float(len(state.history()))  # a move count, not scaled
+        return values
+
+    positions = _positions(3, games=1, stride=20)
+    assert infostate_tensor_faults(positions, unbounded).out_of_bounds > 0
