@@ -81,7 +81,7 @@ def _slots(state: State) -> list[int]:
     n = game.num_players
     starts = []
     for block in range(game.max_assassination_rounds):
-        at = n + block * game._assassination_round_width() + 2 + 2 * n
+        at = n + block * game._assassination_round_width() + game._round_header()
         for k in range(1, game.max_poison_rounds + 1):
             starts.append(at)
             at += game._poison_round_width(k)
@@ -134,3 +134,20 @@ def test_catches_values_outside_the_bounds() -> None:
 
     positions = _positions(3, games=1, stride=20)
     assert infostate_tensor_faults(positions, unbounded).out_of_bounds > 0
+
+
+def test_catches_a_tensor_without_the_hands_of_the_killed() -> None:
+    def without_hands(state: State, seat: int) -> list[float]:
+        values = state.information_state_tensor(seat)
+        game = state.game
+        assert isinstance(game, LittleDropOfPoisonGame)
+        n, t = game.num_players, game.num_types
+        for block in range(game.max_assassination_rounds):
+            at = n + block * game._assassination_round_width() + 2 + 2 * n
+            values[at : at + n * t] = [0.0] * (n * t)
+        return values
+
+    # twins of each game's end: one card dealt otherwise and the rest replayed, so
+    # that a killed seat may hold another hand and nothing public differs before
+    positions = sample_positions(_game(4), 6, seed=4, stride=1000, children_every=1000, twins=25)
+    assert infostate_tensor_faults(positions, without_hands, seed=4).merged > 0

@@ -231,12 +231,18 @@ class LittleDropOfPoisonGame(Game):
     def _poison_round_width(self, poison_round: int) -> int:
         """Numbers of one poison round's slot of the information-state tensor."""
         n, t = self.num_players, self.num_types
-        return 1 + 2 * t + n * (n + 3) + self.most_in_hand(poison_round) + 1 + 2 * n * t
+        return 1 + 2 * t + n * (n + 3) + self.most_in_hand(poison_round) + 1 + n * t
 
     def _assassination_round_width(self) -> int:
         """Numbers of one assassination round's block of the information-state tensor."""
         rounds = range(1, self.max_poison_rounds + 1)
-        return 2 + 2 * self.num_players + sum(map(self._poison_round_width, rounds))
+        return self._round_header() + sum(map(self._poison_round_width, rounds))
+
+    def _round_header(self) -> int:
+        """Numbers of an assassination round's block before its poison rounds: the
+        king, the peasants and the hands of killed players (each dies once a round)."""
+        n = self.num_players
+        return 2 + 2 * n + n * self.num_types
 
     def information_state_tensor_size(self) -> int:
         """See :meth:`LittleDropOfPoisonState.information_state_tensor`: a block per
@@ -1225,7 +1231,9 @@ class LittleDropOfPoisonState(State):
 
         - the asking seat, one-hot (N);
         - per assassination round (as many as ``max_assassination_rounds``): the
-          king's kind (2) and each seat's peasant kind (2N), one-hot; then per
+          king's kind (2) and each seat's peasant kind (2N), one-hot, and the hand
+          each seat was killed holding, per type (a seat dies once a round, in
+          the reveal the public cards say; NT); then per
           poison round (as many as ``max_poison_rounds``; the k-th from 1) a slot:
           the cards dealt so far this poison round (over 2N); the asking seat's
           first and second card dealt, one-hot by type (2T); per seat the
@@ -1233,8 +1241,9 @@ class LittleDropOfPoisonState(State):
           hand holds then, k+1), whether its turn is over (done or pass: a pass
           adds no card); the types of the cards the asking seat added, in order,
           (type + 1) / T each (k+1 of them); whether the reveal came; per seat
-          the cards it played, per type, and the hand it was killed holding, per
-          type (each over the deck's copies of that type).
+          the cards it played, per type.
+
+        Card counts are over the deck's copies of their type.
 
         Left out is what the rules make of these (every character's deaths and
         killers, the points, the refills of the deck, how an assassination
@@ -1268,7 +1277,7 @@ class LittleDropOfPoisonState(State):
                 continue  # the rules' consequences of public facts
             if not slot_open:
                 # the first event of a poison round: a deal, or a turn when no card is left
-                base = block + 2 + 2 * n
+                base = block + game._round_header()
                 for k in range(1, poison_round + 1):
                     base += game._poison_round_width(k)
                 poison_round += 1
@@ -1302,7 +1311,7 @@ class LittleDropOfPoisonState(State):
                     at = reveal + 1 + q * t
                     out[at : at + t] = [x / m for x, m in zip(cards, copies, strict=True)]
                 for q, cards in shown.hands:
-                    at = reveal + 1 + (n + q) * t
+                    at = block + 2 + 2 * n + q * t
                     out[at : at + t] = [x / m for x, m in zip(cards, copies, strict=True)]
                 slot_open = False
         return out
