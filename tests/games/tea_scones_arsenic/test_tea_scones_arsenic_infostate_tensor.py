@@ -13,6 +13,7 @@ from infostate_tensor_checks import (
     infostate_tensor_faults,
     observation_bound_faults,
     sample_positions,
+    twin,
 )
 
 import apothecary
@@ -128,3 +129,35 @@ def test_catches_values_outside_the_bounds() -> None:
 
     positions = _positions(2, spoon=False, games=1, stride=9)
     assert infostate_tensor_faults(positions, unbounded).out_of_bounds > 0
+
+
+def _after_deaths() -> list[State]:
+    """Positions of the main game after a death, and twins of them (one dose
+    changed, the rest replayed): often the same death at another public total,
+    the only difference another seat can see."""
+    rng = random.Random(0)
+    game = apothecary.load("tea-scones-arsenic", players=4)
+    every = sample_positions(game, 6, seed=4, children_every=10**6, twins=0)
+    chosen = [
+        state
+        for state in every
+        if isinstance(state, TeaSconesArsenicState)
+        and not all(state.alive)
+        and not state.main_game_over
+    ][::5]
+    return chosen + [twin(state, rng) for state in chosen for _ in range(8)]
+
+
+def test_the_totals_at_death_are_kept() -> None:
+    positions = _after_deaths()
+    assert infostate_tensor_faults(positions, seed=1).faults == 0
+
+    def without_deaths(state: State, seat: int) -> list[float]:
+        values = state.information_state_tensor(seat)
+        header, width, seen = _layout(state)
+        death = seen + 4 + 2 * state.game.num_players
+        for base in range(header, len(values), width):
+            values[base + death : base + death + 3] = [0.0] * 3
+        return values
+
+    assert infostate_tensor_faults(positions, without_deaths, seed=1).merged > 0
