@@ -151,3 +151,53 @@ def test_catches_a_tensor_without_the_hands_of_the_killed() -> None:
     # that a killed seat may hold another hand and nothing public differs before
     positions = sample_positions(_game(4), 6, seed=4, stride=1000, children_every=1000, twins=25)
     assert infostate_tensor_faults(positions, without_hands, seed=4).merged > 0
+
+
+def _two_orders() -> tuple[State, State, int]:
+    """Two positions where a seat added the same two cards of different types in
+    the two orders (nothing else differs), and that seat."""
+    game = _game(3)
+    rng = random.Random(7)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        seat = state.current_player()
+        if not state.is_chance_node():
+            adds = [a for a in state.legal_actions() if game.ADD <= a < game.DONE]
+            if len(adds) >= 2:
+                first, second = state.clone(), state.clone()
+                for action in adds[:2]:
+                    first.apply_action(action)
+                for action in reversed(adds[:2]):
+                    second.apply_action(action)
+                return first, second, seat
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(rng.choice(list(state.legal_actions())))
+    raise AssertionError("no turn with two types of card to add")
+
+
+def test_the_order_of_the_seats_own_cards_is_kept() -> None:
+    """The information state string lists a seat's own cards in the order it
+    added them, so the tensor tells the two orders apart; a tensor with the
+    seat's cards in type order (the planted bug) does not."""
+    first, second, seat = _two_orders()
+    assert first.information_state_string(seat) != second.information_state_string(seat)
+    assert first.information_state_tensor(seat) != second.information_state_tensor(seat)
+    for other in range(3):
+        if other != seat:  # the others saw two face-down cards either way
+            assert first.information_state_tensor(other) == second.information_state_tensor(other)
+
+    def in_type_order(state: State, player: int) -> list[float]:
+        values = state.information_state_tensor(player)
+        game = state.game
+        assert isinstance(game, LittleDropOfPoisonGame)
+        n, t = game.num_players, game.num_types
+        for k, at in enumerate(_slots(state)):
+            mine = at + 1 + 2 * t + n * (n + 3)
+            most = game.most_in_hand(k % game.max_poison_rounds + 1)
+            added = [v for v in values[mine : mine + most] if v]
+            values[mine : mine + len(added)] = sorted(added)
+        return values
+
+    assert in_type_order(first, seat) == in_type_order(second, seat)
