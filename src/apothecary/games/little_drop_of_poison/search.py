@@ -48,7 +48,7 @@ from collections.abc import Sequence
 from apothecary.core.bot import register_bot
 from apothecary.core.errors import BadOptionError
 from apothecary.core.game import JSON, Game, Player
-from apothecary.games.little_drop_of_poison.bot import GAME, RuleBot, _Card
+from apothecary.games.little_drop_of_poison.bot import GAME, RuleBot, _Card, _count
 from apothecary.games.little_drop_of_poison.facts import kill_points
 
 MAX_WORLDS = 10_000
@@ -277,7 +277,7 @@ class _Search:
                         continue
                     chosen.append(code)
                     if k in self._lethal_colours(character, chosen):
-                        out.append((character, _counts(chosen)))
+                        out.append((character, _count(chosen)))
                         break
         return out
 
@@ -292,13 +292,6 @@ class _Search:
             if value > best_value:
                 best, best_value = candidate, value
         return best
-
-
-def _counts(codes: Sequence[str]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for code in codes:
-        counts[code] = counts.get(code, 0) + 1
-    return counts
 
 
 register_bot(
