@@ -148,14 +148,19 @@ def infostate_tensor_faults(positions: list[State], tensor: Tensor = _own, seed:
     return found
 
 
-def observation_bound_faults(positions: list[State]) -> int:
-    """Values of ``observation_tensor`` outside the game's declared bounds."""
+def _observed(state: State, player: int) -> list[float]:
+    return state.observation_tensor(player)
+
+
+def observation_bound_faults(positions: list[State], tensor: Tensor = _observed) -> int:
+    """Values of ``tensor`` (the game's observation tensor by default) outside
+    the game's declared ``observation_tensor_bounds``."""
     game = positions[0].game
     low, high = game.observation_tensor_bounds()
     return sum(
         1
         for state in positions
         for seat in range(game.num_players)
-        for v, lo, hi in zip(state.observation_tensor(seat), low, high, strict=True)
+        for v, lo, hi in zip(tensor(state, seat), low, high, strict=True)
         if not lo <= v <= hi
     )

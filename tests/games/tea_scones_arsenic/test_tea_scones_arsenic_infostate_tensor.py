@@ -121,6 +121,23 @@ def test_catches_a_tensor_that_reads_hidden_doses() -> None:
     assert infostate_tensor_faults(positions, leaking, seed=3).split > 0
 
 
+def test_catches_an_observation_outside_its_bounds() -> None:
+    def unscaled_total(state: State, seat: int) -> list[float]:
+        assert isinstance(state, TeaSconesArsenicState)
+        values = state.observation_tensor(seat)
+        values[seat * _seat_width(state) + tsa._TOTAL] = state.totals[seat]
+        return values
+
+    positions = _positions(2, spoon=False, games=1, stride=9)
+    assert observation_bound_faults(positions, unscaled_total) > 0
+
+
+def _seat_width(state: State) -> int:
+    game = state.game
+    assert isinstance(game, TeaSconesArsenic)
+    return tsa._SEAT_FLAGS + tsa.KINDS + game.longest_cup * tsa._SCONE_WIDTH
+
+
 def test_catches_values_outside_the_bounds() -> None:
     def unbounded(state: State, seat: int) -> list[float]:
         values = state.information_state_tensor(seat)
