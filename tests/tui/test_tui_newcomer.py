@@ -6,12 +6,9 @@ Each test drives the app through Textual's pilot as a person would, with keys.
 
 from __future__ import annotations
 
-import asyncio
 import random
-import time
-from collections.abc import Callable, Coroutine
-from typing import Any
 
+from pilot_helpers import run_app, text_of, until
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static, Switch
 
@@ -29,24 +26,6 @@ from apothecary.tui.app import (
 )
 from apothecary.tui.session import HUMAN, Session
 
-Test = Callable[[PlayApp, Pilot[None]], Coroutine[Any, Any, None]]
-
-
-def run_app(app: PlayApp, test: Test, size: tuple[int, int] = (100, 34)) -> None:
-    async def main() -> None:
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            await test(app, pilot)
-
-    asyncio.run(main())
-
-
-async def until(pilot: Pilot[None], ready: Callable[[], bool], seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not ready():
-        assert time.monotonic() < deadline, "the app did not get there in time"
-        await pilot.pause(0.005)
-
 
 def game_screen(app: PlayApp) -> GameScreen:
     return next(s for s in app.screen_stack if isinstance(s, GameScreen))
@@ -59,10 +38,6 @@ def my_turn(app: PlayApp, session: Session, seat: int = 0) -> bool:
         and session.to_move() == seat
         and not app.screen.query_one("#actions", OptionList).disabled
     )
-
-
-def text_of(app: PlayApp, selector: str) -> str:
-    return str(app.screen.query_one(selector, Static).content)
 
 
 def notations(session: Session) -> list[str]:
@@ -256,6 +231,13 @@ def finished(seed: int = 3) -> Session:
     return session
 
 
+def past_grace(app: PlayApp) -> None:
+    """As if the result had been on screen for a while."""
+    result = app.screen
+    assert isinstance(result, ResultScreen)
+    result._shown -= ResultScreen.GRACE_SECONDS
+
+
 def test_the_result_says_won_and_lost_and_plays_again_with_seats_rotated() -> None:
     session = finished()
 
@@ -263,6 +245,7 @@ def test_the_result_says_won_and_lost_and_plays_again_with_seats_rotated() -> No
         await until(pilot, lambda: isinstance(app.screen, ResultScreen))
         result = text_of(app, "#result")
         assert "won" in result and "lost" in result and "score lost" not in result
+        past_grace(app)
         await pilot.press("enter")  # an Enter meant for the last move starts nothing
         assert isinstance(app.screen, ResultScreen)
         await pilot.press("n")
@@ -277,6 +260,7 @@ def test_the_result_says_won_and_lost_and_plays_again_with_seats_rotated() -> No
 def test_the_result_goes_back_to_the_menu() -> None:
     async def test(app: PlayApp, pilot: Pilot[None]) -> None:
         await until(pilot, lambda: isinstance(app.screen, ResultScreen))
+        past_grace(app)
         await pilot.press("m")
         await until(pilot, lambda: isinstance(app.screen, MenuScreen))
 
@@ -383,3 +367,20 @@ def test_the_seed_is_shown_only_at_the_end_and_saving_warns_of_secrets() -> None
         assert "seed of chance was 77" in text_of(app, "#result")
 
     run_app(PlayApp(over, bot_delay=0), end)
+
+
+def test_keys_typed_ahead_as_the_game_ends_do_not_choose_on_the_result() -> None:
+    """``drink`` holds an ``n`` (play again) and ``quit`` a ``q``: typing that
+    runs into the result screen must neither start a game nor quit."""
+
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: isinstance(app.screen, ResultScreen))
+        result = app.screen
+        await pilot.press(*"drink", *"quit")
+        await pilot.pause()
+        assert app.screen is result and app.is_running
+        past_grace(app)
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, GameScreen))
+
+    run_app(PlayApp(finished(), bot_delay=0), test)

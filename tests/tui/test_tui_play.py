@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
-import time
-from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pilot_helpers import run_app, text_of, until
 from textual.pilot import Pilot
 from textual.widgets import Button, Input, Markdown, OptionList, Static
 
@@ -31,28 +29,6 @@ from apothecary.tui.session import HUMAN, Session
 
 # Options that keep a whole game short; a game not named plays with its defaults.
 SHORT = {"little-drop-of-poison": {"target": 1}, "poison-pot": {"radius": 1}}
-
-Test = Callable[[PlayApp, Pilot[None]], Coroutine[Any, Any, None]]
-
-
-def run_app(app: PlayApp, test: Test, size: tuple[int, int] = (90, 30)) -> None:
-    async def main() -> None:
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            await test(app, pilot)
-
-    asyncio.run(main())
-
-
-async def until(pilot: Pilot[None], ready: Callable[[], bool], seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not ready():
-        assert time.monotonic() < deadline, "the app did not get there in time"
-        await pilot.pause(0.005)
-
-
-def text_of(app: PlayApp, selector: str) -> str:
-    return str(app.screen.query_one(selector, Static).content)
 
 
 def my_turn(app: PlayApp, session: Session, seat: int = 0) -> bool:

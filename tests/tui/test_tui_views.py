@@ -77,7 +77,7 @@ def test_a_game_with_no_view_plays_with_the_generic_one(
                     board = str(screen.query_one("#board", Static).content)
                     assert json.loads(board) == session.state.observation(0)
                     screen.query_one("#actions", OptionList).focus()
-                    await pilot.press("enter")
+                    await pilot.press("down", "enter")  # nothing is chosen until moved to
             assert session.is_over()
 
     asyncio.run(main())

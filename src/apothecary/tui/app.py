@@ -36,6 +36,7 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 from apothecary.bots import split_specs
+from apothecary.cli_common import without_action_ids
 from apothecary.core.bot import Bot
 from apothecary.core.errors import ApothecaryError, BadOptionError, MalformedActionError
 from apothecary.core.game import CHANCE, Action, State
@@ -257,6 +258,9 @@ class ResultScreen(Screen[None]):
     ]
     # Not a button: an Enter meant for the last move must not start a new game.
     AUTO_FOCUS = "#result-main"
+    GRACE_SECONDS = 1.5
+    """Keys are ignored this long after the result appears: a move typed ahead
+    as the game ended (``drink`` holds an ``n``) must not choose for the player."""
 
     def __init__(
         self, session: Session, viewer: Viewer, save_path: Path | None, bot_delay: float = 0.5
@@ -305,6 +309,16 @@ class ResultScreen(Screen[None]):
             with VerticalScroll(id="result-log"):
                 yield Static("\n".join(session.log_lines(self.viewer)), id="result-log-text")
         yield Footer()
+
+    def on_mount(self) -> None:
+        """Note when the screen appeared, for the grace period."""
+        self._shown = time.monotonic()
+
+    def on_key(self, event: events.Key) -> None:
+        """Swallow the keys of the grace period."""
+        if time.monotonic() - self._shown < self.GRACE_SECONDS:
+            event.stop()
+            event.prevent_default()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Each button does what its key does."""
@@ -626,7 +640,7 @@ class GameScreen(Screen[None]):
             try:
                 session.play(viewer, action)
             except ApothecaryError as refused:  # the game knows better: say its reason
-                problem = str(refused)
+                problem = without_action_ids(str(refused))
         if problem is not None:
             error.update(Text(f"✗ {problem}", style="bold red"))
             return
