@@ -164,3 +164,27 @@ def observation_bound_faults(positions: list[State], tensor: Tensor = _observed)
         for v, lo, hi in zip(tensor(state, seat), low, high, strict=True)
         if not lo <= v <= hi
     )
+
+
+Ranges = Callable[[State], list[tuple[int, int]]]
+
+
+def blanking(ranges: Ranges) -> Tensor:
+    """A planted bug: the game's information-state tensor with the ``(start,
+    length)`` ranges that ``ranges(state)`` names zeroed (one fact lost)."""
+
+    def tensor(state: State, seat: int) -> list[float]:
+        values = state.information_state_tensor(seat)
+        for start, length in ranges(state):
+            values[start : start + length] = [0.0] * length
+        return values
+
+    return tensor
+
+
+def with_move_count(state: State, seat: int) -> list[float]:
+    """A planted bug: the information-state tensor with its first number
+    replaced by the number of moves played, unscaled (out of any [0, 1] bound)."""
+    values = state.information_state_tensor(seat)
+    values[0] = float(len(state.history()))
+    return values

@@ -1,8 +1,9 @@
-"""Little Drop of Poison's information-state tensor: fixed length, within its
-bounds, the same for a seat wherever its information state string is the same
-(resampled worlds included) and different wherever that string differs; the
-observation tensor within its bounds. Each property is shown to catch a planted
-tensor that loses (or leaks) one fact."""
+"""Little Drop of Poison: the information-state tensor has perfect recall (over
+random short games, their children, twins and resampled worlds: one tensor per
+information state string, one string per tensor), a fixed length and its
+bounds at the default limits too; the observation tensor keeps its bounds.
+Planted tensors (a fact dropped, a hidden hand read, the seat's card order lost,
+an unscaled number) are caught."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ import random
 
 import pytest
 from infostate_tensor_checks import (
+    blanking,
     infostate_tensor_faults,
     observation_bound_faults,
     sample_positions,
+    with_move_count,
 )
 
 import apothecary
@@ -89,29 +92,20 @@ def _slots(state: State) -> list[int]:
 
 
 def test_catches_a_tensor_without_the_seats_own_deals() -> None:
-    def without_own_deals(state: State, seat: int) -> list[float]:
-        values = state.information_state_tensor(seat)
-        t = state.game.num_types  # type: ignore[attr-defined]
-        for at in _slots(state):
-            values[at + 1 : at + 1 + 2 * t] = [0.0] * (2 * t)
-        return values
-
+    t = _game(3).num_types
+    without_own_deals = blanking(lambda state: [(at + 1, 2 * t) for at in _slots(state)])
     positions = _positions(3, games=1)
     assert infostate_tensor_faults(positions, without_own_deals, seed=3).merged > 0
 
 
 def test_catches_a_tensor_without_the_characters_chosen() -> None:
-    def without_targets(state: State, seat: int) -> list[float]:
-        values = state.information_state_tensor(seat)
-        n, t = state.game.num_players, state.game.num_types  # type: ignore[attr-defined]
-        for at in _slots(state):
-            for q in range(n):
-                start = at + 1 + 2 * t + q * (n + 3)
-                values[start : start + n + 1] = [0.0] * (n + 1)
-        return values
-
-    game = _game(3)
-    positions = sample_positions(game, 1, seed=3, stride=7, children_every=3)
+    n, t = 3, _game(3).num_types
+    without_targets = blanking(
+        lambda state: [
+            (at + 1 + 2 * t + q * (n + 3), n + 1) for at in _slots(state) for q in range(n)
+        ]
+    )
+    positions = sample_positions(_game(n), 1, seed=3, stride=7, children_every=3)
     assert infostate_tensor_faults(positions, without_targets, seed=3).merged > 0
 
 
@@ -127,29 +121,22 @@ def test_catches_a_tensor_that_reads_other_hands() -> None:
 
 
 def test_catches_values_outside_the_bounds() -> None:
-    def unbounded(state: State, seat: int) -> list[float]:
-        values = state.information_state_tensor(seat)
-        values[0] = float(len(state.history()))  # a move count, not scaled
-        return values
-
     positions = _positions(3, games=1, stride=20)
-    assert infostate_tensor_faults(positions, unbounded).out_of_bounds > 0
+    assert infostate_tensor_faults(positions, with_move_count).out_of_bounds > 0
 
 
 def test_catches_a_tensor_without_the_hands_of_the_killed() -> None:
-    def without_hands(state: State, seat: int) -> list[float]:
-        values = state.information_state_tensor(seat)
-        game = state.game
-        assert isinstance(game, LittleDropOfPoisonGame)
-        n, t = game.num_players, game.num_types
-        for block in range(game.max_assassination_rounds):
-            at = n + block * game._assassination_round_width() + 2 + 2 * n
-            values[at : at + n * t] = [0.0] * (n * t)
-        return values
+    game = _game(4)
+    n, t, width = game.num_players, game.num_types, game._assassination_round_width()
+    without_hands = blanking(
+        lambda state: [
+            (n + block * width + 2 + 2 * n, n * t) for block in range(game.max_assassination_rounds)
+        ]
+    )
 
     # twins of each game's end: one card dealt otherwise and the rest replayed, so
     # that a killed seat may hold another hand and nothing public differs before
-    positions = sample_positions(_game(4), 6, seed=4, stride=1000, children_every=1000, twins=25)
+    positions = sample_positions(game, 6, seed=4, stride=1000, children_every=1000, twins=25)
     assert infostate_tensor_faults(positions, without_hands, seed=4).merged > 0
 
 

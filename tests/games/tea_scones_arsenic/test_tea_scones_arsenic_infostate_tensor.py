@@ -7,13 +7,17 @@ tensor that loses (or leaks) one fact."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from infostate_tensor_checks import (
+    Tensor,
+    blanking,
     infostate_tensor_faults,
     observation_bound_faults,
     sample_positions,
     twin,
+    with_move_count,
 )
 
 import apothecary
@@ -73,40 +77,36 @@ def _layout(state: State) -> tuple[int, int, int]:
     return 2 * n + 1, game._turn_width(), n + tsa._TURN_ACTIONS + game.max_marked + 1
 
 
-def test_catches_a_tensor_without_the_seats_own_doses() -> None:
-    def without_own_doses(state: State, seat: int) -> list[float]:
-        values = state.information_state_tensor(seat)
-        header, width, seen = _layout(state)
-        for base in range(header, len(values), width):
-            values[base + seen : base + seen + 4] = [0.0] * 4
-        return values
+def _in_every_turn(offset: Callable[[int], int], length: Callable[[int], int]) -> Tensor:
+    """The tensor with ``length(n)`` numbers from ``offset(n)`` past the seen dose
+    zeroed in every turn slot (n players)."""
 
+    def ranges(state: State) -> list[tuple[int, int]]:
+        header, width, seen = _layout(state)
+        n = state.game.num_players
+        size = state.game.information_state_tensor_size()
+        return [(base + seen + offset(n), length(n)) for base in range(header, size, width)]
+
+    return blanking(ranges)
+
+
+def test_catches_a_tensor_without_the_seats_own_doses() -> None:
+    without_own_doses = _in_every_turn(lambda n: 0, lambda n: 4)
     positions = _positions(3, spoon=False, games=1)
     assert infostate_tensor_faults(positions, without_own_doses, seed=3).merged > 0
 
 
 def test_catches_a_tensor_without_the_spoon_answers() -> None:
-    def without_answers(state: State, seat: int) -> list[float]:
-        values = state.information_state_tensor(seat)
-        header, width, seen = _layout(state)
-        answers = 2 * state.game.num_players
-        for base in range(header, len(values), width):
-            values[base + seen + 4 : base + seen + 4 + answers] = [0.0] * answers
-        return values
-
+    without_answers = _in_every_turn(lambda n: 4, lambda n: 2 * n)
     # every position's children: a spoon window is short (a spoon is used once)
     positions = _positions(4, spoon=True, games=1, stride=50, children_every=1)
     assert infostate_tensor_faults(positions, without_answers, seed=4).merged > 0
 
 
 def test_catches_a_tensor_without_the_main_game_totals() -> None:
-    def without_totals(state: State, seat: int) -> list[float]:
-        values = state.information_state_tensor(seat)
-        n = state.game.num_players
-        values[n + 1 : 2 * n + 1] = [0.0] * n
-        return values
-
-    positions = _positions(3, spoon=False, games=2)
+    n = 3
+    without_totals = blanking(lambda state: [(n + 1, n)])
+    positions = _positions(n, spoon=False, games=2)
     assert infostate_tensor_faults(positions, without_totals, seed=3).merged > 0
 
 
@@ -139,13 +139,8 @@ def _seat_width(state: State) -> int:
 
 
 def test_catches_values_outside_the_bounds() -> None:
-    def unbounded(state: State, seat: int) -> list[float]:
-        values = state.information_state_tensor(seat)
-        values[0] = float(len(state.history()))  # a move count, not scaled
-        return values
-
     positions = _positions(2, spoon=False, games=1, stride=9)
-    assert infostate_tensor_faults(positions, unbounded).out_of_bounds > 0
+    assert infostate_tensor_faults(positions, with_move_count).out_of_bounds > 0
 
 
 def _after_deaths() -> list[State]:
@@ -169,12 +164,5 @@ def test_the_totals_at_death_are_kept() -> None:
     positions = _after_deaths()
     assert infostate_tensor_faults(positions, seed=1).faults == 0
 
-    def without_deaths(state: State, seat: int) -> list[float]:
-        values = state.information_state_tensor(seat)
-        header, width, seen = _layout(state)
-        death = seen + 4 + 2 * state.game.num_players
-        for base in range(header, len(values), width):
-            values[base + death : base + death + 3] = [0.0] * 3
-        return values
-
+    without_deaths = _in_every_turn(lambda n: 4 + 2 * n, lambda n: 3)
     assert infostate_tensor_faults(positions, without_deaths, seed=1).merged > 0
