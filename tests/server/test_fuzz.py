@@ -343,7 +343,8 @@ def api(tmp_path: Any) -> Iterator[tuple[TestClient, list[dict[str, Any]]]]:
     waiting for a person, and a finished game (bots only)."""
     with app_client(sqlite_url(tmp_path), web=ROOMY) as test_client:
         lobby = make_room(test_client, game=GAME, fallback_level="random")
-        playing = make_room(test_client, game=GAME, fallback_level="random")
+        # Hints on, so the hint operation has a seat to answer (the host's, to move).
+        playing = make_room(test_client, game=GAME, fallback_level="random", hints=True)
         test_client.post(f"/api/rooms/{playing['code']}/start", headers=host_headers(playing))
         over = make_room(test_client, None, game=GAME, seats=["random", "random"])
         test_client.post(f"/api/rooms/{over['code']}/start", headers=host_headers(over))
@@ -352,6 +353,13 @@ def api(tmp_path: Any) -> Iterator[tuple[TestClient, list[dict[str, Any]]]]:
         while hub._rooms[over["code"]].room.status != "over":
             assert time.monotonic() < deadline
             time.sleep(0.01)
+        # An analysis started, so reading one has something to find; the finished
+        # game's record, so an upload can be a real one.
+        started = test_client.post(f"/api/replays/{over['code']}/1/analysis")
+        assert started.status_code == 200, started.text
+        record = test_client.get(f"/api/rooms/{over['code']}/games/1/record")
+        assert record.status_code == 200, record.text
+        over["record"] = record.json()
         yield test_client, [lobby, playing, over]
 
 
@@ -376,7 +384,11 @@ def test_openapi_operations_never_fail_and_answer_as_declared(
         if "name" in params:
             case.path_parameters = {**case.path_parameters, "name": names[index % len(names)]}
         if "code" in params and index % 2 == 0:
-            case.headers = {**(case.headers or {}), "Authorization": f"Bearer {room['host_token']}"}
+            seat_token = room.get("seat_token") or room["host_token"]
+            token = seat_token if label.endswith("/hint") else room["host_token"]
+            case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
+        if label == "POST /api/replays" and index % 2 == 0:
+            case.body = rooms[-1]["record"]
         if "game_no" in params:
             case.path_parameters = {**case.path_parameters, "game_no": 1 + index % 2}
         if "seat" in params:

@@ -457,6 +457,14 @@ def router(store: Store, analysis_workers: int = 1) -> APIRouter:
         "/api/replays",
         status_code=201,
         summary="Upload a finished game's record (JSON) to replay it: returns its link",
+        # The body is read raw (to bound and decode it ourselves); declared here so
+        # the schema says what to send.
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": {"type": "object"}}},
+            }
+        },
     )
     async def upload(request: Request) -> dict[str, Any]:
         client = request.client.host if request.client else "?"
