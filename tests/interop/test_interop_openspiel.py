@@ -282,7 +282,7 @@ def test_the_perfect_recall_observer_gives_the_information_state_tensor(name: st
     assert game.information_state_tensor_size() == size
     observation = make_observation(game, PERFECT_RECALL)
     assert set(observation.dict) == {"info_state"}
-    for state in random_states(game, seed=5):
+    for state in random_states(game, seed=5, limit=30):
         ours = state.apothecary_state
         for seat in range(game.num_players()):
             expected = np.asarray(ours.information_state_tensor(seat), np.float32)
@@ -340,16 +340,14 @@ def test_rl_environment_hands_agents_the_information_state_tensor(name: str) -> 
     players = game.num_players()
     actions = game.num_distinct_actions()
     agents = [tabular_qlearner.QLearner(player_id=p, num_actions=actions) for p in range(players)]
-    for _ in range(2):
-        time_step = environment.reset()
-        while not time_step.last():
-            player = time_step.observations["current_player"]
-            ours = environment.get_state.apothecary_state
-            expected = np.float32(ours.information_state_tensor(player))
-            assert np.array_equal(
-                np.float32(time_step.observations["info_state"][player]), expected
-            )
-            time_step = environment.step([agents[player].step(time_step).action])
-        for agent in agents:
-            agent.step(time_step)
-        assert environment.get_state.is_terminal()
+    # One whole game (Little Drop of Poison's tensors are long).
+    time_step = environment.reset()
+    while not time_step.last():
+        player = time_step.observations["current_player"]
+        ours = environment.get_state.apothecary_state
+        expected = np.float32(ours.information_state_tensor(player))
+        assert np.array_equal(np.float32(time_step.observations["info_state"][player]), expected)
+        time_step = environment.step([agents[player].step(time_step).action])
+    for agent in agents:
+        agent.step(time_step)
+    assert environment.get_state.is_terminal()
