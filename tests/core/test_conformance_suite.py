@@ -106,23 +106,7 @@ def test_a_game_without_information_state_tensors_or_bounds_is_checked_without_t
     assert report.games == 30 and report.information_states == 0
 
 
-_TENSORS_UNDER_WAY = {"little-drop-of-poison"}
-"""Games whose information-state tensors and bounds are being written beside
-this change (xfail, not strict, until they are in)."""
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            name,
-            marks=pytest.mark.xfail(
-                name in _TENSORS_UNDER_WAY, reason="tensor under way", strict=False
-            ),
-        )
-        for name in apothecary.games()
-    ],
-)
+@pytest.mark.parametrize("name", apothecary.games())
 def test_every_game_here_defines_its_tensors_and_their_bounds(name: str) -> None:
     """The base class leaves the information-state tensor and the bounds to a
     game (a game from another package may lack them); every game of this
