@@ -16,7 +16,7 @@ import time
 from dataclasses import replace
 
 from apothecary import analysis, bots
-from apothecary.core.game import sample_chance
+from apothecary.arena.match import play_game
 from apothecary.core.records import Record
 from apothecary.core.registry import load
 
@@ -33,14 +33,8 @@ TABLES = [
 def played(name: str, players: int, options: dict[str, object], seed: int) -> Record:
     """A finished game by the medium bots."""
     game = load(name, players, **options)
-    state = game.new_initial_state()
-    rng = random.Random(seed)
     seated = [bots.load("medium", game, p, seed=seed + p) for p in range(players)]
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-        else:
-            state.apply_action(seated[state.current_player()].step(state))
+    state = play_game(game, seated, random.Random(seed))
     return Record.from_state(state)
 
 

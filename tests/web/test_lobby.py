@@ -120,6 +120,7 @@ def test_create_a_room_with_bots_invite_and_start(page, web_server, api):
         "match_target": 2,
         "listed": False,
         "fallback_level": "medium",
+        "hints": False,  # off unless the host turns them on
     }
     assert [s["kind"] for s in info["seats"]] == ["human", "bot", "open"]
     assert info["seats"][0]["name"] == "Ann"

@@ -20,7 +20,8 @@ import pytest
 from serving import host_headers, make_room
 
 from apothecary import bots
-from apothecary.core.game import State, sample_chance
+from apothecary.arena.match import play_game
+from apothecary.core.game import State
 from apothecary.core.records import Record
 from apothecary.core.registry import load
 
@@ -28,14 +29,8 @@ from apothecary.core.registry import load
 def finished_record(name: str, players: int, seed: int) -> Record:
     """A finished game played by the medium bots, chance from ``seed``."""
     game = load(name, players)
-    state = game.new_initial_state()
-    rng = random.Random(seed)
     seated = [bots.load("medium", game, p, seed=seed + p) for p in range(players)]
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-        else:
-            state.apply_action(seated[state.current_player()].step(state))
+    state = play_game(game, seated, random.Random(seed))
     return Record.from_state(state, [f"P{i}" for i in range(players)])
 
 
