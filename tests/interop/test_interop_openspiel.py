@@ -16,7 +16,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
 from open_spiel.python.observation import make_observation
-from option_sets import BAD_LOADS, main_options
+from option_sets import BAD_LOADS, SHORT_INFORMATION_STATES, main_options
 
 import apothecary
 import apothecary.bots
@@ -29,7 +29,7 @@ openspiel.register()
 # In Vino Morte with Cheese has no longest game without a round limit, and
 # OpenSpiel needs one (refused clearly otherwise: tests/games/in_vino_morte).
 SHORTER: dict[str, dict[str, Any]] = {
-    "little-drop-of-poison": {"target": 2},
+    "little-drop-of-poison": {"target": 2, **SHORT_INFORMATION_STATES["little-drop-of-poison"]},
     "in-vino-morte": {"round_limit": 100},
 }
 

@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from option_sets import BAD_LOADS, configurations
+from option_sets import BAD_LOADS, SHORT_INFORMATION_STATES, configurations
 from pettingzoo.test import api_test, seed_test
 
 import apothecary
@@ -38,7 +38,12 @@ def _has_information_states(name: str, players: int, options: dict[str, Any]) ->
 
 
 INFORMATION_STATE_CONFIGURATIONS = [
-    c
+    pytest.param(
+        c.values[0],
+        c.values[1],
+        {**SHORT_INFORMATION_STATES.get(c.values[0], {}), **c.values[2]},  # type: ignore[dict-item]
+        id=c.id,
+    )
     for c in CONFIGURATIONS
     if _has_information_states(*c.values)  # type: ignore[arg-type]
 ]
@@ -94,7 +99,7 @@ def test_information_state_observations_are_the_seats_own(name: str) -> None:
         with pytest.raises(apothecary.BadOptionError, match="defines no information_state"):
             env(name, observation="information_state")
         return
-    table = env(name, observation="information_state")
+    table = env(name, observation="information_state", **SHORT_INFORMATION_STATES.get(name, {}))
     rng = random.Random(6)
     table.reset(seed=6)
     for checked, agent in enumerate(table.agent_iter()):

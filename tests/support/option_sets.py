@@ -32,6 +32,15 @@ BAD_LOADS: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
 """Arguments to ``apothecary.load`` that must fail: an adapter must fail alike."""
 
 
+SHORT_INFORMATION_STATES: dict[str, dict[str, Any]] = {
+    # Little Drop of Poison's information-state tensor has a slot for every
+    # poison round the options allow (1.3 million numbers at 8 seats by default):
+    # adapter checks that read it at every step use short round limits (the
+    # default length and bounds are checked in the game's own tests).
+    "little-drop-of-poison": {"max_assassination_rounds": 3, "max_poison_rounds": 6},
+}
+
+
 def configurations() -> list[Any]:
     """``pytest.param(name, players, options)`` for every game at every player
     count, then at its default count with each of :func:`main_options` alone:
