@@ -17,11 +17,13 @@ from it: the lease check in each commit is all that stands between them.
    devices, one on each process, which act at once on every turn (so the
    processes race for every action), with a pause every few steps (so the
    room changes hands). Sockets of a room its process lost are closed and
-   reconnect. The stored history has steps 0..n-1 with no gap and no
-   duplicate, every action in it was sent by a device at its step, and
-   every message any socket received is what the view function gives at that
-   point of the stored history: no process told anyone of an action the
-   other made instead.
+   reconnect; a command sent just then may have been dropped (nothing of it
+   was committed), so a device acts again, once a socket, at a state it still
+   has a choice at, as a client does (docs/protocol.md). The stored history
+   has steps 0..n-1 with no gap and no duplicate, every action in it was
+   sent by a device at its step, and every message any socket received is
+   what the view function gives at that point of the stored history: no
+   process told anyone of an action the other made instead.
 
 The check can fail: with the lease check taken out of ``Store.commit`` (the
 ``elif lease is not None:`` branch replaced by ``elif False:``), the first
@@ -80,7 +82,7 @@ class Device:
     sessions: list[list[dict[str, Any]]] = field(default_factory=list)
     """The updates each of its sockets received, socket by socket."""
     sent: dict[str, set[str]] = field(default_factory=dict)
-    """By state id: the notation of the action it sent."""
+    """By state id: the notations of the actions it sent (one a socket)."""
     moved: int = 0
     """Sockets closed because the room moved to the other process."""
 
@@ -92,6 +94,7 @@ async def play(device: Device, hold: asyncio.Event, done: asyncio.Event, code: s
         socket: ClientConnection = await connect(url, open_timeout=10)
         session: list[dict[str, Any]] = []
         device.sessions.append(session)
+        acted: set[str] = set()
         try:
             await socket.send(json.dumps({"type": "hello", "token": device.token}))
             welcome = json.loads(await socket.recv())
@@ -105,10 +108,15 @@ async def play(device: Device, hold: asyncio.Event, done: asyncio.Event, code: s
                     done.set()
                     return
                 state_id = message["state_id"]
-                if message["legal"] and state_id not in device.sent:
+                # Once a socket: a command sent just before the room moved may
+                # have been dropped (the socket is closed with 1012), so after
+                # reconnecting a device that still has a choice at that state
+                # sends again, as the protocol asks of a client.
+                if message["legal"] and state_id not in acted:
+                    acted.add(state_id)
                     await hold.wait()
                     choice = device.rng.choice(message["legal"])
-                    device.sent[state_id] = {choice["notation"]}
+                    device.sent.setdefault(state_id, set()).add(choice["notation"])
                     await socket.send(
                         json.dumps({"type": "act", "action": choice["id"], "state_id": state_id})
                     )
