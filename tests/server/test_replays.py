@@ -4,6 +4,7 @@ over; uploads are checked and bounded; hints only where the room allows them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,12 @@ def played_live(game: str, players: int, seed: str) -> tuple[Room, list[list[dic
     room.start(0.0)
     viewers = [*range(players), None]
     seen = [[room.game_view(v) for v in viewers]]
+    play_out(room, lambda: seen.append([room.game_view(v) for v in viewers]))
+    return room, seen
+
+
+def play_out(room: Room, after_each: Callable[[], object] = lambda: None) -> None:
+    """Let the room's bots (and chance) play until nothing is pending."""
     while (pending := room.pending()) is not None:
         state = room.state
         assert state is not None
@@ -37,8 +44,7 @@ def played_live(game: str, players: int, seed: str) -> tuple[Room, list[list[dic
         else:
             assert pending.seat is not None
             room.apply(room.make_bot(pending.seat).step(state.clone()), 0.0, by_bot=True)
-        seen.append([room.game_view(v) for v in viewers])
-    return room, seen
+        after_each()
 
 
 @pytest.mark.parametrize(
@@ -165,14 +171,7 @@ def test_the_servers_analysis_in_its_pool_equals_the_command_lines(tmp_path: Pat
         "in-vino-morte", 3, {"cheese": True}, ["random"] * 3, Settings(), 0.0, seed="pool"
     )
     room.start(0.0)
-    while (pending := room.pending()) is not None:
-        state = room.state
-        assert state is not None
-        if pending.kind == "chance":
-            room.apply(room.chance_action(), 0.0)
-        else:
-            assert pending.seat is not None
-            room.apply(room.make_bot(pending.seat).step(state.clone()), 0.0, by_bot=True)
+    play_out(room)
     assert room.state is not None
     record = Record.from_state(room.state)
     with app_client(f"sqlite:///{tmp_path / 'db.sqlite3'}") as client:
