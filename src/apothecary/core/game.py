@@ -13,10 +13,11 @@ from __future__ import annotations
 import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, islice
 from types import MappingProxyType
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, TypeAlias, overload
 
 from apothecary.core.errors import (
     ApothecaryError,
@@ -355,6 +356,100 @@ def _remake_game(cls: type[Game], players: int, options: dict[str, Any]) -> Game
     return cls(players, **options)
 
 
+class History(Sequence[Action]):
+    """A state's actions, shared between a state and its clones.
+
+    Clones of one position share storage and each knows its own length, so
+    :meth:`State.clone` is O(1) however long the game is. The actions are a
+    frozen shared prefix (``_base[:_m]``) and a tail (``_items[:_n]``).
+    Appending extends the tail in place when this history is as long as it
+    (the usual case: the state that plays on). Otherwise a sharer has already
+    extended the tail past this point: a one-level history then freezes the
+    tail as its prefix and starts an empty tail (O(1), so a search that clones
+    one long position again and again pays nothing per clone), and a
+    two-level one copies only its tail (copy on write). Reads see exactly
+    this history's actions, never a sharer's later ones.
+    """
+
+    __slots__ = ("_base", "_items", "_m", "_n")
+
+    def __init__(self, items: list[Action] | None = None) -> None:
+        self._base: list[Action] = _NO_ACTIONS
+        self._m = 0
+        self._items: list[Action] = [] if items is None else items
+        self._n = len(self._items)
+
+    def fork(self) -> History:
+        """A history with the same actions, sharing their storage."""
+        other = History.__new__(History)
+        other._base = self._base
+        other._m = self._m
+        other._items = self._items
+        other._n = self._n
+        return other
+
+    def append(self, action: Action) -> None:
+        """Add ``action`` at the end (of this history only)."""
+        items = self._items
+        if len(items) != self._n:
+            if self._m == 0:
+                # Freeze the shared tail: its first _n entries never change
+                # (sharers only ever append beyond their own length).
+                self._base, self._m = items, self._n
+                items = self._items = []
+                self._n = 0
+            else:
+                items = self._items = items[: self._n]
+        items.append(action)
+        self._n += 1
+
+    def copy(self) -> list[Action]:
+        """The actions as a new list."""
+        if self._m:
+            return self._base[: self._m] + self._items[: self._n]
+        return self._items[: self._n]
+
+    def __len__(self) -> int:
+        return self._m + self._n
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        if isinstance(index, slice):
+            return self.copy()[index]
+        m = self._m
+        if index < 0:
+            index += m + self._n
+        if 0 <= index < m:
+            return self._base[index]
+        if m <= index < m + self._n:
+            return self._items[index - m]
+        raise IndexError("history index out of range")
+
+    def __iter__(self) -> Iterator[Action]:
+        if self._m:
+            return chain(islice(self._base, self._m), islice(self._items, self._n))
+        return islice(self._items, self._n)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, History | list):
+            return self.copy() == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like a list
+
+    def __repr__(self) -> str:
+        return f"History({self.copy()!r})"
+
+
+# The base of every one-level history: never appended to.
+_NO_ACTIONS: list[Action] = []
+
+
 class State(ABC):
     """A position in a game. Mutable: :meth:`apply_action` advances it in place,
     :meth:`clone` gives an independent copy.
@@ -369,7 +464,9 @@ class State(ABC):
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self._history: list[Action] = []
+        # A plain list until the first clone, which turns it into a shared
+        # History: a playout that never clones keeps the list's C append.
+        self._history: History | list[Action] = []
         # Legal actions cached per position: a playout asks for them and then
         # applies one, so computing them once halves the rules work.
         self._legal: tuple[Action, ...] | None = None
@@ -497,7 +594,15 @@ class State(ABC):
                 legal = self._legal = tuple(self._legal_actions())
             if action in legal:
                 self._apply(action)
-                self._history.append(action)
+                # History.append inlined for a shared history's state that
+                # plays on (a game that clones itself, as Little Drop of
+                # Poison does each round); a plain list appends in C.
+                history = self._history
+                if type(history) is History and history._n == len(history._items):
+                    history._items.append(action)
+                    history._n += 1
+                else:
+                    history.append(action)
                 self._legal = None
                 return
         self._refuse_or_apply(action)
@@ -592,7 +697,12 @@ class State(ABC):
         """An independent copy: changing one never changes the other."""
         other = self.__class__.__new__(self.__class__)
         other.game = self.game
-        other._history = self._history.copy()
+        history = self._history
+        if not isinstance(history, History):
+            # A state starts with a plain list (and a game may set one, for a
+            # replay it builds); adopt it, so this state and its clones share it.
+            history = self._history = History(history)
+        other._history = history.fork()
         other._legal = self._legal
         self._clone_into(other)
         return other
