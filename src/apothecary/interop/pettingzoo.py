@@ -99,6 +99,7 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
         self._cache_masks = self._num_actions <= _CACHED_MASKS_UP_TO
         self._mask = self._no_actions
         self._rng = random.Random()
+        self._skip_agent_selection: str | None = None
         self.state: State = game.new_initial_state()
         self._reset_bookkeeping()
 
@@ -171,18 +172,25 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.agents[0]
+        self._skip_agent_selection = None
         self._mask = self._no_actions
 
     def _resolve_chance(self) -> bool:
         """Draw chance until a seat must act or the game ends, then select the
         agent; returns whether the game has ended."""
+        # Every step runs this, so it keeps to locals and asks the state once
+        # per question (the mask-only loop is measured in benchmarks/playout.py).
         state = self.state
-        rng = self._rng
-        self.infos[self.agent_selection].pop("action_mask", None)
+        infos = self.infos
+        info = infos[self.agent_selection]
+        if "action_mask" in info:
+            del info["action_mask"]
         player = state.current_player()
-        while player == CHANCE:
-            state.apply_action(sample_chance(state, rng))
-            player = state.current_player()
+        if player == CHANCE:
+            rng = self._rng
+            while player == CHANCE:
+                state.apply_action(sample_chance(state, rng))
+                player = state.current_player()
         if player == TERMINAL:
             for seat, value in enumerate(state.returns()):
                 agent = self.possible_agents[seat]
@@ -193,15 +201,48 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
             # from the first seat.
             self.agent_selection = self.agents[0]
             return True
+        agent = self.possible_agents[player]
+        legal = state.legal_actions()
+        # The cached mask of a legal set seen before, without the call.
+        mask = self._masks.get(tuple(legal)) if self._cache_masks else None
+        if mask is None:
+            mask = self._mask_for(legal)
+        self._mask = mask
+        # Also in the info, so an agent that needs only the mask can call
+        # last(observe=False) and skip building the tensor.
+        infos[agent]["action_mask"] = mask
+        self.agent_selection = agent
+        return False
+
+    def _was_dead_step(self, action: int | None) -> None:
+        """Remove the selected (terminated) agent, as PettingZoo's own helper does.
+
+        A game here ends for every seat at once and truncates none, so every
+        agent still listed is terminated and the next to remove is the first:
+        the general helper's search for the next dead agent is skipped (it cost
+        as much as a move in a short game). The outcome is the same: agents go
+        in seat order, and the selection returns to the first removed once
+        none are left.
+        """
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        del self.terminations[agent]
+        del self.truncations[agent]
+        del self.rewards[agent]
+        del self._cumulative_rewards[agent]
+        del self.infos[agent]
+        agents = self.agents
+        agents.remove(agent)
+        if agents:
+            if self._skip_agent_selection is None:
+                self._skip_agent_selection = agent
+            self.agent_selection = agents[0]
         else:
-            agent = self.possible_agents[player]
-            mask = self._mask_for(state.legal_actions())
-            self._mask = mask
-            # Also in the info, so an agent that needs only the mask can call
-            # last(observe=False) and skip building the tensor.
-            self.infos[agent]["action_mask"] = mask
-            self.agent_selection = agent
-            return False
+            if self._skip_agent_selection is not None:
+                self.agent_selection = self._skip_agent_selection
+            self._skip_agent_selection = None
+        self._clear_rewards()
 
     def _mask_for(self, legal: list[int]) -> np.ndarray[Any, Any]:
         """The read-only mask of a set of legal actions.
@@ -212,18 +253,21 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
         are kept (the cache is emptied if it ever grows large); with many, sets
         rarely repeat, and a bytearray fill beats NumPy's fancy indexing.
         """
-        key = tuple(legal) if self._cache_masks else ()
-        mask = self._masks.get(key) if self._cache_masks else None
-        if mask is None:
-            flags = bytearray(self._num_actions)
-            for action in legal:
-                flags[action] = 1
-            mask = np.frombuffer(flags, dtype=np.int8)
-            mask.flags.writeable = False
-            if self._cache_masks:
-                if len(self._masks) >= _MASK_CACHE_SIZE:
-                    self._masks.clear()
-                self._masks[key] = mask
+        cache = self._cache_masks
+        if cache:
+            key = tuple(legal)
+            mask = self._masks.get(key)
+            if mask is not None:
+                return mask
+        flags = bytearray(self._num_actions)
+        for action in legal:
+            flags[action] = 1
+        mask = np.frombuffer(flags, dtype=np.int8)
+        mask.flags.writeable = False
+        if cache:
+            if len(self._masks) >= _MASK_CACHE_SIZE:
+                self._masks.clear()
+            self._masks[key] = mask
         return mask
 
 
