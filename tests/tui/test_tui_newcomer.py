@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from pilot_helpers import run_app, text_of, until
+from rich.cells import cell_len
 from textual.pilot import Pilot
-from textual.widgets import Input, OptionList, Static, Switch
+from textual.screen import Screen
+from textual.widgets import Button, Input, OptionList, Static, Switch
 
 import apothecary
 from apothecary.core.game import CHANCE
@@ -331,6 +334,41 @@ def test_at_80x24_the_hand_status_and_field_stay_in_sight() -> None:
         assert "Your hand:" in str(screen.query_one("#pinned", Static).content)
 
     run_app(PlayApp(session, bot_delay=0), test, size=(80, 24))
+
+
+def cut_buttons(screen: Screen[None]) -> list[str]:
+    """The labels of the screen's buttons not shown whole: a button narrower
+    than its label, or one reaching past what its containers let show, left or
+    right (a button out of sight below is not cut: it scrolls into view)."""
+    cut = []
+    for button in screen.query(Button):
+        label = str(button.label)
+        region, clip = button.region, screen.find_widget(button).clip
+        if button.content_region.width < cell_len(label) or not (
+            clip.x <= region.x and region.right <= clip.right
+        ):
+            cut.append(label)
+    return cut
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_the_results_buttons_read_whole_at_80x24_and_wider(size: tuple[int, int]) -> None:
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: isinstance(app.screen, ResultScreen))
+        await pilot.pause()
+        screen = app.screen
+        labels = [str(b.label) for b in screen.query(Button)]
+        assert len(labels) == 3 and cut_buttons(screen) == []
+        # The check catches a label too long for the row: the one the screen
+        # had, cut to "Save record (c" at 80 columns, whole at 120.
+        save = screen.query_one("#save", Button)
+        save.label = "Save record (ctrl+s)"
+        save.refresh(layout=True)  # a new label alone does not resize the button
+        await pilot.pause()
+        too_long = ["Save record (ctrl+s)"] if size == (80, 24) else []
+        assert cut_buttons(screen) == too_long
+
+    run_app(PlayApp(finished(), bot_delay=0), test, size=size)
 
 
 def test_a_window_too_small_says_how_big_it_must_be() -> None:

@@ -302,9 +302,11 @@ class ResultScreen(Screen[None]):
             with ScrollableContainer(id="result-main"):
                 yield Static(lines, id="result")
                 with Horizontal(id="result-buttons"):
+                    # Short labels (the footer has the long names): all three
+                    # stay whole beside the log at 80 columns.
                     yield Button("Play again (n)", id="again", variant="primary")
                     yield Button("Menu (m)", id="menu")
-                    yield Button("Save record (ctrl+s)", id="save")
+                    yield Button("Save (^s)", id="save")
                 yield Static(session.view.board(obs, self.viewer), id="result-board")
             with VerticalScroll(id="result-log"):
                 yield Static("\n".join(session.log_lines(self.viewer)), id="result-log-text")
@@ -498,7 +500,9 @@ class GameScreen(Screen[None]):
             ordered = sorted(
                 actions, key=lambda a: self.session.view.confirm(obs, notations[a]) is not None
             )
-            listing.add_options([Option(self._line(a, notations[a]), id=str(a)) for a in ordered])
+            listing.add_options(
+                [Option(self._line(obs, a, notations[a]), id=str(a)) for a in ordered]
+            )
             listing.highlighted = None
             listing.disabled = False
             entry.suggester = SuggestFromList(list(notations.values()), case_sensitive=False)
@@ -515,12 +519,16 @@ class GameScreen(Screen[None]):
         if not (entry.has_focus or listing.has_focus):
             entry.focus()
 
-    def _line(self, action: Action, notation: str) -> Text:
+    def _line(self, obs: dict[str, Any], action: Action, notation: str) -> Text:
         """A legal move as the list shows it: the game's words, the viewer's own
-        seat marked, then the notation that plays it."""
+        seat marked, what the viewer's observation adds (a dose it has seen),
+        then the notation that plays it."""
         label = self.session.state.action_label(action)
         if self.viewer is not None:
             label = re.sub(rf"\bseat {self.viewer}\b", f"seat {self.viewer} (you)", label)
+        note = self.session.view.action_note(obs, notation)
+        if note is not None:
+            label += f", {note}"
         line = Text(label)
         line.append(f"  ({notation})", style="dim")
         return line
@@ -906,7 +914,7 @@ class PlayApp(App[None]):
     .switch-row { height: auto; }
     .switch-state { width: auto; padding: 1 1; }
     #result-buttons { height: auto; }
-    #result-buttons Button { margin-right: 1; }
+    #result-buttons Button { margin-right: 1; min-width: 0; }
     #entry:focus { background: $primary 25%; }
     #seats { height: auto; }
     #log { height: 1fr; }
