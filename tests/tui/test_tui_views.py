@@ -7,6 +7,8 @@ import json
 import random
 
 import pytest
+from pilot_helpers import run_app, until
+from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 from toy_game import ToyGame
 
@@ -15,6 +17,7 @@ from apothecary.core.game import CHANCE, sample_chance
 from apothecary.tui.app import GameScreen, PlayApp, ResultScreen
 from apothecary.tui.session import HUMAN, Session
 from apothecary.tui.views import VIEWS, GameView, view_for
+from apothecary.tui.views.tea_scones_arsenic import marked_notations
 
 THE_FOUR = ("in-vino-morte", "little-drop-of-poison", "poison-pot", "tea-scones-arsenic")
 
@@ -90,3 +93,73 @@ def test_a_game_with_no_view_plays_with_the_generic_one(
         else:
             assert not entry.whole(0) and entry.notation not in entry.line(0)
             assert entry.line(0).endswith("acts")
+
+
+# -- Tea, Scones and Arsenic: a marked scone's dose, as far as the viewer knows it --------
+
+
+def two_marked_scones() -> Session:
+    """Seat 0 (a person) and then seat 1 each take a scone, see its dose and put
+    it back: back on seat 0's turn, the box holds one marked scone of each.
+    The taker "turns it over discreetly to know his dose of poison (the other
+    players should not see anything)": seat 0 knows its own, not seat 1's."""
+    session = Session(apothecary.load("tea-scones-arsenic", players=2), [HUMAN, "easy"], seed=4)
+    for seat, move in ((0, "d1"), (0, "back"), (1, "d2"), (1, "back")):
+        while session.to_move() == CHANCE:
+            session.play_chance()
+        session.play(seat, move)
+    while session.to_move() == CHANCE:
+        session.play_chance()
+    return session
+
+
+def test_the_move_list_gives_a_marked_scones_dose_only_to_who_knows_it() -> None:
+    session = two_marked_scones()
+    mine, theirs = session.state.observation(0)["box"]["marked"]
+    assert (mine["by"], theirs["by"]) == (0, 1)
+    assert mine["dose"] is not None and theirs["dose"] is None  # what seat 0 may know
+    lines: dict[str, str] = {}
+
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, GameScreen)
+                and not app.screen.query_one("#actions", OptionList).disabled
+            ),
+        )
+        listing = app.screen.query_one("#actions", OptionList)
+        for index in range(listing.option_count):
+            line = str(listing.get_option_at_index(index).prompt)
+            lines[line.rsplit("(", 1)[1].rstrip(")")] = line  # by notation
+
+    run_app(PlayApp(session, bot_delay=0), test)
+    assert lines["d1@0"] == (
+        f"Take the marked kind-1 scone seat 0 (you) put back, dose {mine['dose']}  (d1@0)"
+    )
+    assert lines["d2@1"] == "Take the marked kind-2 scone seat 1 put back  (d2@1)"
+    assert all("dose" not in line for notation, line in lines.items() if notation != "d1@0")
+
+
+def test_the_views_names_of_marked_scones_are_the_games_own() -> None:
+    """The view finds a move's marked scone by its notation, named from the
+    observation; every name must be the one the game prints for that scone,
+    twins (same kind, put back by the same seat) included."""
+    game = apothecary.load("tea-scones-arsenic", players=3)
+    twins = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            marked = state.observation(0)["box"]["marked"]
+            games_names = [
+                state.action_to_string(state.string_to_action(f"m{slot + 1}"))
+                for slot in range(len(marked))
+            ]
+            assert marked_notations(marked) == games_names
+            twins += sum("." in name for name in games_names)
+            if state.current_player() == CHANCE:
+                state.apply_action(sample_chance(state, rng))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    assert twins > 0  # the case the ".2" suffix is for did come up

@@ -94,6 +94,12 @@ class GameView:
         (``Stop eating for the rest of the game?``), or None to play it at once."""
         return None
 
+    def action_note(self, obs: Observation, notation: str) -> str | None:
+        """What the viewer knows of the move ``notation`` beyond the game's label
+        (the dose of a marked scone the viewer has seen), read off the viewer's
+        observation; None when there is nothing more to say (the default)."""
+        return None
+
     def why_illegal(self, obs: Observation, text: str) -> str | None:
         """Why the move ``text`` (it reads as an action) cannot be played now, in
         the game's terms (``there is no piece on d4``), or None if the view cannot say."""

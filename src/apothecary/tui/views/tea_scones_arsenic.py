@@ -24,6 +24,19 @@ def scone(out: Text, kind: int, dose: Any = None, show_dose: bool = False) -> No
         out.append(f":{dose_text(dose)}", style="bold red" if dose else "")
 
 
+def marked_notations(marked: list[Any]) -> list[str]:
+    """The notation of each marked scone of the observation's box, in order:
+    ``d3@1`` (kind 3, put back by seat 1), ``d3@1.2`` for the second alike; the
+    game's own naming (rules.py, ``_marked_name``), as the web table reads it too."""
+    names = []
+    for slot, put_back in enumerate(marked):
+        same = sum(
+            1 for m in marked[:slot] if (m["kind"], m["by"]) == (put_back["kind"], put_back["by"])
+        )
+        names.append(f"d{put_back['kind']}@{put_back['by']}" + (f".{same + 1}" if same else ""))
+    return names
+
+
 class TeaSconesArsenicView(GameView):
     """Doses you have seen are numbers; the rest are ``?``."""
 
@@ -111,6 +124,15 @@ class TeaSconesArsenicView(GameView):
             return "Stop eating? You cannot take another scone for the rest of the game."
         if notation == "spoon":
             return "Use the little spoon? You have only one for the whole game."
+        return None
+
+    def action_note(self, obs: Observation, notation: str) -> str | None:
+        """A marked scone's dose when the viewer knows it (the game's label never
+        says it: other seats may not know it); nothing for a dose unknown."""
+        marked = obs["box"]["marked"]
+        for put_back, name in zip(marked, marked_notations(marked), strict=True):
+            if name == notation and put_back["dose"] is not None:
+                return f"dose {put_back['dose']}"
         return None
 
     def pinned(self, obs: Observation, viewer: int | None) -> Text | None:
