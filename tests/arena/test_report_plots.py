@@ -112,3 +112,37 @@ def test_a_win_rate_by_bot_plot_with_intervals(two_bots: Any) -> None:
 def test_table_cells_do_not_wrap(two_bots: Any) -> None:
     page = to_html(build(*two_bots))
     assert "white-space: nowrap" in page
+
+
+def test_no_length_plot_when_every_option_set_always_lasts_the_same(two_bots: Any) -> None:
+    # Poison Pot's board always fills: 108 actions on the published board, 54 on
+    # radius 2. The lengths differ between the option sets but never within one.
+    spec, results = two_bots
+    assert len({r.length for r in results}) == 2
+    assert "length.png" not in build(spec, results).plots
+    # One game a move longer than the others of its option set: now a plot.
+    varied = [dataclasses.replace(results[0], length=results[0].length + 1), *results[1:]]
+    assert "length.png" in build(spec, varied).plots
+
+
+def test_whole_number_histograms_tick_only_whole_numbers(two_bots: Any) -> None:
+    import matplotlib.pyplot as plt
+
+    # Scores of 0 and 1 only (as In Vino Morte's): matplotlib alone would tick
+    # -0.5, -0.25, 0, 0.25...
+    spec, results = two_bots
+    zero_one = {"scores": [1.0, 0.0]}
+    results = [
+        dataclasses.replace(r, record={**r.record, "outcome": {**r.record["outcome"], **zero_one}})
+        for r in results
+    ]
+    made = figures(build(spec, results))
+    try:
+        axes = made["scores.png"].axes[0]
+        made["scores.png"].canvas.draw()
+        ticks = list(axes.get_xticks())
+        assert len(ticks) >= 3
+        assert all(float(t).is_integer() for t in ticks), ticks
+    finally:
+        for figure in made.values():
+            plt.close(figure)

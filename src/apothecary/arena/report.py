@@ -292,6 +292,15 @@ def integer_bins(values: Sequence[float], most: int = 40) -> list[float] | int:
     return 20
 
 
+def _whole_ticks(axes: Any, bins: list[float] | int) -> None:
+    """Ticks on whole numbers when the bins are centred on them: a tick at 2.5
+    between the bars of 2 and 3 reads as a score nobody can have."""
+    if isinstance(bins, list):
+        from matplotlib.ticker import MaxNLocator
+
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+
+
 def _legend_beside(axes: Any) -> None:
     """The legend right of the axes, so it never covers a bar or a line."""
     axes.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
@@ -359,20 +368,23 @@ def figures(report: Report) -> dict[str, Any]:
             axes.hist(
                 scores, bins=bins, weights=weights, histtype="step", linewidth=1.5, label=name
             )
+        _whole_ticks(axes, bins)
         axes.set_xlabel("score (the game's own)")
         axes.set_ylabel("share of seats")
         axes.set_title("Score distribution by bot")
         _legend_beside(axes)
         made["scores.png"] = figure
 
-    # Game length per option set.
+    # Game length per option set; none when each option set's games all last
+    # the same (Poison Pot's board always fills): the length table says it.
     every_length = [length for s in summaries for length in s.lengths]
-    if varies(every_length):
+    if any(varies(s.lengths) for s in summaries):
         figure, axes = plt.subplots(figsize=FIGURE_SIZE)
         bins = integer_bins(every_length)
         for name, summary in zip(names, summaries, strict=True):
             if summary.lengths:
                 axes.hist(summary.lengths, bins=bins, histtype="step", linewidth=1.5, label=name)
+        _whole_ticks(axes, bins)
         axes.set_xlabel("actions per game (chance included)")
         axes.set_ylabel("games")
         axes.set_title("Game length")
@@ -382,10 +394,14 @@ def figures(report: Report) -> dict[str, Any]:
     if len(summaries) > 1:
         figure, (left, right) = plt.subplots(1, 2, figsize=(FIGURE_SIZE[0] * 1.4, FIGURE_SIZE[1]))
         xs = list(range(len(summaries)))
+        # Each seat a little to the side, so the seats' error bars do not
+        # hide one another at the same option set.
+        spread = 0.2 / max(1, players - 1)
         for seat in range(players):
             rates = [s.by_seat[seat].win_rate() for s in summaries]
+            shift = (seat - (players - 1) / 2) * spread
             left.errorbar(
-                xs,
+                [x + shift for x in xs],
                 [r[0] for r in rates],
                 yerr=_error_bars(rates),
                 marker="o",
