@@ -425,12 +425,18 @@ class RoomScreen {
     return (this.msg && this.msg.seats) || this.info.seats || [];
   }
 
+  // The seat's name alone, even when another seat has the same one.
+  ownName(seat) {
+    const place = this.seats()[seat];
+    if (!place) return `seat ${seat}`;
+    return place.name || (place.kind === "open" ? "open seat" : `seat ${seat}`);
+  }
+
   seatName(seat) {
     const seats = this.seats();
     const place = seats[seat];
-    if (!place) return `seat ${seat}`;
-    const name = place.name || (place.kind === "open" ? "open seat" : `seat ${seat}`);
-    const twins = seats.filter((s) => s.name === place.name).length;
+    const name = this.ownName(seat);
+    const twins = place ? seats.filter((s) => s.name === place.name).length : 0;
     return twins > 1 ? `${name} (seat ${seat})` : name;
   }
 
@@ -814,7 +820,8 @@ class RoomScreen {
             "aria-current": turn ? "true" : null,
           },
           h("span", { class: ["dot", place.kind === "bot" ? "bot" : place.connected ? "on" : "off"], "aria-hidden": "true" }),
-          h("span", { class: "chip-name" }, this.seatName(place.seat)),
+          // The chip's own line says the seat, so twins need no "(seat N)" here.
+          h("span", { class: "chip-name", title: this.seatName(place.seat) }, this.ownName(place.seat)),
           h("span", { class: "chip-seat", "aria-hidden": "true" }, place.seat === this.you ? `seat ${place.seat} · you` : `seat ${place.seat}`),
           place.away ? h("span", { class: "tag tag-warn", "aria-hidden": "true" }, "away") : null,
           turn ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶") : null,

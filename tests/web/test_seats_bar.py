@@ -1,0 +1,78 @@
+"""The seats bar of a full room on a phone (360x740) and on a desktop.
+
+A phone shows no scrollbar, so when the bar scrolled sideways the seats past
+the right edge of a 9-seat In Vino Morte room were out of sight with nothing to
+say they were there (each chip was wider than half the screen). Below the
+two-column layout the bar now wraps into a grid: every seat is in view at once,
+the one to move included. A desktop keeps its one-row bar.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tables_kit as kit
+
+PHONE = {"width": 360, "height": 740}
+
+# The bar as it was on a phone (style.css's narrow-screen rules undone): one
+# row of chips that scrolls sideways.
+OLD_BAR = """
+.seats-bar { display: flex !important; gap: 0.5rem !important; overflow-x: auto !important; }
+.seat-chip { min-width: 6rem !important; padding: 0.4rem 0.7rem !important;
+             row-gap: 0.05rem !important; }
+.seat-chip .chip-name { flex: 0 1 auto !important; max-width: 10rem !important;
+                        font-size: inherit !important; }
+"""
+
+OUT_OF_VIEW = """() => {
+  const [w, h] = [window.innerWidth, window.innerHeight];
+  const wide = document.documentElement.scrollWidth > w;
+  return [...document.querySelectorAll('#seats li.seat-chip')]
+    .filter((chip) => {
+      const r = chip.getBoundingClientRect();
+      return wide || r.left < 0 || r.right > w || r.top < 0 || r.bottom > h;
+    })
+    .map((chip) => Number(chip.dataset.seat));
+}"""
+"""The seats whose chip is not wholly in the window as the room opens (all of
+them when the page itself is wider than the window)."""
+
+
+def open_full_room(
+    api: Any, enter_room: Any, page: Any, game: str, players: int, seed: str
+) -> None:
+    """A started room of ``game`` with every seat taken (Ann in seat 0, bots after)."""
+    seats = ["open", *["easy"] * (players - 1)]
+    enter_room(page, kit.start_room(api, game, players, seats, seed))
+    page.wait_for_selector(f"#seats li.seat-chip >> nth={players - 1}")
+    page.wait_for_selector("#room[data-status=playing]")
+
+
+@pytest.mark.parametrize(("game", "players"), [("in-vino-morte", 9), ("little-drop-of-poison", 8)])
+def test_on_a_phone_every_seat_of_a_full_room_is_in_view(
+    api: Any, enter_room: Any, phone_page: Any, artifacts: Path, game: str, players: int
+) -> None:
+    phone_page.set_viewport_size(PHONE)
+    open_full_room(api, enter_room, phone_page, game, players, f"bar-{game}")
+    assert phone_page.locator("#seats li.seat-chip").count() == players
+    kit.snap(phone_page, artifacts, f"{game}-{players}-phone", full_page=False)
+    assert phone_page.evaluate(OUT_OF_VIEW) == []
+    # The check catches the old bar: one row, most seats past the right edge.
+    phone_page.add_style_tag(content=OLD_BAR)
+    hidden = phone_page.evaluate(OUT_OF_VIEW)
+    kit.snap(phone_page, artifacts, f"{game}-{players}-phone-old-bar", full_page=False)
+    assert 0 not in hidden and len(hidden) >= players // 2
+
+
+def test_on_a_desktop_the_bar_stays_one_row(
+    api: Any, enter_room: Any, page: Any, artifacts: Path
+) -> None:
+    open_full_room(api, enter_room, page, "in-vino-morte", 9, "bar-desktop")
+    kit.snap(page, artifacts, "in-vino-morte-9-desktop", full_page=False)
+    tops = page.eval_on_selector_all(
+        "#seats li.seat-chip", "chips => chips.map((c) => c.getBoundingClientRect().top)"
+    )
+    assert len(tops) == 9 and len(set(tops)) == 1
