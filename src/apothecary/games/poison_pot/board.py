@@ -108,11 +108,43 @@ class Board:
         )
         """Per circle, its three (line number, bit in that line's occupancy) pairs."""
         self.line_slides: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-            tuple(_slides_along(circles, bits, self.size) for bits in range(1 << len(circles)))
+            tuple(
+                tuple(sorted(_slides_along(circles, bits, self.size)))
+                for bits in range(1 << len(circles))
+            )
             for circles in lines
         )
         """Per line and occupancy pattern (bit i set: the line's i-th circle holds
-        a piece), every slide along that line as ``from * size + to``."""
+        a piece), every slide along that line as ``from * size + to``, in
+        ascending order (so the rows' slides, one after another, are already in
+        the order of the legal actions, and sorting the lot is quicker)."""
+        line_of: dict[tuple[Circle, Circle], tuple[int, int, int]] = {}
+        for number, along_line in enumerate(lines):
+            for i, origin in enumerate(along_line):
+                for j, target in enumerate(along_line):
+                    low, high = min(i, j), max(i, j)
+                    path = sum(1 << k for k in range(low, high + 1)) & ~(1 << i)
+                    line_of[(origin, target)] = (number, 1 << i, path)
+        checks: list[tuple[int, int, int] | None] = [None] * (self.size * self.size)
+        flips: list[tuple[tuple[int, int], ...]] = [()] * (self.size * self.size)
+        for (origin, target), (number, origin_bit, path) in line_of.items():
+            if origin == target:
+                continue
+            action = origin * self.size + target
+            checks[action] = (number, origin_bit | path, origin_bit)
+            changed: dict[int, int] = {}
+            for line_number, bit in self.line_bits[origin] + self.line_bits[target]:
+                changed[line_number] = changed.get(line_number, 0) ^ bit
+            flips[action] = tuple(changed.items())
+        self.slide_checks: tuple[tuple[int, int, int] | None, ...] = tuple(checks)
+        """Per ``from * size + to`` for two circles on one line: (line number,
+        mask, bit) such that it is a slide exactly when the line's occupancy
+        masked is the bit: a piece on the origin and none from the next circle
+        to the target. None for two circles on no common line."""
+        self.slide_flips: tuple[tuple[tuple[int, int], ...], ...] = tuple(flips)
+        """Per slide ``from * size + to``, the (line number, bits) whose
+        occupancy it flips: the origin empties and the target fills, so their
+        shared line flips both bits at once."""
 
     def name(self, circle: Circle) -> str:
         """The typable name of a circle (``"d4"``)."""

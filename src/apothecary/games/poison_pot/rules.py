@@ -28,9 +28,8 @@ from __future__ import annotations
 
 import random
 import re
+from bisect import insort
 from collections.abc import Sequence
-from itertools import compress
-from operator import not_
 from typing import ClassVar
 
 from apothecary.core.events import add_then
@@ -59,6 +58,7 @@ PIECE_NAMES: tuple[str, ...] = ("", "red", "blue", "yellow", "pot")
 
 SLIDE, DRAW, PLACE, OVER = 0, 1, 2, 3
 PHASE_NAMES: tuple[str, ...] = ("slide", "draw", "place", "over")
+
 
 _DIRECTION_WORDS: dict[str, str] = {
     "e": "e",
@@ -138,6 +138,40 @@ def tie_broken_scores(groups: Sequence[int], cauldrons: int) -> list[float]:
     return scores
 
 
+Counts = tuple[int, int, int]
+"""Face-down cauldrons left per colour: red, blue, yellow."""
+
+
+class DrawTable(dict[Counts, tuple[tuple[tuple[Action, float], ...], tuple[Counts, ...]]]):
+    """Per face-down counts: the draw's outcomes, ``(action, probability)`` for
+    each colour left with probability its count over the cauldrons left; and
+    per colour, the counts once it is drawn (a colour with none left is never
+    drawn, so its entry is never read).
+
+    An entry is worked out the first time its counts come up and kept; a
+    game's states share the table, so a draw in a playout is a dict look-up
+    and its probabilities are the same floats every time.
+    """
+
+    def __init__(self, draw_base: Action) -> None:
+        super().__init__()
+        self.draw_base = draw_base
+
+    def __missing__(
+        self, remaining: Counts
+    ) -> tuple[tuple[tuple[Action, float], ...], tuple[Counts, ...]]:
+        left = sum(remaining)
+        outcomes = tuple(
+            (self.draw_base + colour, count / left)
+            for colour, count in enumerate(remaining)
+            if count
+        )
+        red, blue, yellow = remaining
+        after = ((red - 1, blue, yellow), (red, blue - 1, yellow), (red, blue, yellow - 1))
+        self[remaining] = entry = (outcomes, after)
+        return entry
+
+
 @register
 class PoisonPotGame(Game):
     """Poison Pot for 2 or 3 players."""
@@ -172,13 +206,14 @@ class PoisonPotGame(Game):
         self.cauldrons: int = 3 * self.per_colour
         self.draw_base: int = n * n
         self.place_base: int = n * n + 3
-        self.placements: tuple[Action, ...] = tuple(range(self.place_base, self.place_base + n))
         names = self.board.names
         notation = [f"{names[a // n]}-{names[a % n]}" for a in range(n * n)]
         notation += list(COLOURS)
         notation += list(names)
         self.notation: tuple[str, ...] = tuple(notation)
         """Every action's notation: it does not depend on the position."""
+        self.draws: DrawTable = DrawTable(self.draw_base)
+        """The draw at every count of face-down cauldrons (see :class:`DrawTable`)."""
 
     def num_distinct_actions(self) -> int:
         """Slides (from x to), 3 colours drawn, and a placement per circle."""
@@ -226,6 +261,7 @@ class PoisonPotState(State):
         "last_slide",
         "lines",
         "phase",
+        "placeable",
         "placed",
         "player",
         "pot",
@@ -245,6 +281,12 @@ class PoisonPotState(State):
         legal slides along a line are looked up by this pattern."""
         for number, bit in game.board.line_bits[self.pot]:
             self.lines[number] |= bit
+        self.placeable: list[Action] = [
+            game.place_base + circle for circle in range(game.board.size) if circle != self.pot
+        ]
+        """The placement of each empty circle, ascending: the legal placements
+        whenever one is due. Slides and placements keep it up to date, so
+        listing them is a copy, not a scan of the board."""
         self.remaining: tuple[int, int, int] = (game.per_colour,) * 3
         """Face-down cauldrons left, per colour."""
         self.phase: int = SLIDE
@@ -268,71 +310,136 @@ class PoisonPotState(State):
             return TERMINAL
         return self.player
 
-    def _legal_actions(self) -> Sequence[Action]:
+    def _legal_actions(self) -> list[Action]:
         phase = self.phase
         if phase == SLIDE:
-            return self._slides()
+            # Each line's slides are looked up by which of its circles hold a
+            # piece. A board always has an empty circle next to some piece while
+            # cauldrons remain (the board is connected and the pot is on it), so
+            # this is never empty and the rule "if no piece can move, skip the
+            # move" never bites.
+            # (Not zip(strict=True): the board makes one table per line, and the
+            # check would cost a tenth of this method.)
+            slides: list[Action] = []
+            for table, pattern in zip(self.game.board.line_slides, self.lines, strict=False):
+                slides += table[pattern]
+            slides.sort()
+            return slides
         if phase == PLACE:
-            return list(compress(self.game.placements, map(not_, self.board)))
+            return self.placeable.copy()
         if phase == DRAW:
-            base = self.game.draw_base
-            return [base + c for c in range(3) if self.remaining[c]]
+            return [action for action, _ in self.game.draws[self.remaining][0]]
         return []
-
-    def _slides(self) -> list[Action]:
-        # A board always has an empty circle next to some piece while cauldrons
-        # remain (the board is connected and the pot is on it), so this is never
-        # empty and the rule "if no piece can move, skip the move" never bites.
-        slides: list[Action] = []
-        for table, pattern in zip(self.game.board.line_slides, self.lines, strict=True):
-            slides += table[pattern]
-        slides.sort()
-        return slides
 
     def _apply(self, action: Action) -> None:
         phase = self.phase
-        game = self.game
         if phase == SLIDE:
-            origin, target = divmod(action, len(self.board))
-            piece = self.board[origin]
-            self.board[target] = piece
-            self.board[origin] = EMPTY
-            if piece == POT:
-                self.pot = target
-            lines = self.lines
-            line_bits = game.board.line_bits
-            for number, bit in line_bits[origin]:
-                lines[number] ^= bit
-            for number, bit in line_bits[target]:
-                lines[number] |= bit
-            self.last_slide = action
-            self.phase = DRAW
+            self._slide(action)
         elif phase == DRAW:
-            colour = action - game.draw_base
-            remaining = list(self.remaining)
-            remaining[colour] -= 1
-            self.remaining = (remaining[0], remaining[1], remaining[2])
-            self.drawn = colour
-            self.phase = PLACE
+            self._draw(action - self.game.draw_base)
         else:
-            circle = action - game.place_base
-            self.board[circle] = self.drawn + 1
-            for number, bit in game.board.line_bits[circle]:
-                self.lines[number] |= bit
-            self.drawn = -1
-            self.last_placement = circle
-            self.placed += 1
-            if self.placed == game.cauldrons:
-                self.phase = OVER
-                self._outcome = self._final_outcome()
+            self._place(action - self.game.place_base)
+
+    def _slide(self, action: Action) -> None:
+        """Slide a piece (the pot or a cauldron) along its line; the draw follows."""
+        board = self.board
+        origin, target = divmod(action, len(board))
+        piece = board[origin]
+        board[target] = piece
+        board[origin] = EMPTY
+        if piece == POT:
+            self.pot = target
+        game = self.game
+        lines = self.lines
+        for number, flip in game.board.slide_flips[action]:
+            lines[number] ^= flip
+        placeable = self.placeable
+        placeable.remove(game.place_base + target)
+        insort(placeable, game.place_base + origin)
+        self.last_slide = action
+        self.phase = DRAW
+
+    def _draw(self, colour: int) -> None:
+        """Turn up a cauldron of ``colour``; its placement follows."""
+        self.remaining = self.game.draws[self.remaining][1][colour]
+        self.drawn = colour
+        self.phase = PLACE
+
+    def _place(self, circle: Circle) -> None:
+        """Place the drawn cauldron on the empty ``circle``; the last one ends the game."""
+        game = self.game
+        self.board[circle] = self.drawn + 1
+        lines = self.lines
+        for number, bit in game.board.line_bits[circle]:
+            lines[number] |= bit
+        self.placeable.remove(game.place_base + circle)
+        self.drawn = -1
+        self.last_placement = circle
+        self.placed += 1
+        if self.placed == game.cauldrons:
+            self.phase = OVER
+            self._outcome = self._final_outcome()
+        else:
+            self.player = (self.player + 1) % game.num_players
+            self.phase = SLIDE
+
+    # -- fast paths ----------------------------------------------------------------
+    #
+    # A random playout asks, per action, is_terminal(), is_chance_node(), then
+    # chance_outcomes() or legal_actions(), and applies one (benchmarks/playout.py
+    # times that loop against OpenSpiel's C++ games; search bots do much the
+    # same). These overrides give the base class's answers with fewer calls and
+    # copies: each phase's legality is a direct test, so nothing is cached.
+
+    def is_chance_node(self) -> bool:
+        """Whether a cauldron is to be drawn (the base asks current_player())."""
+        return self.phase == DRAW
+
+    def legal_actions(self) -> list[Action]:
+        """The sorted legal actions; at the draw, the colours left."""
+        # Not cached, unlike the base's: apply_action tests each phase's
+        # legality directly, so a cache would be only copies to pay for.
+        return self._legal_actions()
+
+    def apply_action(self, action: Action | str) -> None:
+        """Play ``action`` (an id or notation). Bad input raises and leaves the state as it was."""
+        # A legal id is recognised by its phase's own rule, without the list of
+        # legal actions the base builds first: a slide by its line's occupancy
+        # (the piece on the origin, nothing up to the target), a draw by the
+        # colours left, a placement by its circle being empty. Notation, and
+        # every refusal, take the base's path, which checks and explains.
+        if type(action) is int:
+            phase = self.phase
+            game = self.game
+            if phase == SLIDE:
+                check = game.board.slide_checks[action] if 0 <= action < game.draw_base else None
+                legal = check is not None and self.lines[check[0]] & check[1] == check[2]
+                if legal:
+                    self._slide(action)
+            elif phase == PLACE:
+                circle = action - game.place_base
+                legal = 0 <= circle < len(self.board) and self.board[circle] == EMPTY
+                if legal:
+                    self._place(circle)
             else:
-                self.player = (self.player + 1) % game.num_players
-                self.phase = SLIDE
+                colour = action - game.draw_base
+                legal = phase == DRAW and 0 <= colour < 3 and self.remaining[colour] > 0
+                if legal:
+                    self._draw(colour)
+            if legal:
+                # What the base does after applying: the history (a plain list,
+                # or a History shared with clones: either appends alone), and
+                # the legal actions of the new position are not known yet.
+                self._history.append(action)
+                self._legal = None
+                return
+        self._refuse_or_apply(action)
 
     def _clone_into(self, other: State) -> None:
         assert isinstance(other, PoisonPotState)
         other.board = self.board.copy()
         other.lines = self.lines.copy()
+        other.placeable = self.placeable.copy()
         other.pot = self.pot
         other.remaining = self.remaining
         other.phase = self.phase
@@ -347,9 +454,7 @@ class PoisonPotState(State):
         """The colour drawn, each with probability (its count left) / (cauldrons left)."""
         if self.phase != DRAW:
             return []
-        base = self.game.draw_base
-        left = sum(self.remaining)
-        return [(base + c, count / left) for c, count in enumerate(self.remaining) if count]
+        return list(self.game.draws[self.remaining][0])
 
     # -- scoring ---------------------------------------------------------------
 
