@@ -155,6 +155,12 @@ class InVinoMorteGame(Game):
     """Per seat: every seat clockwise from its left, ending with itself."""
     counter_clockwise: tuple[tuple[int, ...], ...]
     """Per seat: every seat counter-clockwise from its right, ending with itself."""
+    deal_actions: tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...]
+    """``deal_actions[glasses][wine][poison]``: the plain deals (Wine, Poison)
+    legal with ``wine`` and ``poison`` glasses dealt of a round's ``glasses``."""
+    turn_actions: tuple[tuple[Action, ...], ...]
+    """``turn_actions[seats]``, ``seats`` a bit set: drink, then a swap with
+    each of those seats (a turn's legal actions without the steals)."""
 
     def _configure(self) -> None:
         self.deck_wine, self.deck_poison = DECKS[str(self.options["deck"])]
@@ -173,6 +179,33 @@ class InVinoMorteGame(Game):
         )
         self.counter_clockwise = tuple(
             tuple((seat - k) % n for k in range(1, n + 1)) for seat in range(n)
+        )
+        # Legal actions looked up, not worked out: a deal's depend only on the
+        # counts dealt, a turn's (steals aside) only on which other seats hold
+        # a glass not yet drunk, and both are asked for at every action.
+        self.deal_actions = tuple(
+            tuple(
+                tuple(
+                    tuple(
+                        deal
+                        for deal, w, p in ((DEAL_WINE, 1, 0), (DEAL_POISON, 0, 1))
+                        if deal_can_finish(
+                            wine + w,
+                            poison + p,
+                            glasses - wine - poison - 1,
+                            self.deck_wine,
+                            self.deck_poison,
+                        )
+                    )
+                    for poison in range(glasses - wine)
+                )
+                for wine in range(glasses)
+            )
+            for glasses in range(n + 1)
+        )
+        self.turn_actions = tuple(
+            (DRINK, *(SWAP_BASE + seat for seat in range(n) if seats >> seat & 1))
+            for seats in range(1 << n)
         )
 
     def num_distinct_actions(self) -> int:
@@ -273,6 +306,7 @@ class InVinoMorteState(State):
         "info_texts",
         "journal",
         "last_round",
+        "open_seats",
         "order",
         "phase",
         "poison_dealt",
@@ -284,26 +318,29 @@ class InVinoMorteState(State):
     )
 
     game: InVinoMorteGame
+    # The round's fields, which _start_round sets (the first round's too).
+    phase: int
+    order: tuple[int, ...]
+    """The round's seats clockwise from the dealer's left, the dealer last."""
+    step: int
+    card: list[int]
+    cheese: list[bool]
+    drunk: list[bool]
+    open_seats: int
+    """The seats holding a glass not yet drunk, as a bit set (bit ``seat``):
+    kept beside ``card`` and ``drunk`` so a turn's swaps are looked up."""
+    wine_dealt: int
+    poison_dealt: int
+    events: list[tuple[int, int, int]]
+    round_start: int
 
     def __init__(self, game: InVinoMorteGame) -> None:
         super().__init__(game)
-        n = game.num_players
-        self.alive = [True] * n
+        self.alive = [True] * game.num_players
         self.round = 0
         self.dealer = 0
         self.winners: tuple[int, ...] = ()
         self.last_round: tuple[JSON, ...] | None = None
-        # Set by _start_round; written here so every slot exists.
-        self.phase = DEAL_PHASE
-        self.order: tuple[int, ...] = ()
-        self.step = 0
-        self.card = [NO_CARD] * n
-        self.cheese = [False] * n
-        self.drunk = [False] * n
-        self.wine_dealt = 0
-        self.poison_dealt = 0
-        self.events: list[tuple[int, int, int]] = []
-        self.round_start = 0
         # Everything any seat has seen, one entry per event, for
         # information_state_string: kept as the game goes so that the key costs
         # a join, not a replay of the game. A list appended to in place (a
@@ -321,18 +358,24 @@ class InVinoMorteState(State):
     def _start_round(self, dealer: int, pending: int) -> None:
         """Begin a round; ``pending`` is 1 when called while the base class has yet
         to append the action that ended the last round to the history."""
-        n = self.game.num_players
+        game = self.game
+        n = game.num_players
         self.round += 1
         self.dealer = dealer
         self.phase = DEAL_PHASE
         # Clockwise from the dealer's left, the dealer last: the deal order, and
-        # without its last seat the turn order.
+        # without its last seat the turn order. While nobody has died (the
+        # first round) that is every seat, as the game has it already.
         alive = self.alive
-        self.order = tuple(s for s in self.game.clockwise_from_left[dealer] if alive[s])
+        order = game.clockwise_from_left[dealer]
+        if False in alive:
+            order = tuple([s for s in order if alive[s]])
+        self.order = order
         self.step = 0
         self.card = [NO_CARD] * n
         self.cheese = [False] * n
         self.drunk = [False] * n
+        self.open_seats = 0
         self.wine_dealt = 0
         self.poison_dealt = 0
         self.events = []
@@ -346,33 +389,29 @@ class InVinoMorteState(State):
 
     def _end_round(self) -> None:
         """Everyone who has not drunk reveals; then the game ends or a new dealer deals."""
-        revealed = []
-        for seat in self.order:
-            if not self.drunk[seat]:
-                revealed.append(seat)
-                if self._dies(seat, on_reveal=True):
-                    self.alive[seat] = False
-        self.last_round = (
-            self.round,
-            self.dealer,
-            tuple(self.card),
-            tuple(self.cheese),
-            tuple(revealed),
-            tuple(s for s in self.order if not self.alive[s]),
-        )
-        died = tuple(s for s in self.order if not self.alive[s])
-        shown = tuple(x for s in revealed for x in (s, self.card[s]))
+        # Once per round, so in short games (two or three players) about as
+        # often as an action: built in single passes, with loops not generators.
+        order, alive, card, drunk = self.order, self.alive, self.card, self.drunk
+        revealed = tuple([seat for seat in order if not drunk[seat]])
+        shown: list[int] = []
+        for seat in revealed:
+            shown += (seat, card[seat])
+            if self._dies(seat, on_reveal=True):
+                alive[seat] = False
+        died = tuple([s for s in order if not alive[s]])
+        self.last_round = (self.round, self.dealer, tuple(card), tuple(self.cheese), revealed, died)
         self.journal.append((JOURNAL_REVEAL, len(died), *died, *shown))
-        survivors = [s for s in self.order if self.alive[s]]
+        survivors = [s for s in order if alive[s]]
         if len(survivors) == 1:
             self.winners = (survivors[0],)
         elif not survivors:
-            self.winners = tuple(sorted(self.order))
+            self.winners = tuple(sorted(order))
         elif self.round == self.game.round_limit:
             self.winners = tuple(sorted(survivors))
         else:
-            alive = self.alive
-            dealer = next(s for s in self.game.counter_clockwise[self.dealer] if alive[s])
+            for dealer in self.game.counter_clockwise[self.dealer]:
+                if alive[dealer]:
+                    break
             self._start_round(dealer, pending=1)
             return
         self.phase = OVER_PHASE
@@ -387,60 +426,65 @@ class InVinoMorteState(State):
             return self.order[self.step]
         return TERMINAL
 
+    def is_chance_node(self) -> bool:
+        """Never: nothing in this game is left to chance (asked at every action)."""
+        return False
+
     def _legal_actions(self) -> Sequence[Action]:
+        # Tuples from the game's tables (the base class keeps a tuple as it is).
         game = self.game
-        if self.phase == DEAL_PHASE:
-            left = len(self.order) - self.step - 1
-            wine, poison = self.wine_dealt, self.poison_dealt
-            legal = []
-            if deal_can_finish(wine + 1, poison, left, game.deck_wine, game.deck_poison):
-                legal.append(DEAL_WINE)
-            if deal_can_finish(wine, poison + 1, left, game.deck_wine, game.deck_poison):
-                legal.append(DEAL_POISON)
+        phase = self.phase
+        if phase == DEAL_PHASE:
+            # The deal so far fixes which glasses can still make a legal round.
+            legal = game.deal_actions[len(self.order)][self.wine_dealt][self.poison_dealt]
             if game.cheese and sum(self.cheese) < cheese_limit(len(self.order)):
-                legal += [a + 2 for a in legal]
+                return legal + tuple([a + 2 for a in legal])
             return legal
-        if self.phase == TURN_PHASE:
+        if phase == TURN_PHASE:
             me = self.order[self.step]
-            legal = [DRINK]
-            card, drunk = self.card, self.drunk
-            for seat in range(game.num_players):
-                if seat != me and card[seat] != NO_CARD and not drunk[seat]:
-                    legal.append(SWAP_BASE + seat)
+            # Drink, or swap with any other seat whose glass is still undrunk.
+            legal = game.turn_actions[self.open_seats & ~(1 << me)]
             cheese = self.cheese
             if game.cheese and not cheese[me]:
                 alive = self.alive
-                for seat in range(game.num_players):
-                    if cheese[seat] and alive[seat]:
-                        legal.append(game.steal_base + seat)
+                steal_base = game.steal_base
+                steals = [steal_base + s for s in range(game.num_players) if cheese[s] and alive[s]]
+                return legal + tuple(steals)
             return legal
-        return []
+        return ()
 
     def _apply(self, action: Action) -> None:
+        step = self.step
+        order = self.order
         if self.phase == DEAL_PHASE:
-            seat = self.order[self.step]
-            self.journal.append((JOURNAL_DEAL, self.round, self.dealer, seat, action, self.step))
+            seat = order[step]
+            self.journal.append((JOURNAL_DEAL, self.round, self.dealer, seat, action, step))
             kind = action & 1
             self.card[seat] = kind
+            self.open_seats |= 1 << seat
             if kind == POISON:
                 self.poison_dealt += 1
             else:
                 self.wine_dealt += 1
             if action >= DEAL_WINE_CHEESE:
                 self.cheese[seat] = True
-            self.step += 1
-            if self.step == len(self.order):
+            step += 1
+            if step == len(order):
                 self.phase = TURN_PHASE
-                self.step = 0
+                step = 0
+            self.step = step
             return
-        me = self.order[self.step]
+        me = order[step]
         if action == DRINK:
             self.drunk[me] = True
-            died = self._dies(me, on_reveal=False)
+            self.open_seats &= ~(1 << me)
+            card = self.card[me]
+            # As _dies with on_reveal=False: Cheese reverses a drink.
+            died = (card == POISON) != self.cheese[me]
             if died:
                 self.alive[me] = False
-            self.events.append((me, DRINK, self.card[me] * 2 + died))
-            self.journal.append((JOURNAL_TURN, me, action, self.card[me]))
+            self.events.append((me, DRINK, card * 2 + died))
+            self.journal.append((JOURNAL_TURN, me, action, card))
         elif action < self.game.steal_base:
             other = action - SWAP_BASE
             self.card[me], self.card[other] = self.card[other], self.card[me]
@@ -452,8 +496,8 @@ class InVinoMorteState(State):
             self.cheese[me] = True
             self.events.append((me, action, 0))
             self.journal.append((JOURNAL_TURN, me, action, NO_CARD))
-        self.step += 1
-        if self.step == len(self.order) - 1:
+        self.step = step + 1
+        if step + 2 == len(order):
             self._end_round()
 
     def _turns_taken(self) -> list[bool]:
@@ -476,6 +520,7 @@ class InVinoMorteState(State):
         other.card = self.card.copy()
         other.cheese = self.cheese.copy()
         other.drunk = self.drunk.copy()
+        other.open_seats = self.open_seats
         other.wine_dealt = self.wine_dealt
         other.poison_dealt = self.poison_dealt
         other.events = self.events.copy()
