@@ -34,6 +34,7 @@ import json
 import random
 import re
 from collections.abc import Sequence
+from itertools import compress
 from operator import add
 from typing import Any
 
@@ -92,6 +93,26 @@ from apothecary.games.little_drop_of_poison.facts import (
     king_lethal,
 )
 from apothecary.games.little_drop_of_poison.resample import KnownCards, redeal
+
+RoundStart = tuple[
+    list[int],
+    tuple[Any, ...],
+    tuple[Reveal, RevealTexts] | None,
+    tuple[int, ...],
+    int,
+    tuple[int, ...],
+    int,
+    int,
+]
+"""The fields of an assassination round's first position that the round's
+start does not set (see ``LittleDropOfPoisonState.round_start``)."""
+
+TurnOrders = tuple[tuple[int, ...], tuple[int, ...]]
+"""A poison round's turn order and deal order."""
+
+_CACHE_LIMIT = 1 << 16
+"""The most entries :attr:`LittleDropOfPoisonGame.card_choices` keeps: far more
+than any deck's hands come to, a bound for decks of many types all the same."""
 
 
 @register
@@ -161,9 +182,12 @@ class LittleDropOfPoisonGame(Game):
             t for t, card in enumerate(deck.types) if card.kind == UNIVERSAL
         )
         self.has_universal: bool = bool(self.universal_types)
+        self.universals: frozenset[int] = frozenset(self.universal_types)
         self.antidote_types: tuple[int, ...] = tuple(
             t for t, card in enumerate(deck.types) if card.kind == ANTIDOTE
         )
+        self.remedies: frozenset[int] = frozenset(self.antidote_types) | self.universals
+        """The types of antidote, one-colour or universal."""
         self.poison_types: tuple[int, ...] = tuple(
             t for t, mask in enumerate(self.poison_mask) if mask
         )
@@ -172,6 +196,11 @@ class LittleDropOfPoisonGame(Game):
             tuple(t for t in range(self.num_types) if self.poison_mask[t] & (1 << k))
             for k in range(self.num_colours)
         )
+        self.colours_of: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+            tuple((k, self.drops[t]) for k in range(self.num_colours) if mask >> k & 1)
+            for t, mask in enumerate(self.poison_mask)
+        )
+        """Per type, ``(colour, drops)`` for each colour of its poison (none for antidotes)."""
         self.king_lethal: int = king_lethal(n)
         # Per colour, the drops of every card of the deck together: a character
         # can never hold more, so a colour below a character's lethal count can
@@ -201,6 +230,79 @@ class LittleDropOfPoisonGame(Game):
         self.add_actions: tuple[int, ...] = tuple(range(self.ADD, self.ADD + t))
         self.deal_actions: tuple[int, ...] = tuple(range(self.DEAL, self.DEAL + t))
         self.character_names: tuple[str, ...] = (*map(str, range(n)), "king")
+        # Tables for the hot path of a playout (see LittleDropOfPoisonState.apply_action).
+        self.all_targets: tuple[int, ...] = (*range(n), self.KING)
+        """The choices of a seat starting its turn with cards while every peasant lives."""
+        self.pass_only: tuple[int, ...] = (self.PASS,)
+        self.king_draws: tuple[tuple[int, float], ...] = (
+            (self.CROWN + RAT, 0.5),
+            (self.CROWN + WEASEL, 0.5),
+        )
+        """The chance outcomes of the king's draw."""
+        self.peasant_draws: dict[tuple[int, int], tuple[tuple[int, float], ...]] = {
+            (rats, weasels): tuple(
+                (self.PEASANT + kind, left / (rats + weasels))
+                for kind, left in ((RAT, rats), (WEASEL, weasels))
+                if left
+            )
+            for rats in range(PEASANT_DECK[RAT] + 1)
+            for weasels in range(PEASANT_DECK[WEASEL] + 1)
+            if rats + weasels
+        }
+        """The chance outcomes of a peasant's draw, by the rats and weasels left in
+        the peasant deck (each kind left, by its share of the deck)."""
+        self.king_choices: tuple[int, ...] = tuple(a for a, _ in self.king_draws)
+        self.peasant_choices: dict[tuple[int, int], tuple[int, ...]] = {
+            left: tuple(a for a, _ in draws) for left, draws in self.peasant_draws.items()
+        }
+        """The legal actions of those draws, by the same keys."""
+        self.turn_orders: dict[tuple[tuple[int, ...], int], TurnOrders] = {}
+        """The turn order and the deal order of a poison round (see
+        :meth:`turn_orders_of`), by the living characters and the starting seat."""
+        self.card_choices: dict[int, tuple[int, ...]] = {}
+        """The legal actions of a seat adding cards, by the types it holds (a bit
+        per type) shifted left by one, plus one once it has added a card; filled
+        as met (a hand holds few types, so few of the subsets of types come up)."""
+        self.deal_rows: list[tuple[tuple[tuple[int, float], ...], ...] | None] = [None] * (
+            self.deck_size + 1
+        )
+        """Per deck size, per card type, per count: the deal's chance outcome
+        ``(action, count / size)``; filled as met (see :meth:`deal_rows_of`)."""
+
+    def turn_orders_of(self, key: tuple[tuple[int, ...], int]) -> TurnOrders:
+        """The turn order of a poison round, the living seats clockwise from the
+        starting seat, and its deal order, the turn order twice (2 cards each);
+        ``key`` is the living characters (the king last) and the starting seat."""
+        living, start = key
+        n = self.num_players
+        order = tuple(s % n for s in range(start, start + n) if s % n in living)
+        orders = self.turn_orders[key] = (order, order + order)
+        return orders
+
+    def card_choices_of(self, key: int) -> tuple[int, ...]:
+        """The legal actions of a seat adding cards (see :attr:`card_choices`):
+        a card of each type in hand, then ``done`` once a card is added."""
+        held = key >> 1
+        choices = tuple(a for kind, a in enumerate(self.add_actions) if held >> kind & 1)
+        if key & 1:
+            choices += (self.DONE,)
+        if len(self.card_choices) < _CACHE_LIMIT:
+            self.card_choices[key] = choices
+        return choices
+
+    def deal_rows_of(self, size: int) -> tuple[tuple[tuple[int, float], ...], ...]:
+        """The chance outcomes of a deal from a deck of ``size`` cards, per type
+        and count (:attr:`deal_rows`). Made once per size, the pairs are the same
+        objects at every deal, and their probabilities the same floats as dividing
+        anew: ``count / size`` for a count of 1 to the type's copies in the deck
+        (index 0, a type not in the deck, is never an outcome). They take
+        ``deck size x (deck size + types)`` pairs at most: 2,976 for the default deck."""
+        rows = tuple(
+            tuple((a, count / size) for count in range(copies + 1))
+            for a, copies in zip(self.deal_actions, self.start_counts, strict=True)
+        )
+        self.deal_rows[size] = rows
+        return rows
 
     def num_distinct_actions(self) -> int:
         """Targets, cards, done, pass, and the chance outcomes."""
@@ -328,6 +430,7 @@ class LittleDropOfPoisonState(State):
         "discard_size",
         "hand_size",
         "hands",
+        "held",
         "kinds",
         "king",
         "king_alive",
@@ -337,6 +440,7 @@ class LittleDropOfPoisonState(State):
         "phase",
         "play_count",
         "play_target",
+        "played",
         "player",
         "plays",
         "poison_round",
@@ -345,9 +449,11 @@ class LittleDropOfPoisonState(State):
         "scores",
         "start_seat",
         "table",
+        "targets",
         "turn_index",
         "turn_order",
         "turn_target",
+        "venom",
     )
 
     game: LittleDropOfPoisonGame
@@ -364,7 +470,7 @@ class LittleDropOfPoisonState(State):
         self._public_text: str | None = None
         # (history length, seat, KnownCards) of the last resample_from_infostate.
         self._resample_facts: tuple[int, int, KnownCards] | None = None
-        self.round_start: LittleDropOfPoisonState | None = None
+        self.round_start: RoundStart
         # Everything below is reset by _new_assassination_round.
         self.alive: list[bool] = [True] * n
         self.kinds: list[int] = [-1] * n
@@ -377,8 +483,18 @@ class LittleDropOfPoisonState(State):
         self.discard_size = 0
         self.hands: list[int] = [0] * (n * t)
         self.hand_size: list[int] = [0] * n
+        # Kept beside the hands and the living for the legal actions' sake:
+        # per seat, a bit per type it holds; the choices of a seat starting its turn.
+        self.held: list[int] = [0] * n
+        self.targets: tuple[int, ...] = game.all_targets
         self.table: list[int] = [0] * ((n + 1) * t)
+        # Per character and colour, the drops of that colour on it (blocked or
+        # not), kept beside the table card by card: the reveal's count.
+        self.venom: list[int] = [0] * ((n + 1) * game.num_colours)
         self.plays: list[int] = [0] * (n * t)
+        # Per seat, the types of the cards it has added this poison round, a
+        # type once per card: the reveal works card by card, not type by type.
+        self.played: list[tuple[int, ...]] = [()] * n
         self.play_target: list[int] = [-1] * n
         self.play_count: list[int] = [0] * n
         self.poison_round = 0
@@ -409,31 +525,62 @@ class LittleDropOfPoisonState(State):
         self.discard_size = 0
         self.hands = [0] * (n * t)
         self.hand_size = [0] * n
+        self.held = [0] * n
+        self.targets = game.all_targets
         self.table = [0] * ((n + 1) * t)
+        self.venom = [0] * ((n + 1) * game.num_colours)
         self.plays = [0] * (n * t)
+        self.played = [()] * n
         self.play_target = [-1] * n
         self.play_count = [0] * n
         self.poison_round = 0
         self.phase = KING_PHASE
         self.player = CHANCE
         self._public_text = None
-        # A snapshot of this moment, where nothing is hidden: resampling replays
-        # only the current assassination round from it (see resample.py).
-        self.round_start = None
-        snapshot = self.clone()
-        assert isinstance(snapshot, LittleDropOfPoisonState)
-        self.round_start = snapshot
+        # What this moment, where nothing is hidden, holds beyond what every
+        # assassination round starts with: resampling replays only the current
+        # assassination round, from this moment made anew (_round_start_state).
+        self.round_start = (
+            self.scores,
+            self.log,
+            self.last_reveal,
+            self.deal_order,
+            self.deal_index,
+            self.turn_order,
+            self.turn_index,
+            self.turn_target,
+        )
 
-    def _living_from(self, seat: int) -> tuple[int, ...]:
-        n = self.game.num_players
-        alive = self.alive
-        return tuple(s % n for s in range(seat, seat + n) if alive[s % n])
+    def _round_start_state(self) -> LittleDropOfPoisonState:
+        """The first position of this assassination round, made anew from
+        :attr:`round_start` (the lists it holds are never changed in place)."""
+        start = LittleDropOfPoisonState.__new__(LittleDropOfPoisonState)
+        State.__init__(start, self.game)
+        (
+            start.scores,
+            start.log,
+            start.last_reveal,
+            start.deal_order,
+            start.deal_index,
+            start.turn_order,
+            start.turn_index,
+            start.turn_target,
+        ) = self.round_start
+        start._resample_facts = None
+        start.start_seat = self.start_seat
+        start.assassination_round = self.assassination_round - 1
+        start._new_assassination_round()
+        return start
 
     def _new_poison_round(self) -> None:
         self.poison_round += 1
-        order = self._living_from(self.start_seat)
-        self.turn_order = order
-        self.deal_order = order + order
+        # The living seats clockwise from the starting seat: the same from one
+        # death to the next, so made once per set of the living (game.turn_orders).
+        key = (self.targets, self.start_seat)
+        orders = self.game.turn_orders.get(key)
+        if orders is None:
+            orders = self.game.turn_orders_of(key)
+        self.turn_order, self.deal_order = orders
         self.deal_index = 0
         self._next_deal()
 
@@ -553,23 +700,26 @@ class LittleDropOfPoisonState(State):
         """The end of a poison round: every card played this round turns face up
         at once, and the rulebook's steps follow in order (see rules.md)."""
         # Copy on write: clones share these lists, which change only here (plays
-        # is each state's own and is emptied at the end; the discard pile is
-        # replaced by _to_discard).
+        # and played are each state's own and are emptied at the end; the
+        # discard pile is replaced by _to_discard). The living and the scores
+        # change only when someone dies, so they are copied only then.
         self.table = self.table.copy()
-        self.alive = self.alive.copy()
-        self.scores = self.scores.copy()
-        self.round_points = self.round_points.copy()
+        self.venom = self.venom.copy()
         revealed, players_on = self._turn_over()
-        piles = self._antidotes(players_on)
-        lethal = self._drops_per_colour(piles)
+        counted = self._antidotes(players_on)
+        lethal = self._drops_per_colour(counted)
         n = self.game.num_players
         if lethal:
+            self.alive = self.alive.copy()
+            self.scores = self.scores.copy()
+            self.round_points = self.round_points.copy()
             victims = self._deaths(lethal)
             deaths, gained = self._credit_the_killers(victims, lethal, players_on)
             hands = self._hands_to_the_discard_pile(victims)
         else:  # the usual reveal: nobody dies, so nobody scores and no hand is shown
             deaths, gained, hands = (), (0,) * n, ()
         self.plays = [0] * (n * self.game.num_types)
+        self.played = [()] * n
         self.play_target = [-1] * n
         self.play_count = [0] * n
         reveal = Reveal(
@@ -604,78 +754,78 @@ class LittleDropOfPoisonState(State):
                     on.append(q)
         return tuple(revealed), players_on
 
-    def _antidotes(self, players_on: dict[int, list[int]]) -> list[tuple[int, list[int]]]:
+    def _antidotes(self, players_on: dict[int, list[int]]) -> list[int]:
         """Step 1, antidotes first, on each character that received cards: a
         universal antidote discards every card on the character (itself, other
         antidotes and earlier rounds' cards included) and nothing else happens
         there; a one-colour antidote discards every poison card there holding its
         colour, this round's and earlier ones'. The surviving cards of this
-        round join the pile. Returns the characters whose piles are counted, in
-        character order, each with its pile (cards per type)."""
+        round join the pile (and stay in ``played``, for step 4). Returns the
+        characters whose piles are counted, in character order."""
         game = self.game
-        t = game.num_types
-        table, plays = self.table, self.plays
-        poison_mask, antidote_mask = game.poison_mask, game.antidote_mask
+        t, c = game.num_types, game.num_colours
+        table, played, venom = self.table, self.played, self.venom
+        poison_mask, antidote_mask, colours_of = (
+            game.poison_mask,
+            game.antidote_mask,
+            game.colours_of,
+        )
         counted = []
         for character in sorted(players_on):
             players = players_on[character]
-            base = character * t
-            new = plays[players[0] * t : players[0] * t + t]
+            new = played[players[0]]
             for q in players[1:]:
-                new = list(map(add, new, plays[q * t : q * t + t]))
-            universal = False
-            for u in game.universal_types:
-                universal = universal or new[u] > 0
-            if universal:
-                self._to_discard(list(map(add, table[base : base + t], new)))
+                new += played[q]
+            base, at = character * t, character * c
+            if not game.universals.isdisjoint(new):
+                pile = table[base : base + t]
+                for i in new:
+                    pile[i] += 1
+                self._to_discard(pile)
                 table[base : base + t] = [0] * t
+                venom[at : at + c] = [0] * c
                 for q in players:
-                    plays[q * t : q * t + t] = [0] * t
+                    played[q] = ()
                 continue
-            cure = 0
-            for i in game.antidote_types:
-                if new[i]:
+            # Each card joins the pile, and its drops the character's count per colour.
+            for i in new:
+                table[base + i] += 1
+                for k, drops in colours_of[i]:
+                    venom[at + k] += drops
+            if not game.remedies.isdisjoint(new):  # a one-colour antidote among them
+                cure = 0
+                for i in new:
                     cure |= antidote_mask[i]
-            if cure:
                 gone = [0] * t
                 for i in game.poison_types:
-                    if poison_mask[i] & cure:
-                        gone[i] = table[base + i]
-                        table[base + i] = 0
-                        for q in players:
-                            gone[i] += plays[q * t + i]
-                            plays[q * t + i] = 0
+                    if poison_mask[i] & cure and table[base + i]:
+                        gone[i], table[base + i] = table[base + i], 0
+                        for k, drops in colours_of[i]:
+                            venom[at + k] -= gone[i] * drops
                 self._to_discard(gone)
-            pile = table[base : base + t]
-            for q in players:
-                pile = list(map(add, pile, plays[q * t : q * t + t]))
-            table[base : base + t] = pile
-            counted.append((character, pile))
+                for q in players:
+                    played[q] = tuple([i for i in played[q] if not poison_mask[i] & cure])
+            counted.append(character)
         return counted
 
-    def _drops_per_colour(self, piles: list[tuple[int, list[int]]]) -> dict[int, int]:
+    def _drops_per_colour(self, counted: list[int]) -> dict[int, int]:
         """Step 2, drops counted per colour over every card on each character
         (a multi-coloured card gives its drops in each of its colours; a blocked
         colour counts zero). Returns the lethal colours (a bit per colour) of
         each character that has any, in character order."""
         game = self.game
-        n = game.num_players
-        drops, antidote_mask = game.drops, game.antidote_mask
+        n, c = game.num_players, game.num_colours
+        venom = self.venom  # the counts, kept card by card (see _antidotes)
         lethal: dict[int, int] = {}
-        for character, pile in piles:
+        for character in counted:
             limit = game.king_lethal if character == n else PEASANT_LETHAL
-            blocked = 0
-            for i in game.antidote_types:
-                if pile[i]:
-                    blocked |= antidote_mask[i]
+            totals = venom[character * c : character * c + c]
+            if max(totals) < limit:
+                continue  # the usual case: no colour is lethal, whatever is blocked
+            blocked = self._blocked(character)
             colours = 0
-            for k, types in enumerate(game.colour_types):
-                if blocked >> k & 1:
-                    continue
-                total = 0
-                for i in types:
-                    total += pile[i] * drops[i]
-                if total >= limit:
+            for k, total in enumerate(totals):
+                if total >= limit and not blocked >> k & 1:
                     colours |= 1 << k
             if colours:
                 lethal[character] = colours
@@ -689,6 +839,7 @@ class LittleDropOfPoisonState(State):
                 self.king_alive = False
             else:
                 self.alive[character] = False
+        self.targets = (*compress(range(n), self.alive), n)
         return list(lethal)
 
     def _credit_the_killers(
@@ -699,16 +850,16 @@ class LittleDropOfPoisonState(State):
         the kill once, by the rulebook's table (killed seats too). Returns
         ``(victim, killers)`` per victim and the points gained per seat."""
         game = self.game
-        n, t = game.num_players, game.num_types
+        n = game.num_players
         gained = [0] * n
-        plays, poison_mask = self.plays, game.poison_mask
+        played, poison_mask = self.played, game.poison_mask  # after the antidotes
         deaths = []
         for victim in victims:
             colours = lethal[victim]
             poisoners = []
             for q in players_on[victim]:
-                for i in game.poison_types:
-                    if plays[q * t + i] and poison_mask[i] & colours:
+                for i in played[q]:
+                    if poison_mask[i] & colours:
                         poisoners.append(q)
                         break
             killers = tuple(poisoners)
@@ -728,7 +879,7 @@ class LittleDropOfPoisonState(State):
         """Step 5: a killed peasant's hand, turned face up, and the cards on it go
         to the discard pile. Returns the hands, by seat."""
         game = self.game
-        n, t = game.num_players, game.num_types
+        n, t, c = game.num_players, game.num_types, game.num_colours
         table = self.table
         hands = []
         for seat in victims:
@@ -739,8 +890,10 @@ class LittleDropOfPoisonState(State):
             hands.append((seat, hand))
             self._to_discard(list(map(add, table[base : base + t], hand)))
             table[base : base + t] = [0] * t
+            self.venom[seat * c : seat * c + c] = [0] * c
             self.hands[base : base + t] = [0] * t
             self.hand_size[seat] = 0
+            self.held[seat] = 0
         return tuple(hands)
 
     def _to_discard(self, cards: Sequence[int]) -> None:
@@ -754,83 +907,96 @@ class LittleDropOfPoisonState(State):
         """The seat to act, CHANCE or TERMINAL."""
         return self.player
 
+    def is_chance_node(self) -> bool:
+        """Whether the next action is a chance event."""
+        # Asked before every action of a playout: read the field, not current_player().
+        return self.player == CHANCE
+
+    # A game is mostly deals (about 40% of its actions) and seats' choices during
+    # their turns (about 55%): the methods below give those a shorter road than
+    # the base class's, which computes the legal actions as a list on the way.
+    # Their legality checks read the facts _legal_actions reads, and whatever
+    # they do not accept goes to the base class, which applies it or refuses it.
+
+    def legal_actions(self) -> list[Action]:
+        """The sorted legal actions; at a chance node, the possible outcomes."""
+        if self.phase == PLAY_PHASE:
+            # Kept for the apply_action that follows, as the base class keeps them.
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._play_choices()
+            return list(legal)
+        return super().legal_actions()
+
+    def apply_action(self, action: Action | str) -> None:
+        """Play ``action`` (an id or notation). Bad input raises and leaves the state as it was."""
+        if type(action) is int:
+            phase = self.phase
+            if phase == DEAL_PHASE:
+                # A deal of a type still in the deck (the types it holds are the outcomes).
+                kind = action - self.game.DEAL
+                if 0 <= kind < len(self.deck) and self.deck[kind]:
+                    self._deal(kind)
+                    self._history.append(action)
+                    self._legal = None
+                    return
+            elif phase == PLAY_PHASE and action in (self._legal or self._play_choices()):
+                self._play(action)
+                self._history.append(action)
+                self._legal = None
+                return
+        super().apply_action(action)
+
+    def _play_choices(self) -> tuple[Action, ...]:
+        """The legal actions of the seat to move (in the play phase), from tables:
+        the living characters kept since the last death, or the types in hand."""
+        seat = self.player
+        if self.turn_target < 0:
+            return self.targets if self.hand_size[seat] else self.game.pass_only
+        game = self.game
+        key = self.held[seat] << 1 | (self.play_count[seat] > 0)
+        choices = game.card_choices.get(key)
+        return game.card_choices_of(key) if choices is None else choices
+
     def _legal_actions(self) -> Sequence[Action]:
         game = self.game
         phase = self.phase
         if phase == PLAY_PHASE:
-            seat = self.player
-            t = game.num_types
-            if self.turn_target < 0:
-                if not self.hand_size[seat]:
-                    return (game.PASS,)
-                alive = self.alive
-                return [c for c in range(game.num_players) if alive[c]] + [game.KING]
-            base = seat * t
-            legal = [
-                a for a, c in zip(game.add_actions, self.hands[base : base + t], strict=True) if c
-            ]
-            if self.play_count[seat]:
-                legal.append(game.DONE)
-            return legal
+            return self._play_choices()
         if phase == DEAL_PHASE:
             return [a for a, c in zip(game.deal_actions, self.deck, strict=True) if c]
-        return [a for a, _ in self.chance_outcomes()]
+        if phase == PEASANT_PHASE:
+            rats, weasels = self.peasants_left
+            return game.peasant_choices[rats, weasels]
+        if phase == KING_PHASE:
+            return game.king_choices
+        return ()
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """Deals by card type (count / deck size), peasants by the peasant deck, the king 1/2."""
         game = self.game
         phase = self.phase
         if phase == DEAL_PHASE:
+            # The pairs of each deck size are made once (LittleDropOfPoisonGame.deal_rows_of).
             size = self.deck_size
-            return [(a, c / size) for a, c in zip(game.deal_actions, self.deck, strict=True) if c]
+            rows = game.deal_rows[size] or game.deal_rows_of(size)
+            return [row[c] for row, c in zip(rows, self.deck, strict=True) if c]
         if phase == PEASANT_PHASE:
             rats, weasels = self.peasants_left
-            total = rats + weasels
-            out = []
-            if rats:
-                out.append((game.PEASANT + RAT, rats / total))
-            if weasels:
-                out.append((game.PEASANT + WEASEL, weasels / total))
-            return out
+            return list(game.peasant_draws[rats, weasels])
         if phase == KING_PHASE:
-            return [(game.CROWN + RAT, 0.5), (game.CROWN + WEASEL, 0.5)]
+            return list(game.king_draws)
         return []
 
     def _apply(self, action: Action) -> None:
-        self._public_text = None
         game = self.game
         phase = self.phase
-        t = game.num_types
         if phase == DEAL_PHASE:
-            kind = action - game.DEAL
-            seat = self.deal_order[self.deal_index]
-            self.deck[kind] -= 1
-            self.deck_size -= 1
-            self.hands[seat * t + kind] += 1
-            self.hand_size[seat] += 1
-            self.log = (self.log, (E_DEAL, seat, kind))
-            self.deal_index += 1
-            self._next_deal()
+            self._deal(action - game.DEAL)
         elif phase == PLAY_PHASE:
-            seat = self.player
-            if action < game.ADD:
-                self.turn_target = action
-                self.play_target[seat] = action
-                self.log = (self.log, (E_TARGET, seat, action))
-            elif action < game.DONE:
-                kind = action - game.ADD
-                self.hands[seat * t + kind] -= 1
-                self.hand_size[seat] -= 1
-                self.plays[seat * t + kind] += 1
-                self.play_count[seat] += 1
-                self.log = (self.log, (E_CARD, seat, kind))
-            elif action == game.DONE:
-                self.log = (self.log, (E_DONE, seat, 0))
-                self._end_turn()
-            else:
-                self.log = (self.log, (E_PASS, seat, 0))
-                self._end_turn()
+            self._play(action)
         elif phase == PEASANT_PHASE:
+            self._public_text = None
             kind = action - game.PEASANT
             seat = self.kinds.index(-1)
             self.kinds = self.kinds.copy()
@@ -847,14 +1013,57 @@ class LittleDropOfPoisonState(State):
                 else:
                     self._new_poison_round()
         else:
+            self._public_text = None
             self.king = action - game.CROWN
             self.log = (self.log, (E_KING, -1, self.king))
             self.phase = PEASANT_PHASE
 
+    def _deal(self, kind: int) -> None:
+        """Deal a card of type ``kind`` to the seat whose deal it is."""
+        self._public_text = None
+        seat = self.deal_order[self.deal_index]
+        self.deck[kind] -= 1
+        self.deck_size -= 1
+        self.hands[seat * self.game.num_types + kind] += 1
+        self.hand_size[seat] += 1
+        self.held[seat] |= 1 << kind
+        self.log = (self.log, (E_DEAL, seat, kind))
+        self.deal_index += 1
+        if self.deck_size and self.deal_index < len(self.deal_order):
+            return  # the usual case: another deal follows (the phase and player stay)
+        self._next_deal()
+
+    def _play(self, action: Action) -> None:
+        """A seat's choice in its turn: a target, a card, done or pass."""
+        self._public_text = None
+        game = self.game
+        seat = self.player
+        if action < game.ADD:
+            self.turn_target = action
+            self.play_target[seat] = action
+            self.log = (self.log, (E_TARGET, seat, action))
+        elif action < game.DONE:
+            kind = action - game.ADD
+            at = seat * game.num_types + kind
+            self.hands[at] -= 1
+            if not self.hands[at]:
+                self.held[seat] &= ~(1 << kind)
+            self.hand_size[seat] -= 1
+            self.plays[at] += 1
+            self.played[seat] += (kind,)
+            self.play_count[seat] += 1
+            self.log = (self.log, (E_CARD, seat, kind))
+        elif action == game.DONE:
+            self.log = (self.log, (E_DONE, seat, 0))
+            self._end_turn()
+        else:
+            self.log = (self.log, (E_PASS, seat, 0))
+            self._end_turn()
+
     def _clone_into(self, other: State) -> None:
         assert isinstance(other, LittleDropOfPoisonState)
-        # alive, discard, kinds, peasants_left, round_points, scores and table are
-        # shared: every change replaces them with a new list (copy on write).
+        # alive, discard, kinds, peasants_left, round_points, scores, table and
+        # venom are shared: every change replaces them with a new list (copy on write).
         other._public_text = self._public_text
         other._resample_facts = None
         other.round_start = self.round_start
@@ -868,6 +1077,7 @@ class LittleDropOfPoisonState(State):
         other.discard_size = self.discard_size
         other.hand_size = self.hand_size.copy()
         other.hands = self.hands.copy()
+        other.held = self.held.copy()
         other.king = self.king
         other.king_alive = self.king_alive
         other.kinds = self.kinds
@@ -879,11 +1089,14 @@ class LittleDropOfPoisonState(State):
         other.play_target = self.play_target.copy()
         other.player = self.player
         other.plays = self.plays.copy()
+        other.played = self.played.copy()
         other.poison_round = self.poison_round
         other.round_points = self.round_points
         other.scores = self.scores
         other.start_seat = self.start_seat
         other.table = self.table
+        other.venom = self.venom
+        other.targets = self.targets
         other.turn_index = self.turn_index
         other.turn_order = self.turn_order
         other.turn_target = self.turn_target
@@ -1371,14 +1584,11 @@ class LittleDropOfPoisonState(State):
             cached = self._resample_facts = (len(self._history), player, known)
         known = cached[2]
         actions = redeal(known, game.DEAL, game.ADD, rng)
-        # Only the current assassination round is replayed, from the snapshot taken
-        # at its start (which holds nothing hidden); the log of the earlier rounds
+        # Only the current assassination round is replayed, from its first
+        # position (which holds nothing hidden); the log of the earlier rounds
         # is rewritten entry by entry. The rewritten history is legal by
         # construction, so it is replayed without the per-action legality check.
-        start = self.round_start
-        assert start is not None
-        replay = start.clone()
-        assert isinstance(replay, LittleDropOfPoisonState)
+        replay = self._round_start_state()
         log: tuple[object, ...] = ()
         last_reveal: tuple[Reveal, RevealTexts] | None = None
         index = 0
@@ -1397,7 +1607,6 @@ class LittleDropOfPoisonState(State):
             log = (log, (code, seat, value))
             if code < ACTION_ENTRIES:
                 index += 1
-        replay.round_start = start
         replay.log = log
         replay.last_reveal = last_reveal
         replay._history = actions[: known.round_start_action]
