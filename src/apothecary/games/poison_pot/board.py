@@ -125,7 +125,9 @@ class Board:
                     low, high = min(i, j), max(i, j)
                     path = sum(1 << k for k in range(low, high + 1)) & ~(1 << i)
                     line_of[(origin, target)] = (number, 1 << i, path)
-        checks: list[tuple[int, int, int] | None] = [None] * (self.size * self.size)
+        # Two circles on no common line get a check that always fails (no
+        # masked occupancy equals 1 under a zero mask).
+        checks: list[tuple[int, int, int]] = [(0, 0, 1)] * (self.size * self.size)
         flips: list[tuple[tuple[int, int], ...]] = [()] * (self.size * self.size)
         for (origin, target), (number, origin_bit, path) in line_of.items():
             if origin == target:
@@ -136,11 +138,10 @@ class Board:
             for line_number, bit in self.line_bits[origin] + self.line_bits[target]:
                 changed[line_number] = changed.get(line_number, 0) ^ bit
             flips[action] = tuple(changed.items())
-        self.slide_checks: tuple[tuple[int, int, int] | None, ...] = tuple(checks)
-        """Per ``from * size + to`` for two circles on one line: (line number,
-        mask, bit) such that it is a slide exactly when the line's occupancy
-        masked is the bit: a piece on the origin and none from the next circle
-        to the target. None for two circles on no common line."""
+        self.slide_checks: tuple[tuple[int, int, int], ...] = tuple(checks)
+        """Per ``from * size + to``: (line number, mask, bit) such that it is a
+        slide exactly when that line's occupancy masked is the bit: a piece on
+        the origin and none from the next circle up to the target."""
         self.slide_flips: tuple[tuple[tuple[int, int], ...], ...] = tuple(flips)
         """Per slide ``from * size + to``, the (line number, bits) whose
         occupancy it flips: the origin empties and the target fills, so their

@@ -412,8 +412,11 @@ class PoisonPotState(State):
             phase = self.phase
             game = self.game
             if phase == SLIDE:
-                check = game.board.slide_checks[action] if 0 <= action < game.draw_base else None
-                legal = check is not None and self.lines[check[0]] & check[1] == check[2]
+                if 0 <= action < game.draw_base:
+                    line, mask, bit = game.board.slide_checks[action]
+                    legal = self.lines[line] & mask == bit
+                else:
+                    legal = False
                 if legal:
                     self._slide(action)
             elif phase == PLACE:
