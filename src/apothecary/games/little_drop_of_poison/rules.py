@@ -35,7 +35,7 @@ import random
 import re
 from collections.abc import Sequence
 from itertools import compress
-from operator import add
+from operator import add, getitem
 from typing import Any
 
 from apothecary.core.errors import BadOptionError
@@ -467,7 +467,9 @@ class LittleDropOfPoisonState(State):
         self.start_seat = 0
         self.log: tuple[Any, ...] = ()
         self.last_reveal: tuple[Reveal, RevealTexts] | None = None
-        self._public_text: str | None = None
+        # (move number, the public observation as JSON) of the last observation:
+        # the position it was made in, which every action leaves.
+        self._public_text: tuple[int, str] | None = None
         # (history length, seat, KnownCards) of the last resample_from_infostate.
         self._resample_facts: tuple[int, int, KnownCards] | None = None
         self.round_start: RoundStart
@@ -702,7 +704,7 @@ class LittleDropOfPoisonState(State):
         # Copy on write: clones share these lists, which change only here (plays
         # and played are each state's own and are emptied at the end; the
         # discard pile is replaced by _to_discard). The living and the scores
-        # change only when someone dies, so they are copied only then.
+        # change only when someone dies, so they are replaced only then.
         self.table = self.table.copy()
         self.venom = self.venom.copy()
         revealed, players_on = self._turn_over()
@@ -711,8 +713,6 @@ class LittleDropOfPoisonState(State):
         n = self.game.num_players
         if lethal:
             self.alive = self.alive.copy()
-            self.scores = self.scores.copy()
-            self.round_points = self.round_points.copy()
             victims = self._deaths(lethal)
             deaths, gained = self._credit_the_killers(victims, lethal, players_on)
             hands = self._hands_to_the_discard_pile(victims)
@@ -796,13 +796,19 @@ class LittleDropOfPoisonState(State):
                 cure = 0
                 for i in new:
                     cure |= antidote_mask[i]
-                gone = [0] * t
-                for i in game.poison_types:
-                    if poison_mask[i] & cure and table[base + i]:
-                        gone[i], table[base + i] = table[base + i], 0
-                        for k, drops in colours_of[i]:
-                            venom[at + k] -= gone[i] * drops
-                self._to_discard(gone)
+                # Copy on write, as in _to_discard; the poison types of each cured
+                # colour (a type of two colours may come twice, and is empty then).
+                discard = self.discard = self.discard.copy()
+                for k, types in enumerate(game.colour_types):
+                    if cure >> k & 1:
+                        for i in types:
+                            gone = table[base + i]
+                            if gone:
+                                table[base + i] = 0
+                                discard[i] += gone
+                                self.discard_size += gone
+                                for j, drops in colours_of[i]:
+                                    venom[at + j] -= gone * drops
                 for q in players:
                     played[q] = tuple([i for i in played[q] if not poison_mask[i] & cure])
             counted.append(character)
@@ -868,9 +874,8 @@ class LittleDropOfPoisonState(State):
             for q in killers:
                 gained[q] += kill_points(self.kinds[q], victim_kind, is_king)
             deaths.append((victim, killers))
-        for q in range(n):
-            self.scores[q] += gained[q]
-            self.round_points[q] += gained[q]
+        self.scores = list(map(add, self.scores, gained))
+        self.round_points = list(map(add, self.round_points, gained))
         return tuple(deaths), tuple(gained)
 
     def _hands_to_the_discard_pile(
@@ -920,13 +925,20 @@ class LittleDropOfPoisonState(State):
 
     def legal_actions(self) -> list[Action]:
         """The sorted legal actions; at a chance node, the possible outcomes."""
-        if self.phase == PLAY_PHASE:
-            # Kept for the apply_action that follows, as the base class keeps them.
-            legal = self._legal
-            if legal is None:
-                legal = self._legal = self._play_choices()
-            return list(legal)
-        return super().legal_actions()
+        if self.phase != PLAY_PHASE:
+            return super().legal_actions()
+        # The seat to move: its choices come from tables, by the living characters
+        # (kept since the last death) or by the types in hand. They are kept for
+        # the apply_action that follows, as the base class keeps them.
+        seat = self.player
+        if self.turn_target < 0:
+            legal = self.targets if self.hand_size[seat] else self.game.pass_only
+        else:
+            game = self.game
+            key = self.held[seat] << 1 | (self.play_count[seat] > 0)
+            legal = game.card_choices.get(key) or game.card_choices_of(key)
+        self._legal = legal
+        return list(legal)
 
     def apply_action(self, action: Action | str) -> None:
         """Play ``action`` (an id or notation). Bad input raises and leaves the state as it was."""
@@ -940,29 +952,18 @@ class LittleDropOfPoisonState(State):
                     self._history.append(action)
                     self._legal = None
                     return
-            elif phase == PLAY_PHASE and action in (self._legal or self._play_choices()):
+            elif phase == PLAY_PHASE and action in (self._legal or self.legal_actions()):
                 self._play(action)
                 self._history.append(action)
                 self._legal = None
                 return
         super().apply_action(action)
 
-    def _play_choices(self) -> tuple[Action, ...]:
-        """The legal actions of the seat to move (in the play phase), from tables:
-        the living characters kept since the last death, or the types in hand."""
-        seat = self.player
-        if self.turn_target < 0:
-            return self.targets if self.hand_size[seat] else self.game.pass_only
-        game = self.game
-        key = self.held[seat] << 1 | (self.play_count[seat] > 0)
-        choices = game.card_choices.get(key)
-        return game.card_choices_of(key) if choices is None else choices
-
     def _legal_actions(self) -> Sequence[Action]:
         game = self.game
         phase = self.phase
         if phase == PLAY_PHASE:
-            return self._play_choices()
+            return self.legal_actions()
         if phase == DEAL_PHASE:
             return [a for a, c in zip(game.deal_actions, self.deck, strict=True) if c]
         if phase == PEASANT_PHASE:
@@ -980,7 +981,8 @@ class LittleDropOfPoisonState(State):
             # The pairs of each deck size are made once (LittleDropOfPoisonGame.deal_rows_of).
             size = self.deck_size
             rows = game.deal_rows[size] or game.deal_rows_of(size)
-            return [row[c] for row, c in zip(rows, self.deck, strict=True) if c]
+            deck = self.deck
+            return list(compress(map(getitem, rows, deck), deck))
         if phase == PEASANT_PHASE:
             rats, weasels = self.peasants_left
             return list(game.peasant_draws[rats, weasels])
@@ -996,7 +998,6 @@ class LittleDropOfPoisonState(State):
         elif phase == PLAY_PHASE:
             self._play(action)
         elif phase == PEASANT_PHASE:
-            self._public_text = None
             kind = action - game.PEASANT
             seat = self.kinds.index(-1)
             self.kinds = self.kinds.copy()
@@ -1013,14 +1014,12 @@ class LittleDropOfPoisonState(State):
                 else:
                     self._new_poison_round()
         else:
-            self._public_text = None
             self.king = action - game.CROWN
             self.log = (self.log, (E_KING, -1, self.king))
             self.phase = PEASANT_PHASE
 
     def _deal(self, kind: int) -> None:
         """Deal a card of type ``kind`` to the seat whose deal it is."""
-        self._public_text = None
         seat = self.deal_order[self.deal_index]
         self.deck[kind] -= 1
         self.deck_size -= 1
@@ -1035,7 +1034,6 @@ class LittleDropOfPoisonState(State):
 
     def _play(self, action: Action) -> None:
         """A seat's choice in its turn: a target, a card, done or pass."""
-        self._public_text = None
         game = self.game
         seat = self.player
         if action < game.ADD:
@@ -1209,9 +1207,13 @@ class LittleDropOfPoisonState(State):
         """The table, the characters, the scores; the seat's own hand and face-down play."""
         # The public part is made once per position (the conformance suite and the
         # front ends ask every seat in turn) and copied out through JSON text.
-        text = self._public_text
-        if text is None:
-            text = self._public_text = json.dumps(self._public_observation())
+        cached = self._public_text
+        moves = len(self._history)
+        if cached is not None and cached[0] == moves:
+            text = cached[1]
+        else:
+            text = json.dumps(self._public_observation())
+            self._public_text = (moves, text)
         obs: dict[str, JSON] = json.loads(text)
         obs["seat"] = player
         game = self.game
