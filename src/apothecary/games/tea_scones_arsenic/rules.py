@@ -23,6 +23,7 @@ Action ids (dense, fixed per configuration):
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import replace
@@ -288,6 +289,10 @@ class TeaSconesArsenicState(State):
         """The seat to act, CHANCE while a dose is being drawn, TERMINAL at the end."""
         return self.to_move
 
+    def is_chance_node(self) -> bool:
+        """Whether a dose is being drawn (read directly: asked at every action)."""
+        return self.to_move == CHANCE
+
     def stopping_allowed(self) -> bool:
         """Whether no honour turn is owed by anyone still playing."""
         if self.eat_off or self.main_game_over:
@@ -297,39 +302,41 @@ class TeaSconesArsenicState(State):
         return not any(self.honour)
 
     def _legal_actions(self) -> Sequence[Action]:
+        # Tuples, most of them made once (the base class keeps a tuple as it is).
         phase = self.phase
         if phase == TURN:
-            actions = []
-            if self.fresh_turn:
-                if not self.eat_off and self.stopping_allowed():
-                    actions.append(STOP)
-                if self.marked:
-                    actions.append(SHUFFLE)
+            marked = len(self.marked)
             unmarked = self.unmarked
-            actions += [DRAW_BASE + k for k in range(KINDS) if unmarked[k]]
-            actions.extend(range(MARKED_BASE, MARKED_BASE + len(self.marked)))
+            # Every kind is left until one runs out, late in a game.
+            if 0 in unmarked:
+                actions = tuple([DRAW_BASE + k for k in range(KINDS) if unmarked[k]])
+            else:
+                actions = _EVERY_DRAW
+            if self.fresh_turn:
+                stop = not self.eat_off and self.stopping_allowed()
+                actions = _TURN_OPENINGS[stop][marked > 0] + actions
+            if marked:
+                actions += _MARKED_DRAWS[marked]
             return actions
         if phase == DOSE:
             base = self.hand_kind * 4
-            pool = self.pool
-            return [d for d in range(4) if pool[base + d]]
+            return _DOSES_LEFT[tuple(self.pool[base : base + 4])][0]
         if phase == DECIDE:
             if self.eat_off or not self.cubes[self.turn_player]:
-                return [EAT]
-            return [EAT, BACK, BACK_SHUFFLE]
+                return _EAT_ONLY
+            return _EAT_OR_BACK
         if phase == SPOON_WINDOW:
-            return [SPOON, PASS]
-        return []
+            return _SPOON_OR_PASS
+        return ()
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """The dose of a scone drawn by kind, weighted by the unmarked doses left."""
         if self.phase != DOSE:
             return []
-        k = self.hand_kind
-        base = k * 4
-        pool = self.pool
-        count = self.unmarked[k]
-        return [(d, pool[base + d] / count) for d in range(4) if pool[base + d]]
+        base = self.hand_kind * 4
+        # The kind's unmarked doses (their sum is its unmarked count) fix the
+        # outcomes; a new list each call, as callers may change it.
+        return list(_DOSES_LEFT[tuple(self.pool[base : base + 4])][1])
 
     def _apply(self, action: Action) -> None:
         phase = self.phase
@@ -945,6 +952,34 @@ class TeaSconesArsenicState(State):
 
         return render_observation(self.observation(player))
 
+
+# Legal actions that recur, made once (see _legal_actions).
+_EVERY_DRAW = tuple(DRAW_BASE + k for k in range(KINDS))
+_TURN_OPENINGS = (((), (SHUFFLE,)), ((STOP,), (STOP, SHUFFLE)))
+"""Indexed by whether stopping is allowed, then whether any scone is marked."""
+_MARKED_DRAWS = tuple(tuple(range(MARKED_BASE, MARKED_BASE + m)) for m in range(SCONES + 1))
+_EAT_ONLY = (EAT,)
+_EAT_OR_BACK = (EAT, BACK, BACK_SHUFFLE)
+_SPOON_OR_PASS = (SPOON, PASS)
+
+
+def _doses_left(
+    counts: tuple[int, ...],
+) -> tuple[tuple[Action, ...], tuple[tuple[Action, float], ...]]:
+    """The doses a kind with these unmarked counts (of doses 0..3) can give,
+    and each with its probability (the count over the kind's unmarked total)."""
+    total = sum(counts)
+    doses = tuple(d for d in range(4) if counts[d])
+    return doses, tuple((d, counts[d] / total) for d in doses)
+
+
+_DOSES_LEFT = {
+    counts: _doses_left(counts)
+    for counts in itertools.product(*(range(c + 1) for c in DOSE_COUNTS))
+    if any(counts)
+}
+"""By a kind's unmarked counts of doses 0..3: its dose outcomes (a chance node's
+legal actions, then with their probabilities)."""
 
 _SEAT_FLAGS = 13
 """Numbers per seat before its cup in the tensor (see ``observation_tensor``)."""
