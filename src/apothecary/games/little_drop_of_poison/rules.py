@@ -202,6 +202,8 @@ class LittleDropOfPoisonGame(Game):
         )
         """Per type, ``(colour, drops)`` for each colour of its poison (none for antidotes)."""
         self.king_lethal: int = king_lethal(n)
+        self.lethal_counts: tuple[int, ...] = (PEASANT_LETHAL,) * n + (self.king_lethal,)
+        """Per character (the king last), the drops of one colour that kill it."""
         # Per colour, the drops of every card of the deck together: a character
         # can never hold more, so a colour below a character's lethal count can
         # never kill it.
@@ -438,7 +440,6 @@ class LittleDropOfPoisonState(State):
         "log",
         "peasants_left",
         "phase",
-        "play_count",
         "play_target",
         "played",
         "player",
@@ -498,7 +499,6 @@ class LittleDropOfPoisonState(State):
         # type once per card: the reveal works card by card, not type by type.
         self.played: list[tuple[int, ...]] = [()] * n
         self.play_target: list[int] = [-1] * n
-        self.play_count: list[int] = [0] * n
         self.poison_round = 0
         self.deal_order: tuple[int, ...] = ()
         self.deal_index = 0
@@ -534,7 +534,6 @@ class LittleDropOfPoisonState(State):
         self.plays = [0] * (n * t)
         self.played = [()] * n
         self.play_target = [-1] * n
-        self.play_count = [0] * n
         self.poison_round = 0
         self.phase = KING_PHASE
         self.player = CHANCE
@@ -721,7 +720,6 @@ class LittleDropOfPoisonState(State):
         self.plays = [0] * (n * self.game.num_types)
         self.played = [()] * n
         self.play_target = [-1] * n
-        self.play_count = [0] * n
         reveal = Reveal(
             self.assassination_round,
             self.poison_round,
@@ -771,8 +769,7 @@ class LittleDropOfPoisonState(State):
             game.colours_of,
         )
         counted = []
-        for character in sorted(players_on):
-            players = players_on[character]
+        for character, players in sorted(players_on.items()):
             new = played[players[0]]
             for q in players[1:]:
                 new += played[q]
@@ -820,11 +817,12 @@ class LittleDropOfPoisonState(State):
         colour counts zero). Returns the lethal colours (a bit per colour) of
         each character that has any, in character order."""
         game = self.game
-        n, c = game.num_players, game.num_colours
+        c = game.num_colours
         venom = self.venom  # the counts, kept card by card (see _antidotes)
+        lethal_at = game.lethal_counts
         lethal: dict[int, int] = {}
         for character in counted:
-            limit = game.king_lethal if character == n else PEASANT_LETHAL
+            limit = lethal_at[character]
             totals = venom[character * c : character * c + c]
             if max(totals) < limit:
                 continue  # the usual case: no colour is lethal, whatever is blocked
@@ -906,6 +904,11 @@ class LittleDropOfPoisonState(State):
         self.discard = list(map(add, self.discard, cards))
         self.discard_size += sum(cards)
 
+    @property
+    def play_count(self) -> list[int]:
+        """Per seat, how many cards it has added this poison round."""
+        return [len(cards) for cards in self.played]
+
     # -- the protocol -----------------------------------------------------------
 
     def current_player(self) -> Player:
@@ -935,7 +938,7 @@ class LittleDropOfPoisonState(State):
             legal = self.targets if self.hand_size[seat] else self.game.pass_only
         else:
             game = self.game
-            key = self.held[seat] << 1 | (self.play_count[seat] > 0)
+            key = self.held[seat] << 1 | (len(self.played[seat]) > 0)
             legal = game.card_choices.get(key) or game.card_choices_of(key)
         self._legal = legal
         return list(legal)
@@ -944,16 +947,21 @@ class LittleDropOfPoisonState(State):
         """Play ``action`` (an id or notation). Bad input raises and leaves the state as it was."""
         if type(action) is int:
             phase = self.phase
-            if phase == DEAL_PHASE:
+            if phase == PLAY_PHASE:
+                legal = action in (self._legal or self.legal_actions())
+                if legal:
+                    self._play(action)
+            elif phase == DEAL_PHASE:
                 # A deal of a type still in the deck (the types it holds are the outcomes).
                 kind = action - self.game.DEAL
-                if 0 <= kind < len(self.deck) and self.deck[kind]:
+                legal = 0 <= kind < len(self.deck) and self.deck[kind] > 0
+                if legal:
                     self._deal(kind)
-                    self._history.append(action)
-                    self._legal = None
-                    return
-            elif phase == PLAY_PHASE and action in (self._legal or self.legal_actions()):
-                self._play(action)
+            else:  # the king's and the peasants' draws, from tables (none once over)
+                legal = action in self._legal_actions()
+                if legal:
+                    self._apply(action)
+            if legal:
                 self._history.append(action)
                 self._legal = None
                 return
@@ -1049,7 +1057,6 @@ class LittleDropOfPoisonState(State):
             self.hand_size[seat] -= 1
             self.plays[at] += 1
             self.played[seat] += (kind,)
-            self.play_count[seat] += 1
             self.log = (self.log, (E_CARD, seat, kind))
         elif action == game.DONE:
             self.log = (self.log, (E_DONE, seat, 0))
@@ -1083,7 +1090,6 @@ class LittleDropOfPoisonState(State):
         other.log = self.log
         other.peasants_left = self.peasants_left
         other.phase = self.phase
-        other.play_count = self.play_count.copy()
         other.play_target = self.play_target.copy()
         other.player = self.player
         other.plays = self.plays.copy()
@@ -1229,7 +1235,7 @@ class LittleDropOfPoisonState(State):
         n, t = game.num_players, game.num_types
         names = game.character_names
         kinds, alive, scores, points = self.kinds, self.alive, self.scores, self.round_points
-        hand_size, play_target, play_count = self.hand_size, self.play_target, self.play_count
+        hand_size, play_target, played = self.hand_size, self.play_target, self.played
         seats: list[JSON] = [
             {
                 "seat": s,
@@ -1239,7 +1245,7 @@ class LittleDropOfPoisonState(State):
                 "round_points": points[s],
                 "hand": hand_size[s],
                 "played_on": names[play_target[s]] if play_target[s] >= 0 else None,
-                "played": play_count[s],
+                "played": len(played[s]),
             }
             for s in range(n)
         ]
@@ -1416,7 +1422,7 @@ class LittleDropOfPoisonState(State):
                 self.scores[s] / target,
                 self.round_points[s] / target,
                 self.hand_size[s] / 10.0,
-                self.play_count[s] / 10.0,
+                len(self.played[s]) / 10.0,
             ]
             out += _one_hot(n + 1, self.play_target[s])
         out += [float(self.king == RAT), float(self.king == WEASEL), float(self.king_alive)]
