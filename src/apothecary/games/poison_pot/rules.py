@@ -87,37 +87,52 @@ _SLIDE_DIRECTION = re.compile(
 )
 
 
+def largest_groups(
+    cells: Sequence[int], pot: Circle, geometry: Board, pieces: range
+) -> tuple[list[int], list[int]]:
+    """For each piece of ``pieces`` (1 + colour index, in order): the size of its
+    largest group with no cauldron next to the pot, and of its largest group
+    next to it (0 if none), all from one pass over the board."""
+    neighbours = geometry.neighbours
+    first, last = pieces.start, pieces.stop - 1
+    group = [-1] * len(cells)  # per circle, its group's number (-1: none yet, or no piece of those)
+    sizes: list[int] = []
+    owners: list[int] = []
+    for start, piece in enumerate(cells):
+        if group[start] >= 0 or not first <= piece <= last:
+            continue
+        number = len(sizes)
+        group[start] = number
+        stack = [start]
+        size = 0
+        while stack:
+            circle = stack.pop()
+            size += 1
+            for other in neighbours[circle]:
+                if group[other] < 0 and cells[other] == piece:
+                    group[other] = number
+                    stack.append(other)
+        sizes.append(size)
+        owners.append(piece - first)
+    # A group is poisoned when one of its cauldrons is next to the pot.
+    poisoned = {group[circle] for circle in neighbours[pot]}
+    safe = [0] * len(pieces)
+    unsafe = [0] * len(pieces)
+    for number, size in enumerate(sizes):
+        best = unsafe if number in poisoned else safe
+        owner = owners[number]
+        if size > best[owner]:
+            best[owner] = size
+    return safe, unsafe
+
+
 def circle_group_sizes(
     cells: Sequence[int], pot: Circle, geometry: Board, piece: int
 ) -> tuple[int, int]:
     """For the cauldrons of ``piece`` (1 + colour index): the size of the largest
     group not next to the pot, and of the largest group next to it (0 if none)."""
-    neighbours = geometry.neighbours
-    poisoned_circles = neighbours[pot]
-    seen = [False] * len(cells)
-    best_safe = 0
-    best_poisoned = 0
-    for start in range(len(cells)):
-        if cells[start] != piece or seen[start]:
-            continue
-        seen[start] = True
-        stack = [start]
-        size = 0
-        poisoned = False
-        while stack:
-            circle = stack.pop()
-            size += 1
-            if circle in poisoned_circles:
-                poisoned = True
-            for other in neighbours[circle]:
-                if not seen[other] and cells[other] == piece:
-                    seen[other] = True
-                    stack.append(other)
-        if poisoned:
-            best_poisoned = max(best_poisoned, size)
-        else:
-            best_safe = max(best_safe, size)
-    return best_safe, best_poisoned
+    safe, unsafe = largest_groups(cells, pot, geometry, range(piece, piece + 1))
+    return safe[0], unsafe[0]
 
 
 def placers_of_last_two(players: int, cauldrons: int) -> tuple[Player, Player]:
@@ -463,11 +478,8 @@ class PoisonPotState(State):
 
     def group_scores(self) -> list[int]:
         """Per seat, the largest group of its colour with no cauldron next to the pot."""
-        geometry = self.game.board
-        return [
-            circle_group_sizes(self.board, self.pot, geometry, seat + 1)[0]
-            for seat in range(self.game.num_players)
-        ]
+        seats = range(1, self.game.num_players + 1)  # the seats' pieces: 1 + colour index
+        return largest_groups(self.board, self.pot, self.game.board, seats)[0]
 
     def _final_outcome(self) -> Outcome:
         players = self.game.num_players
@@ -762,6 +774,7 @@ __all__ = [
     "PoisonPotGame",
     "PoisonPotState",
     "circle_group_sizes",
+    "largest_groups",
     "placers_of_last_two",
     "tie_broken_scores",
 ]
