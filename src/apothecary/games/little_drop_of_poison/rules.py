@@ -771,8 +771,9 @@ class LittleDropOfPoisonState(State):
         counted = []
         for character, players in sorted(players_on.items()):
             new = played[players[0]]
-            for q in players[1:]:
-                new += played[q]
+            if len(players) > 1:
+                for q in players[1:]:
+                    new += played[q]
             base, at = character * t, character * c
             if not game.universals.isdisjoint(new):
                 pile = table[base : base + t]
