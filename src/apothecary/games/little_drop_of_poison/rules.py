@@ -921,11 +921,13 @@ class LittleDropOfPoisonState(State):
         # Asked before every action of a playout: read the field, not current_player().
         return self.player == CHANCE
 
-    # A game is mostly deals (about 40% of its actions) and seats' choices during
-    # their turns (about 55%): the methods below give those a shorter road than
-    # the base class's, which computes the legal actions as a list on the way.
-    # Their legality checks read the facts _legal_actions reads, and whatever
-    # they do not accept goes to the base class, which applies it or refuses it.
+    # A game is mostly deals (about a third of its actions) and seats' choices
+    # during their turns (about 60%), the rest the king's and peasants' draws:
+    # the methods below give each a shorter road than the base class's, which
+    # builds the legal actions on the way (benchmarks/playout.py times it; the
+    # fast-paths test checks it against the rules). Their legality checks read
+    # the facts _legal_actions reads, and whatever they do not accept goes to
+    # the base class, which applies it or refuses it with the precise error.
 
     def legal_actions(self) -> list[Action]:
         """The sorted legal actions; at a chance node, the possible outcomes."""
