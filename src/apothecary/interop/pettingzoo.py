@@ -34,6 +34,7 @@ Needs ``pip install 'apothecary[rl]'``.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import gymnasium
@@ -95,11 +96,23 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
         }
         self._no_actions = np.zeros(self._num_actions, dtype=np.int8)
         self._no_actions.flags.writeable = False
-        self._masks: dict[tuple[int, ...], np.ndarray[Any, Any]] = {}
-        self._cache_masks = self._num_actions <= _CACHED_MASKS_UP_TO
+        # Masks of legal sets seen before, when the game has few enough action
+        # ids for sets to come back (None: every mask is made afresh).
+        self._masks: dict[tuple[int, ...], np.ndarray[Any, Any]] | None = (
+            {} if self._num_actions <= _CACHED_MASKS_UP_TO else None
+        )
         self._mask = self._no_actions
         self._rng = random.Random()
         self._skip_agent_selection: str | None = None
+        # Whether the game is over: every agent is then terminated (a game
+        # ends for all seats at once and truncates none), so step() asks this
+        # instead of the two dicts.
+        self._over = False
+        # What each reset starts the per-agent dicts from (copying is cheaper
+        # than building: a game of In Vino Morte lasts a few steps).
+        self._zeros = dict.fromkeys(self.possible_agents, 0.0)
+        self._falses = dict.fromkeys(self.possible_agents, False)
+        self._trues = dict.fromkeys(self.possible_agents, True)
         self.state: State = game.new_initial_state()
         self._reset_bookkeeping()
 
@@ -121,7 +134,7 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
                 self.action_spaces[agent].seed(seed)
         self.state = self.game.new_initial_state()
         self._reset_bookkeeping()
-        self._resolve_chance()
+        self._advance(None)
 
     def observe(self, agent: str) -> ObsDict:
         """The seat's tensor (observation or information state) and its legal-action mask."""
@@ -135,19 +148,36 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
 
     def step(self, action: int | None) -> None:
         """Play ``action`` for the selected agent (``None`` once it is terminated)."""
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._over:
             self._was_dead_step(action)
             return
         if type(action) is not int:
             action = action_id(action)
         # The core checks legality and raises without changing the state.
         self.state.apply_action(action)
-        # Rewards are all zero until the end, so the cumulative rewards (and
-        # their reset for the agent that just acted) only change then.
-        if self._resolve_chance():
-            self._cumulative_rewards[agent] = 0
-            self._accumulate_rewards()
+        self._advance(self.agent_selection)
+
+    # PettingZoo's own last() and agent_iter(), as cheap as they can be: an
+    # agent loop calls both at every step.
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[ObsDict | None, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation (None unless ``observe``), cumulative
+        reward, termination, truncation and info."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def agent_iter(self, max_iter: int = 2**63) -> _AgentIterable:
+        """The selected agent, again after each step, while any agent is left
+        (at most ``max_iter`` times)."""
+        return _AgentIterable(self, max_iter)
 
     def render(self) -> str | None:
         """The text view of the seat to act (a spectator's once the game is over)."""
@@ -165,54 +195,73 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
     # -- helpers ---------------------------------------------------------------
 
     def _reset_bookkeeping(self) -> None:
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = self.agents[0]
+        agents = self.agents = self.possible_agents[:]
+        self.rewards = self._zeros.copy()
+        self._cumulative_rewards = self._zeros.copy()
+        self.terminations = self._falses.copy()
+        self.truncations = self._falses.copy()
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in agents}
+        self.agent_selection = agents[0]
         self._skip_agent_selection = None
         self._mask = self._no_actions
+        self._over = False
 
-    def _resolve_chance(self) -> bool:
-        """Draw chance until a seat must act or the game ends, then select the
-        agent; returns whether the game has ended."""
+    def _advance(self, actor: str | None) -> None:
+        """After ``actor``'s action (None: at the start), draw chance until a
+        seat must act or the game ends, then select the agent."""
         # Every step runs this, so it keeps to locals and asks the state once
         # per question (the mask-only loop is measured in benchmarks/playout.py).
         state = self.state
-        infos = self.infos
-        info = infos[self.agent_selection]
-        if "action_mask" in info:
-            del info["action_mask"]
         player = state.current_player()
-        if player == CHANCE:
-            rng = self._rng
-            while player == CHANCE:
-                state.apply_action(sample_chance(state, rng))
-                player = state.current_player()
-        if player == TERMINAL:
-            for seat, value in enumerate(state.returns()):
-                agent = self.possible_agents[seat]
-                self.rewards[agent] = value
-                self.terminations[agent] = True
-            self._mask = self._no_actions
-            # Terminated agents are removed one dead step at a time, starting
-            # from the first seat.
-            self.agent_selection = self.agents[0]
-            return True
+        # Only the selected agent's info holds a mask.
+        infos = self.infos
+        selected = self.agent_selection
+        if player < 0:  # chance, or the end (a seat is the usual answer)
+            if player == CHANCE:
+                rng = self._rng
+                while player == CHANCE:
+                    state.apply_action(sample_chance(state, rng))
+                    player = state.current_player()
+            if player == TERMINAL:
+                infos[selected].pop("action_mask", None)
+                self._end(actor)
+                return
         agent = self.possible_agents[player]
+        if agent != selected:
+            infos[selected].pop("action_mask", None)
         legal = state.legal_actions()
-        # The cached mask of a legal set seen before, without the call.
-        mask = self._masks.get(tuple(legal)) if self._cache_masks else None
-        if mask is None:
+        masks = self._masks
+        if masks is None:
             mask = self._mask_for(legal)
+        else:
+            # The mask of a legal set seen before, without the call.
+            key = tuple(legal)
+            seen = masks.get(key)
+            if seen is None:
+                if len(masks) >= _MASK_CACHE_SIZE:
+                    masks.clear()
+                seen = masks[key] = self._mask_for(legal)
+            mask = seen
         self._mask = mask
         # Also in the info, so an agent that needs only the mask can call
         # last(observe=False) and skip building the tensor.
         infos[agent]["action_mask"] = mask
         self.agent_selection = agent
-        return False
+
+    def _end(self, actor: str | None) -> None:
+        """The game is over: every seat's reward is its return, and every agent
+        is terminated (removed one dead step at a time, from the first seat)."""
+        # Every agent is still listed (none leaves before the end).
+        self.rewards.update(zip(self.possible_agents, self.state.returns(), strict=True))
+        self.terminations.update(self._trues)
+        self._over = True
+        self._mask = self._no_actions
+        self.agent_selection = self.agents[0]
+        # Rewards are all zero until the end, so the cumulative rewards (and
+        # their reset for the agent that just acted) only change now.
+        if actor is not None:
+            self._cumulative_rewards[actor] = 0
+            self._accumulate_rewards()
 
     def _was_dead_step(self, action: int | None) -> None:
         """Remove the selected (terminated) agent, as PettingZoo's own helper does.
@@ -242,7 +291,10 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
             if self._skip_agent_selection is not None:
                 self.agent_selection = self._skip_agent_selection
             self._skip_agent_selection = None
-        self._clear_rewards()
+        # PettingZoo's _clear_rewards(), without the call.
+        rewards = self.rewards
+        for other in rewards:
+            rewards[other] = 0
 
     def _mask_for(self, legal: list[int]) -> np.ndarray[Any, Any]:
         """The read-only mask of a set of legal actions.
@@ -250,25 +302,33 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
         A mask is needed every step and costs about as much as a step of the
         faster games, so it is made the cheapest way for the game's size: with
         few action ids the same legal sets keep coming back and their masks
-        are kept (the cache is emptied if it ever grows large); with many, sets
-        rarely repeat, and a bytearray fill beats NumPy's fancy indexing.
+        are kept (see :meth:`_advance`; the cache is emptied if it ever grows
+        large); with many, sets rarely repeat, and a bytearray fill beats
+        NumPy's fancy indexing.
         """
-        cache = self._cache_masks
-        if cache:
-            key = tuple(legal)
-            mask = self._masks.get(key)
-            if mask is not None:
-                return mask
         flags = bytearray(self._num_actions)
         for action in legal:
             flags[action] = 1
-        mask = np.frombuffer(flags, dtype=np.int8)
-        mask.flags.writeable = False
-        if cache:
-            if len(self._masks) >= _MASK_CACHE_SIZE:
-                self._masks.clear()
-            self._masks[key] = mask
-        return mask
+        # Over bytes, which are immutable, the array is read-only as it is made
+        # (cheaper than setting its flag).
+        return np.frombuffer(bytes(flags), dtype=np.int8)
+
+
+class _AgentIterable:
+    """What :meth:`ApothecaryEnv.agent_iter` returns: PettingZoo's
+    ``AECIterable`` (each ``iter()`` counts ``max_iter`` afresh), whose
+    iterator is a generator, resumed at each step rather than a method called."""
+
+    def __init__(self, env: ApothecaryEnv, max_iter: int) -> None:
+        self.env = env
+        self.max_iter = max_iter
+
+    def __iter__(self) -> Iterator[str]:
+        env = self.env
+        left = self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
 
 
 _MASK_CACHE_SIZE = 4096
