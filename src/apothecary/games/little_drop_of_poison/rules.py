@@ -203,6 +203,8 @@ class LittleDropOfPoisonGame(Game):
         """Per type, ``(colour, drops)`` for each colour of its poison (none for antidotes)."""
         self.king_lethal: int = king_lethal(n)
         self.lethal_counts: tuple[int, ...] = (PEASANT_LETHAL,) * n + (self.king_lethal,)
+        self.no_points: tuple[int, ...] = (0,) * n
+        """The points of a reveal in which nobody dies."""
         """Per character (the king last), the drops of one colour that kill it."""
         # Per colour, the drops of every card of the deck together: a character
         # can never hold more, so a colour below a character's lethal count can
@@ -716,7 +718,7 @@ class LittleDropOfPoisonState(State):
             deaths, gained = self._credit_the_killers(victims, lethal, players_on)
             hands = self._hands_to_the_discard_pile(victims)
         else:  # the usual reveal: nobody dies, so nobody scores and no hand is shown
-            deaths, gained, hands = (), (0,) * n, ()
+            deaths, gained, hands = (), self.game.no_points, ()
         self.plays = [0] * (n * self.game.num_types)
         self.played = [()] * n
         self.play_target = [-1] * n
@@ -775,7 +777,8 @@ class LittleDropOfPoisonState(State):
                 for q in players[1:]:
                     new += played[q]
             base, at = character * t, character * c
-            if not game.universals.isdisjoint(new):
+            remedy = not game.remedies.isdisjoint(new)  # an antidote among the cards
+            if remedy and not game.universals.isdisjoint(new):
                 pile = table[base : base + t]
                 for i in new:
                     pile[i] += 1
@@ -790,7 +793,7 @@ class LittleDropOfPoisonState(State):
                 table[base + i] += 1
                 for k, drops in colours_of[i]:
                     venom[at + k] += drops
-            if not game.remedies.isdisjoint(new):  # a one-colour antidote among them
+            if remedy:  # a one-colour antidote
                 cure = 0
                 for i in new:
                     cure |= antidote_mask[i]
