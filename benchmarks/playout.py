@@ -1,12 +1,17 @@
 """Random-playout speed and clone cost for every game, next to OpenSpiel's Kuhn poker.
 
-    python benchmarks/playout.py [--seconds S] [--write docs/performance.md] [--no-adapters]
+    python benchmarks/playout.py [--seconds S] [--players all|common]
+        [--games NAME[,NAME...]] [--write docs/performance.md] [--no-adapters]
 
-The same Python driver loop runs over every game here and over OpenSpiel's
+The same Python driver loop runs over every game here, at every player count
+it takes (``--players common``: its usual tables only), and over OpenSpiel's
 C++ ``kuhn_poker`` (the floor the Python driver itself sets) and its Python
 ``python_kuhn_poker``, in one run, so the ratios compare like with like on
-whatever the machine is doing. Needs ``pip install open_spiel`` for the
-reference rows; without it they are left out.
+whatever the machine is doing. ``kuhn_poker`` is measured before the games
+and again after them, and the ratios are to the mean of the two: a shared
+machine that got busier or quieter during the run shows as two rates apart.
+``--games`` measures only the games named. Needs ``pip install open_spiel``
+for the reference rows; without them there are no ratios.
 
 A second table measures random playouts through the interop adapters
 (``apothecary.interop``), each next to the native loop measured just before it
@@ -30,7 +35,7 @@ from typing import Any
 
 import apothecary
 
-# Player counts worth measuring per game (its common tables).
+# Player counts measured with ``--players common`` (each game's usual tables).
 COMMON_PLAYERS = {
     "in-vino-morte": (3, 5, 9),
     "little-drop-of-poison": (3, 5, 8),
@@ -87,39 +92,61 @@ def clone_microseconds(state: Any) -> float:
     return min(timer.repeat(5, number)) / number * 1e6
 
 
-def measure(seconds: float) -> list[dict[str, Any]]:
-    """One row per game configuration and reference game."""
+KUHN = "OpenSpiel kuhn_poker"
+
+
+def player_counts(name: str, which: str) -> tuple[int, ...]:
+    """The player counts of game ``name`` to measure: ``"all"`` it takes, or
+    its ``"common"`` ones (its default alone for a game not listed)."""
+    info = apothecary.game_class(name).info
+    if which == "all":
+        return tuple(range(info.min_players, info.max_players + 1))
+    return COMMON_PLAYERS.get(name, (info.default_players,))
+
+
+def _reference_row(pyspiel: Any, name: str, seconds: float, label: str = "") -> dict[str, Any]:
+    game = pyspiel.load_game(name)
+    return {
+        "game": f"OpenSpiel {name}{label}",
+        "players": 2,
+        "rate": playout_rate(game.new_initial_state, seconds),
+        "clone": clone_microseconds(mid_game(game.new_initial_state)),
+    }
+
+
+def measure(seconds: float, games: list[str], players: str = "all") -> list[dict[str, Any]]:
+    """One row per game configuration and reference game: ``kuhn_poker``
+    first and last (see :func:`floor`), the Python one after the first."""
     rows: list[dict[str, Any]] = []
     try:
         import pyspiel  # type: ignore[import-not-found]
-        from open_spiel.python.games import kuhn_poker  # noqa: F401  (registers it)
+        from open_spiel.python.games import kuhn_poker  # type: ignore[import-untyped]  # noqa: F401  (registers it)
     except ImportError:
         pyspiel = None
     if pyspiel is not None:
-        for name in ("kuhn_poker", "python_kuhn_poker"):
-            game = pyspiel.load_game(name)
-            rows.append(
-                {
-                    "game": f"OpenSpiel {name}",
-                    "players": 2,
-                    "rate": playout_rate(game.new_initial_state, seconds),
-                    "clone": clone_microseconds(mid_game(game.new_initial_state)),
-                }
-            )
-    for name in apothecary.games():
-        for players in COMMON_PLAYERS.get(
-            name, (apothecary.game_class(name).info.default_players,)
-        ):
-            game = apothecary.load(name, players=players)
+        rows.append(_reference_row(pyspiel, "kuhn_poker", seconds, " (before)"))
+        rows.append(_reference_row(pyspiel, "python_kuhn_poker", seconds))
+    for name in games:
+        for count in player_counts(name, players):
+            game = apothecary.load(name, players=count)
             rows.append(
                 {
                     "game": name,
-                    "players": players,
+                    "players": count,
                     "rate": playout_rate(game.new_initial_state, seconds),
                     "clone": clone_microseconds(mid_game(game.new_initial_state)),
                 }
             )
+    if pyspiel is not None:
+        rows.append(_reference_row(pyspiel, "kuhn_poker", seconds, " (after)"))
     return rows
+
+
+def floor(rows: list[dict[str, Any]]) -> float | None:
+    """The C++ ``kuhn_poker`` loop's rate the ratios are to: the mean of its
+    runs before and after the games (None without OpenSpiel)."""
+    rates = [row["rate"] for row in rows if row["game"].startswith(KUHN)]
+    return sum(rates) / len(rates) if rates else None
 
 
 def pettingzoo_rate(name: str, players: int, seconds: float, observe: bool, seed: int = 0) -> float:
@@ -130,6 +157,7 @@ def pettingzoo_rate(name: str, players: int, seconds: float, observe: bool, seed
     rng = random.Random(seed)
     table.reset(seed=seed)
     actions = 0
+    observation: Any  # the observation dict, or None when not observing
     start = time.perf_counter()
     deadline = start + seconds
     while time.perf_counter() < deadline:
@@ -146,14 +174,14 @@ def pettingzoo_rate(name: str, players: int, seconds: float, observe: bool, seed
     return actions / (time.perf_counter() - start)
 
 
-def measure_adapters(seconds: float) -> list[dict[str, Any]]:
+def measure_adapters(seconds: float, games: list[str]) -> list[dict[str, Any]]:
     """One row per game at its default player count: native and adapter rates."""
     try:
         from apothecary.interop import openspiel
     except ImportError:
         return []
     rows: list[dict[str, Any]] = []
-    for name in apothecary.games():
+    for name in games:
         game = apothecary.load(name)
         players = game.num_players
         spiel_game = openspiel.load(name, players)
@@ -199,17 +227,24 @@ def replace_between(page: str, begin: str, end: str, text: str) -> str:
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    """Markdown table with ratios to OpenSpiel's C++ Kuhn poker loop."""
-    floor = next((r["rate"] for r in rows if r["game"] == "OpenSpiel kuhn_poker"), None)
+    """Markdown table with ratios to OpenSpiel's C++ Kuhn poker loop (the
+    mean of its two runs, given under the table)."""
+    reference = floor(rows)
     lines = [
         "| game | players | actions/s | vs C++ kuhn_poker loop | clone (µs) |",
         "| --- | ---: | ---: | ---: | ---: |",
     ]
     for row in rows:
-        ratio = f"{row['rate'] / floor:.2f}" if floor else "n/a"
+        ratio = f"{row['rate'] / reference:.2f}" if reference else "n/a"
         lines.append(
             f"| {row['game']} | {row['players']} | {row['rate']:,.0f} | {ratio} | "
             f"{row['clone']:.2f} |"
+        )
+    if reference:
+        lines.append("")
+        lines.append(
+            f"Ratios are to {reference:,.0f} actions/s, the mean of the C++ "
+            "kuhn_poker loop's runs before and after the games."
         )
     return "\n".join(lines)
 
@@ -218,12 +253,31 @@ def main() -> None:
     """Measure, print, and optionally write the figures into a docs page."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per configuration")
+    parser.add_argument(
+        "--players",
+        choices=("all", "common"),
+        default="all",
+        help="every player count of each game (the default), or its usual tables only",
+    )
+    parser.add_argument(
+        "--games",
+        type=lambda text: text.split(","),
+        help="measure only these games (comma-separated registry names)",
+    )
     parser.add_argument("--write", type=Path, help="replace the figures in this markdown file")
     parser.add_argument(
         "--no-adapters", action="store_true", help="skip the PettingZoo and OpenSpiel rows"
     )
     args = parser.parse_args()
-    rows = measure(args.seconds)
+    known = apothecary.games()
+    games = known if args.games is None else args.games
+    unknown = [name for name in games if name not in known]
+    if unknown:
+        parser.error(f"unknown game {unknown[0]!r}; the games are: {', '.join(known)}")
+    if args.write and args.games is not None:
+        # The page's tables are of every game; a partial run would drop rows.
+        parser.error("--write measures every game: leave out --games")
+    rows = measure(args.seconds, games, args.players)
     text = table(rows)
     machine = (
         f"{date.today()}, Python {platform.python_version()}, {platform.machine()}, "
@@ -233,7 +287,7 @@ def main() -> None:
     print(text)
     adapter_text = ""
     if not args.no_adapters:
-        adapter_rows = measure_adapters(args.seconds)
+        adapter_rows = measure_adapters(args.seconds, games)
         if adapter_rows:
             adapter_text = adapters_table(adapter_rows)
             print()
