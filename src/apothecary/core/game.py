@@ -479,7 +479,11 @@ class State(ABC):
 
     @abstractmethod
     def _legal_actions(self) -> Sequence[Action]:
-        """The sorted legal actions (chance outcomes' actions at a chance node)."""
+        """The sorted legal actions (chance outcomes' actions at a chance node).
+
+        The base class keeps them per position as a tuple, so a game may
+        return a tuple it made once and returns again (a table of legal sets):
+        that tuple is then kept as it is, not copied."""
 
     @abstractmethod
     def _apply(self, action: Action) -> None:
@@ -549,8 +553,12 @@ class State(ABC):
         """The sorted legal actions; at a chance node, the possible outcomes."""
         legal = self._legal
         if legal is None:
+            # A game may return a tuple it keeps (tuple() of a tuple is the
+            # tuple itself, no copy): its legal sets are then never rebuilt.
             legal = self._legal = tuple(self._legal_actions())
-        return list(legal)
+        # A new list each call (the caller may change it); [*t] is the
+        # cheapest copy of a tuple into one.
+        return [*legal]
 
     def is_chance_node(self) -> bool:
         """Whether the next action is a chance event."""
