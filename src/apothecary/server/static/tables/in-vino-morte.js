@@ -115,20 +115,187 @@ export function mount(root, ctx) {
 
   // -- the picture -----------------------------------------------------------
 
-  function layout(n) {
-    const W = wide ? 900 : 370;
-    const H = wide ? 560 : n > 6 ? 700 : n > 5 ? 600 : 560;
-    const cx = W / 2;
-    const cy = wide ? 264 : n > 6 ? 330 : n > 5 ? 286 : 264;
-    const rx = wide ? 350 : 116;
-    const ry = wide ? 200 : n > 6 ? 262 : n > 5 ? 222 : 200;
-    return { W, H, cx, cy, rx, ry };
+  // Where the seats go. A seat takes a box around its point: the "pour here"
+  // note and the turn ring above the glass, its note, the name and a line for
+  // "dead" or "winner" below, the dealer's and the cheese's markers either side
+  // of the ring. The seats once sat at even angles round a fixed oval; on a
+  // phone that crowded them at the top and the bottom, where names are side by
+  // side (9 seats ran "easy bot #4easy bot #5" together, and seat 1's name went
+  // under the dealer's D). Now they are spaced by their boxes round the oval
+  // (see ovalPoints), which is made just as tall as it takes for no two boxes,
+  // nor a box and the centre's words, to overlap. The layout depends on the
+  // seats and their names only, so nothing moves as a game goes on.
+
+  const MARK_R = 12; // a marker's reach: the dealer's disc, the cheese's hit circle
+  const GAP = 4; // between two boxes, in the picture's units
+  // The wide table: its old ellipse, as tall as the seats need. The narrow
+  // one: a squarer oval (exponent 4; 2 is an ellipse) all the width allows,
+  // round a felt a little rounder, and at most CENTRE_LINES lines in the centre.
+  const WIDE = { W: 900, most: 350, least: 200, shape: 2, felt: 2, inset: [40, 40], clearFelt: false, centreMin: 150, centreY: 84 };
+  const CENTRE_LINES = 8; // on a narrow table, the most lines of words in the centre
+  const CENTRE_Y = CENTRE_LINES * 10 + 14; // half their height
+  const CENTRE_MIN = 60; // half their least width: some 16 letters
+  const NARROW = { W: 370, most: 999, least: 90, shape: 4, felt: 3, inset: [40, 48], clearFelt: true, centreMin: CENTRE_MIN, centreY: CENTRE_Y };
+
+  function glassScale(n, s, me) {
+    return (wide ? 1.22 : n > 6 ? 0.8 : n > 5 ? 0.9 : 1) * (s === me ? 1.1 : 1);
   }
 
-  function seatPoint(geo, s, n, me) {
-    const base = me === null || me === undefined ? 0 : me;
-    const angle = Math.PI / 2 + ((s - base) * 2 * Math.PI) / n;
-    return { x: geo.cx + geo.rx * Math.cos(angle), y: geo.cy + geo.ry * Math.sin(angle), angle };
+  // The markers' centres, clear of the turn ring (29k from the glass's middle).
+  const markX = (k) => 29 * k + MARK_R + 1;
+
+  // The widest words a seat may show under its glass, in the picture's units:
+  // reckoned from their letters (bold ones some 0.64 of the font's size wide),
+  // not measured, so the layout is the same whether or not the table's
+  // stylesheet has arrived by the first drawing (measured before it, every word
+  // is in the browser's larger default size).
+  function widestWords(n) {
+    const size = wide ? 15 : n > 5 ? 12.5 : 14;
+    let widest = Math.max(0.55 * 12 * "poison, hidden".length, 0.64 * 14 * "\u2605 winner".length);
+    for (let s = 0; s < n; s++) widest = Math.max(widest, 0.64 * size * seatName(s, n).length + 5 + 0.6 * 11 * `#${s}`.length);
+    return widest;
+  }
+
+  // A seat's name as the table shows it (the whole name is its title). A
+  // narrow table's names are cut to fit NAME_ROOM with the seat's number: a
+  // name beside the centre leaves the centre's words too little room past that.
+  const NAME_ROOM = 114;
+  function seatName(s, n) {
+    const size = wide ? 15 : n > 5 ? 12.5 : 14; // .ivm-name's sizes
+    return clip(plain(label(s)), wide ? 24 : Math.floor((NAME_ROOM - 5 - 0.6 * 11 * 2) / (0.64 * size)));
+  }
+
+  function seatBox(k, half) {
+    return { left: -half, right: half, top: -(41 * k + 17), bottom: 39 * k + 52 };
+  }
+
+  // Points round the oval |x/a|^p + |y/b|^p = 1 (centre 0, 0), `n` of them
+  // evenly spaced, the first at the bottom, going clockwise on the screen (left,
+  // then up) as the seats do. Spaced by boxes, not by length: a step along the
+  // oval counts as its width over a box's `w` or its height over a box's `h`,
+  // whichever is more, so seats side by side at the top are a box's width
+  // apart and seats down the sides a box's height.
+  function ovalPoints(a, b, n, w, h, shape) {
+    const steps = 720;
+    const curve = [];
+    for (let i = 0; i <= steps; i++) {
+      const t = Math.PI / 2 + (i * 2 * Math.PI) / steps;
+      const c = Math.cos(t);
+      const s = Math.sin(t);
+      curve.push({ x: a * Math.sign(c) * Math.abs(c) ** (2 / shape), y: b * Math.sign(s) * Math.abs(s) ** (2 / shape) });
+    }
+    const along = [0];
+    for (let i = 1; i <= steps; i++) along.push(along[i - 1] + Math.max(Math.abs(curve[i].x - curve[i - 1].x) / w, Math.abs(curve[i].y - curve[i - 1].y) / h));
+    const points = [];
+    let j = 0;
+    for (let seat = 0; seat < n; seat++) {
+      const want = (seat * along[steps]) / n;
+      while (along[j + 1] < want) j++;
+      const f = along[j + 1] > along[j] ? (want - along[j]) / (along[j + 1] - along[j]) : 0;
+      points.push({ x: curve[j].x + f * (curve[j + 1].x - curve[j].x), y: curve[j].y + f * (curve[j + 1].y - curve[j].y) });
+    }
+    return points;
+  }
+
+  function overlap(p, q) {
+    return p.left < q.right + GAP && q.left < p.right + GAP && p.top < q.bottom + GAP && q.top < p.bottom + GAP;
+  }
+
+  // The picture `W` wide, its seats' oval at most `most` wide either side and
+  // at least `least` high either side (`shape` its exponent), the felt `inset`
+  // inside it (with `clearFelt`, no nearer than the names over and under it),
+  // and the centre's words at least `centreMin` either side.
+  function fitLayout(n, me, widest, { W, most, least, shape, felt, inset, clearFelt, centreMin, centreY }) {
+    const margin = 4;
+    const ks = [];
+    for (let i = 0; i < n; i++) ks.push(glassScale(n, (me + i) % n, me));
+    const half = (k) => Math.max(widest / 2, markX(k) + MARK_R) + 1;
+    const a = Math.min(most, W / 2 - margin - Math.max(...ks.map(half)));
+    const other = ks[n > 1 ? 1 : 0];
+    const step = seatBox(other, half(other));
+    const stepW = step.right - step.left + GAP;
+    const stepH = step.bottom - step.top + GAP;
+    // The picture for an oval `b` high, with room `centreX` either side of the middle for the centre's words.
+    const picture = (b, points, boxes, centreX) => {
+      const top = Math.min(...boxes.map((box) => box.top), -centreY);
+      const bottom = Math.max(...boxes.map((box) => box.bottom), centreY);
+      const cx = W / 2;
+      const cy = margin - top;
+      // a narrow table's felt stops short of the seats round it (its edge ran
+      // through their names), keeping room for the centre's words
+      let feltX = a - inset[0];
+      let feltY = b - inset[1];
+      if (clearFelt) {
+        points.forEach((p, i) => {
+          if (Math.abs(p.x) < feltX * 0.8) feltY = Math.min(feltY, p.y < 0 ? -boxes[i].bottom - GAP : boxes[i].top - GAP);
+        });
+        feltY = Math.max(feltY, centreY + 12);
+        for (const box of boxes) {
+          if (box.bottom < -feltY || box.top > feltY) continue;
+          if (box.left > 0) feltX = Math.min(feltX, box.left - GAP);
+          else if (box.right < 0) feltX = Math.min(feltX, -box.right - GAP);
+        }
+        feltX = Math.max(feltX, centreX + 2);
+      }
+      return {
+        W,
+        H: Math.ceil(bottom - top + 2 * margin),
+        cx,
+        cy,
+        rx: a,
+        ry: b,
+        feltX,
+        feltY,
+        shape: felt,
+        centreChars: Math.min(24, Math.floor((2 * centreX) / 7.2)),
+        points: points.map((p) => ({ x: cx + p.x, y: cy + p.y })),
+        // what the layout keeps clear, where it is in the picture
+        boxes: boxes.map((box) => ({ left: cx + box.left, right: cx + box.right, top: cy + box.top, bottom: cy + box.bottom })),
+        centre: { left: cx - centreX, right: cx + centreX, top: cy - centreY, bottom: cy + centreY },
+      };
+    };
+    let b = least;
+    for (; ; b += 4) {
+      const points = ovalPoints(a, b, n, stepW, stepH, shape);
+      const boxes = points.map((p, i) => {
+        const box = seatBox(ks[i], half(ks[i]));
+        return { left: p.x + box.left, right: p.x + box.right, top: p.y + box.top, bottom: p.y + box.bottom };
+      });
+      // the centre's words (CENTRE_LINES lines at most) may be as wide as the
+      // boxes beside them leave room for, and need CENTRE_MIN either side
+      let centreX = W / 2 - margin;
+      for (const box of boxes) {
+        if (box.bottom + GAP <= -centreY || box.top - GAP >= centreY) continue;
+        centreX = Math.min(centreX, box.left >= 0 ? box.left - GAP : box.right <= 0 ? -box.right - GAP : 0);
+      }
+      let clash = centreX < centreMin;
+      for (let i = 0; i < n && !clash; i++) for (let j = i + 1; j < n && !clash; j++) clash = overlap(boxes[i], boxes[j]);
+      // (the cap only guards against a name so wide nothing fits: then the tallest tried)
+      if (!clash || b > 1200) return picture(b, points, boxes, Math.max(centreX, centreMin));
+    }
+  }
+
+  function layout(n, me) {
+    const seat0 = me === null || me === undefined ? 0 : me;
+    const geo = fitLayout(n, seat0, widestWords(n), wide ? WIDE : NARROW);
+    // geo.points runs from the bottom (you); seat s is (s - you) steps round
+    geo.seat = (s) => geo.points[(s - seat0 + n) % n];
+    return geo;
+  }
+
+  // The felt: the oval |x/rx|^p + |y/ry|^p = 1 as a path.
+  function feltPath(geo) {
+    const steps = 96;
+    const parts = [];
+    for (let i = 0; i < steps; i++) {
+      const t = (i * 2 * Math.PI) / steps;
+      const c = Math.cos(t);
+      const s = Math.sin(t);
+      const x = geo.cx + geo.feltX * Math.sign(c) * Math.abs(c) ** (2 / geo.shape);
+      const y = geo.cy + geo.feltY * Math.sign(s) * Math.abs(s) ** (2 / geo.shape);
+      parts.push(`${i ? "L" : "M"}${x.toFixed(1)},${y.toFixed(1)}`);
+    }
+    return `${parts.join(" ")} Z`;
   }
 
   // What one seat shows: the live round, or the round being revealed.
@@ -203,18 +370,19 @@ export function mount(root, ctx) {
     const obs = msg.observation;
     const n = obs.players;
     const me = obs.seat;
-    const geo = layout(n);
     closePopover();
     const focusedKey = keyInFocus(board);
     board.textContent = "";
     const root_ = svg("svg", {
-      viewBox: `0 0 ${geo.W} ${geo.H}`,
       class: `ivm-svg ${wide ? "ivm-wide" : "ivm-narrow"}${n > 5 ? " ivm-many" : ""}`,
       role: "group",
       "aria-label": "In Vino Morte table",
     }, board);
+    const geo = layout(n, me);
+    root_.setAttribute("viewBox", `0 0 ${geo.W} ${geo.H}`);
     // The table.
-    svg("ellipse", { cx: geo.cx, cy: geo.cy, rx: geo.rx - (wide ? 40 : 52), ry: geo.ry - (wide ? 40 : 64), class: "ivm-table" }, root_);
+    if (geo.shape === 2) svg("ellipse", { cx: geo.cx, cy: geo.cy, rx: geo.feltX, ry: geo.feltY, class: "ivm-table" }, root_);
+    else svg("path", { d: feltPath(geo), class: "ivm-table" }, root_);
     const legal = (msg.legal || []);
     const byNotation = legalByNotation(msg);
     const deals = legal.map((a) => ({ action: a, deal: parseDeal(a.notation) })).filter((d) => d.deal);
@@ -225,7 +393,7 @@ export function mount(root, ctx) {
     // Last move: a swap or a steal is a line between the two seats.
     const layer = svg("g", { class: "ivm-moves" }, root_);
     const points = [];
-    for (let s = 0; s < n; s++) points.push(seatPoint(geo, s, n, me));
+    for (let s = 0; s < n; s++) points.push(geo.seat(s));
     if (lastEvent && (lastEvent.kind === "swap" || lastEvent.kind === "steal")) {
       const other = lastEvent.kind === "swap" ? lastEvent.with : lastEvent.from;
       const a = points[lastEvent.actor];
@@ -233,12 +401,18 @@ export function mount(root, ctx) {
       const mx = (a.x + b.x) / 2 + (geo.cx - (a.x + b.x) / 2) * 0.35;
       const my = (a.y + b.y) / 2 + (geo.cy - (a.y + b.y) / 2) * 0.35;
       svg("path", { d: `M${a.x},${a.y} Q${mx},${my} ${b.x},${b.y}`, class: `ivm-move-line ivm-move-${lastEvent.kind}` }, layer);
+      // Its tag (a swap's arrows, a steal's C) goes where the line is clear of
+      // every seat's box and of the centre's words, the nearer its middle the
+      // better; where it is clear nowhere, the line goes untagged (the centre's
+      // line for the move, and the two seats' marks, still say it).
       const tag = lastEvent.kind === "swap" ? "\u21c4" : "C";
-      const t = 0.2;
-      const qx = (1 - t) * (1 - t) * a.x + 2 * t * (1 - t) * mx + t * t * b.x;
-      const qy = (1 - t) * (1 - t) * a.y + 2 * t * (1 - t) * my + t * t * b.y;
-      svg("circle", { cx: qx, cy: qy, r: 12, class: "ivm-move-tag" }, layer);
-      text(layer, qx, qy + 4.5, tag, { class: "ivm-move-tag-text" });
+      const at = (t) => ({ x: (1 - t) * (1 - t) * a.x + 2 * t * (1 - t) * mx + t * t * b.x, y: (1 - t) * (1 - t) * a.y + 2 * t * (1 - t) * my + t * t * b.y });
+      const clear = (q) => ![geo.centre, ...geo.boxes].some((box) => overlap(box, { left: q.x - 13, right: q.x + 13, top: q.y - 13, bottom: q.y + 13 }));
+      const spot = [0.5, 0.42, 0.58, 0.34, 0.66, 0.26, 0.74].map(at).find(clear);
+      if (spot) {
+        svg("circle", { cx: spot.x, cy: spot.y, r: 12, class: "ivm-move-tag" }, layer);
+        text(layer, spot.x, spot.y + 4.5, tag, { class: "ivm-move-tag-text" });
+      }
     }
 
     // The centre: round, dealer, deck, what the last round did.
@@ -257,20 +431,22 @@ export function mount(root, ctx) {
 
       // The glass (clickable for a drink, a swap or a pour).
       const glassSpot = svg("g", { class: "ivm-spot", "data-glass": view.glass ? (view.glass === "covered" ? "covered" : view.secret ? "secret" : "open") : "none" }, group);
-      const k = (wide ? 1.22 : n > 6 ? 0.8 : n > 5 ? 0.9 : 1) * (s === me ? 1.1 : 1);
+      const k = glassScale(n, s, me);
       svg("rect", { x: -27 * k, y: -37 * k, width: 54 * k, height: 72 * k, rx: 10, class: "ivm-hit" }, glassSpot);
-      const foot = 33 * k;
-      if (toMove) svg("rect", { x: -33 * k, y: -43 * k, width: 66 * k, height: 84 * k, rx: 16, class: "ivm-turn-ring" }, group);
+      if (toMove) svg("rect", { x: -29 * k, y: -41 * k, width: 58 * k, height: 80 * k, rx: 14, class: "ivm-turn-ring" }, group);
       view.k = k;
       drawGlass(glassSpot, view, s === me);
-      if (view.drunk && view.glass) text(group, 0, foot + 12, "drunk", { class: "ivm-small" });
-      else if (view.secret) text(group, 0, foot + 12, `${KIND[view.glass].word}, hidden`, { class: "ivm-small ivm-secret-note" });
-      else if (live && view.played && s !== obs.dealer) text(group, 0, foot + 12, "\u2713 played", { class: "ivm-small" });
+      // the note under the glass clears its turn ring (39k), the name the note
+      const noteY = 39 * k + 11;
+      if (view.drunk && view.glass) text(group, 0, noteY, "drunk", { class: "ivm-small" });
+      else if (view.secret) text(group, 0, noteY, `${KIND[view.glass].word}, hidden`, { class: "ivm-small ivm-secret-note" });
+      else if (live && view.played && s !== obs.dealer) text(group, 0, noteY, "\u2713 played", { class: "ivm-small" });
 
       // Name and fate.
-      const nameY = foot + 30;
-      const shortName = clip(plain(label(s)), wide ? 24 : n > 5 ? 11 : 14);
-      const nameText = text(group, 0, nameY, (view.alive ? "" : `${SKULL_NOTE} `) + shortName, { class: "ivm-name" });
+      const nameY = noteY + 18;
+      const shortName = seatName(s, n);
+      // (a dead seat's skull goes on the line under its name, which keeps names narrow)
+      const nameText = text(group, 0, nameY, shortName, { class: "ivm-name" });
       if (shortName !== label(s)) svg("title", {}, nameText).textContent = label(s);
       const num = svg("tspan", { class: "ivm-seatno", dx: 5 }, nameText);
       num.textContent = `#${s}`;
@@ -290,24 +466,22 @@ export function mount(root, ctx) {
       if (obs.phase === "over" && obs.outcome && obs.outcome.winners.includes(s)) {
         const w = text(group, 0, nameY + 18, "\u2605 winner", { class: "ivm-winner" });
         w.setAttribute("aria-label", `${name(s)} wins`);
-      } else if (!view.alive && (view.diedNow || !live)) {
-        text(group, 0, nameY + 18, "dead", { class: "ivm-small ivm-dead-word" });
       } else if (!view.alive) {
-        text(group, 0, nameY + 18, "dead", { class: "ivm-small ivm-dead-word" });
+        text(group, 0, nameY + 18, `${SKULL_NOTE} dead`, { class: "ivm-small ivm-dead-word" });
       }
 
       // Dealer token.
       if (view.dealer && (live || reveal || obs.phase === "over")) {
-        const d = svg("g", { class: "ivm-dealer", transform: `translate(${-38 * k},${-22 * k})` }, group);
-        svg("circle", { r: 13 }, d);
+        const d = svg("g", { class: "ivm-dealer", transform: `translate(${-markX(k)},${-22 * k})` }, group);
+        svg("circle", { r: MARK_R }, d);
         text(d, 0, 5, "D", {});
         svg("title", {}, d).textContent = `${name(s)} deals`;
       }
       // Cheese marker.
       if (view.cheese) {
-        const c = svg("g", { class: "ivm-cheese", transform: `translate(${38 * k},${-22 * k})` }, group);
-        svg("circle", { r: 15, class: "ivm-hit" }, c);
-        svg("path", { d: "M-12,6 L12,-4 L12,6 Z", class: "ivm-cheese-wedge" }, c);
+        const c = svg("g", { class: "ivm-cheese", transform: `translate(${markX(k)},${-22 * k})` }, group);
+        svg("circle", { r: MARK_R, class: "ivm-hit" }, c);
+        svg("path", { d: "M-11,6 L11,-3 L11,6 Z", class: "ivm-cheese-wedge" }, c);
         svg("circle", { cx: 6, cy: 2.5, r: 1.6, class: "ivm-cheese-hole" }, c);
         text(c, 0, -6, "C", { class: "ivm-cheese-letter" });
         const steal = byNotation.get(`steal ${s}`);
@@ -327,7 +501,7 @@ export function mount(root, ctx) {
           group.classList.add("ivm-pour-here");
           const mine = deals.filter((d) => d.deal.seat === s);
           clickable(glassSpot, `pour-${s}`, s === me ? "Pour your own glass" : `Pour a glass for ${name(s)}`, (node) => openPopover(s, mine, node));
-          text(group, 0, -44 * k, "pour here", { class: "ivm-small ivm-pour-note" });
+          text(group, 0, -41 * k - 6, "pour here", { class: "ivm-small ivm-pour-note" });
         }
       }
       if (!glassSpot.hasAttribute("role")) {
@@ -396,21 +570,24 @@ export function mount(root, ctx) {
         let words;
         if (e.act === "drink") words = `${short(e.seat)} drank ${e.glass} ${e.died ? SKULL_NOTE : "\u2713"}`;
         else if (e.act === "swap") words = `${short(e.seat)} \u21c4 ${short(e.with)}`;
-        else words = `${short(e.seat)} stole ${short(e.from)}'s cheese`;
+        else words = `${short(e.seat)} stole ${e.from === you() ? "your" : `${short(e.from)}'s`} cheese`;
         lines.push([words, "ivm-centre-event"]);
       }
     }
-    let y = -((lines.length - 1) * 20) / 2;
-    const shown = [];
-    for (const [words, cls] of lines) {
-      if (wide || words.length <= 22) shown.push([words, cls]);
-      else for (const part of wrap(words, 22).slice(0, 2)) shown.push([part, cls]);
+    // A narrow table wraps the words to the room its layout left them (the
+    // title's letters are wider), at most two lines each and nine in all, the
+    // oldest of this round's events dropped first.
+    const most = (cls) => Math.floor(geo.centreChars * (cls === "ivm-centre-title" ? 0.7 : 1));
+    const fold = ([words, cls]) => (wide || words.length <= most(cls) ? [[words, cls]] : wrap(words, most(cls)).slice(0, 2).map((part) => [clip(part, most(cls)), cls]));
+    const folded = lines.map(fold);
+    const count = () => folded.reduce((sum, parts) => sum + parts.length, 0);
+    while (!wide && count() > CENTRE_LINES && folded.some((parts) => parts[0][1] === "ivm-centre-event")) {
+      folded.splice(folded.findIndex((parts) => parts[0][1] === "ivm-centre-event"), 1);
     }
-    lines.length = 0;
-    lines.push(...shown);
-    y = -((lines.length - 1) * 20) / 2;
-    for (const [words, cls] of lines) {
-      text(g, 0, y + 5, wide ? words : clip(words, 22), { class: cls });
+    const shown = folded.flat().slice(0, wide ? undefined : CENTRE_LINES);
+    let y = -((shown.length - 1) * 20) / 2;
+    for (const [words, cls] of shown) {
+      text(g, 0, y + 5, words, { class: cls });
       y += cls === "ivm-centre-title" ? 24 : cls === "ivm-centre-event" ? 18 : 20;
     }
   }

@@ -70,10 +70,12 @@ export function mount(root, ctx) {
     return g;
   }
 
-  function button(parent, x, y, w, h, words, key, action, cls = "") {
+  // A button saying `words` (or the shorter `shown`, where the words would not fit; the
+  // button's name stays `words`).
+  function button(parent, x, y, w, h, words, key, action, cls = "", shown = words) {
     const g = svg("g", { class: `tsa-btn ${cls}`, transform: `translate(${x},${y})` }, parent);
     svg("rect", { x: 0, y: 0, width: w, height: h, rx: h / 2 }, g);
-    text(g, w / 2, h / 2 + 5, words, {});
+    text(g, w / 2, h / 2 + 5, shown, {});
     if (action) clickable(g, key, words, action);
     return g;
   }
@@ -399,7 +401,9 @@ export function mount(root, ctx) {
     let rowY = y;
     order.forEach((s, i) => {
       const cx = x + (i % cols) * (cw + gap);
-      const cy = y + Math.floor(i / cols) * (ch + gap + stopH);
+      // only the rows under yours make room for your stop button
+      const row = Math.floor(i / cols);
+      const cy = y + row * (ch + gap) + (stopH && you !== null && you !== undefined && row > Math.floor(you / cols) ? stopH : 0);
       rowY = Math.max(rowY, cy + ch + (s === you ? stopH : 0));
       const seat = obs.seats[s];
       const g = svg("g", { class: "tsa-seat", "data-seat": s }, parent);
@@ -451,7 +455,9 @@ export function mount(root, ctx) {
         text(g, sx, sy + r + 9, d, { class: `tsa-cup-dose ${d === "?" ? "" : "tsa-known"}` });
       });
       if (s === you && stop) {
-        button(g, cx + 12, cy + ch, cw - 24, 36, "\u25a0 Stop eating (keep your scones)", "stop", stop, "tsa-btn-stop");
+        // a phone's half-width seat has room for the first words only
+        const words = "\u25a0 Stop eating (keep your scones)";
+        button(g, cx + 12, cy + ch, cw - 24, 36, words, "stop", stop, "tsa-btn-stop", cw - 24 < 8.4 * words.length ? "\u25a0 Stop eating" : words);
       }
     });
     return rowY;
