@@ -432,7 +432,6 @@ class LittleDropOfPoisonState(State):
         "deck_size",
         "discard",
         "discard_size",
-        "hand_size",
         "hands",
         "held",
         "kinds",
@@ -487,9 +486,9 @@ class LittleDropOfPoisonState(State):
         self.discard: list[int] = [0] * t
         self.discard_size = 0
         self.hands: list[int] = [0] * (n * t)
-        self.hand_size: list[int] = [0] * n
         # Kept beside the hands and the living for the legal actions' sake:
-        # per seat, a bit per type it holds; the choices of a seat starting its turn.
+        # per seat, a bit per type it holds (none: an empty hand); the choices of
+        # a seat starting its turn.
         self.held: list[int] = [0] * n
         self.targets: tuple[int, ...] = game.all_targets
         self.table: list[int] = [0] * ((n + 1) * t)
@@ -528,7 +527,6 @@ class LittleDropOfPoisonState(State):
         self.discard = [0] * t
         self.discard_size = 0
         self.hands = [0] * (n * t)
-        self.hand_size = [0] * n
         self.held = [0] * n
         self.targets = game.all_targets
         self.table = [0] * ((n + 1) * t)
@@ -634,7 +632,7 @@ class LittleDropOfPoisonState(State):
         if (
             not self.deck_size
             and not self.discard_size
-            and not any(self.hand_size[s] for s in range(game.num_players) if self.alive[s])
+            and not any(self.held[s] for s in range(game.num_players) if self.alive[s])
         ):
             return "no card is left to play"
         return self._no_kill_left()
@@ -899,7 +897,6 @@ class LittleDropOfPoisonState(State):
             table[base : base + t] = [0] * t
             self.venom[seat * c : seat * c + c] = [0] * c
             self.hands[base : base + t] = [0] * t
-            self.hand_size[seat] = 0
             self.held[seat] = 0
         return tuple(hands)
 
@@ -907,6 +904,13 @@ class LittleDropOfPoisonState(State):
         """Add ``cards`` (per type) to the discard pile (a new list: clones share it)."""
         self.discard = list(map(add, self.discard, cards))
         self.discard_size += sum(cards)
+
+    @property
+    def hand_size(self) -> list[int]:
+        """Per seat, how many cards it holds."""
+        t = self.game.num_types
+        hands = self.hands
+        return [sum(hands[at : at + t]) for at in range(0, len(hands), t)]
 
     @property
     def play_count(self) -> list[int]:
@@ -941,7 +945,7 @@ class LittleDropOfPoisonState(State):
         # the apply_action that follows, as the base class keeps them.
         seat = self.player
         if self.turn_target < 0:
-            legal = self.targets if self.hand_size[seat] else self.game.pass_only
+            legal = self.targets if self.held[seat] else self.game.pass_only
         else:
             game = self.game
             key = self.held[seat] << 1 | (len(self.played[seat]) > 0)
@@ -1038,7 +1042,6 @@ class LittleDropOfPoisonState(State):
         self.deck[kind] -= 1
         self.deck_size -= 1
         self.hands[seat * self.game.num_types + kind] += 1
-        self.hand_size[seat] += 1
         self.held[seat] |= 1 << kind
         self.log = (self.log, (E_DEAL, seat, kind))
         self.deal_index += 1
@@ -1060,7 +1063,6 @@ class LittleDropOfPoisonState(State):
             self.hands[at] -= 1
             if not self.hands[at]:
                 self.held[seat] &= ~(1 << kind)
-            self.hand_size[seat] -= 1
             self.plays[at] += 1
             self.played[seat] += (kind,)
             self.log = (self.log, (E_CARD, seat, kind))
@@ -1086,7 +1088,6 @@ class LittleDropOfPoisonState(State):
         other.deck_size = self.deck_size
         other.discard = self.discard
         other.discard_size = self.discard_size
-        other.hand_size = self.hand_size.copy()
         other.hands = self.hands.copy()
         other.held = self.held.copy()
         other.king = self.king
@@ -1419,6 +1420,7 @@ class LittleDropOfPoisonState(State):
         game = self.game
         n, t, c = game.num_players, game.num_types, game.num_colours
         target = float(game.target)
+        hand_size = self.hand_size
         out: list[float] = []
         for s in range(n):
             out += [
@@ -1427,7 +1429,7 @@ class LittleDropOfPoisonState(State):
                 float(self.kinds[s] == WEASEL),
                 self.scores[s] / target,
                 self.round_points[s] / target,
-                self.hand_size[s] / 10.0,
+                hand_size[s] / 10.0,
                 len(self.played[s]) / 10.0,
             ]
             out += _one_hot(n + 1, self.play_target[s])
