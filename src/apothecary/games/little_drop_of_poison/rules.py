@@ -768,8 +768,10 @@ class LittleDropOfPoisonState(State):
             game.antidote_mask,
             game.colours_of,
         )
+        # The characters are taken in turn order: each has its own pile, and what
+        # goes to the discard pile adds up the same in any order.
         counted = []
-        for character, players in sorted(players_on.items()):
+        for character, players in players_on.items():
             new = played[players[0]]
             if len(players) > 1:
                 for q in players[1:]:
@@ -811,6 +813,7 @@ class LittleDropOfPoisonState(State):
                 for q in players:
                     played[q] = tuple([i for i in played[q] if not poison_mask[i] & cure])
             counted.append(character)
+        counted.sort()
         return counted
 
     def _drops_per_colour(self, counted: list[int]) -> dict[int, int]:
