@@ -160,6 +160,14 @@ def test_option_values_from_json_make_a_game_or_an_apothecary_error(
         apothecary.load(name, **options)
 
 
+@pytest.mark.parametrize("key", ["name", "self", "players", "cls", "options"])
+def test_an_option_named_like_a_parameter_is_an_apothecary_error(key: str) -> None:
+    """Found by the fuzz above: an option called ``name`` collided with
+    ``load``'s own parameter and escaped as a bare TypeError."""
+    with pytest.raises(ApothecaryError):
+        apothecary.load("poison-pot", **{key: 1})
+
+
 @FUZZ
 @given(st.sampled_from(GAMES), json_values)
 def test_any_player_count_makes_a_game_or_an_apothecary_error(name: str, players: Any) -> None:

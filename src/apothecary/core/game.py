@@ -215,7 +215,7 @@ class Game(ABC):
     info: ClassVar[GameInfo]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
 
-    def __init__(self, players: int | None = None, **options: Any) -> None:
+    def __init__(self, /, players: int | None = None, **options: Any) -> None:
         info = self.info
         if players is None:
             players = info.default_players

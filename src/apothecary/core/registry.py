@@ -159,6 +159,6 @@ def game_class(name: str) -> type[Game]:
         raise UnknownGameError(f"unknown game {name!r}; the games are: {known}") from None
 
 
-def load(name: str, players: int | None = None, **options: Any) -> Game:
+def load(name: str, /, players: int | None = None, **options: Any) -> Game:
     """A game by name, configured: ``load("poison-pot", players=3)``."""
     return game_class(name)(players, **options)

@@ -77,7 +77,7 @@ def register(names: list[str] | None = None) -> list[str]:
     return registered
 
 
-def load(name: str, players: int | None = None, **options: Any) -> Any:
+def load(name: str, /, players: int | None = None, **options: Any) -> Any:
     """The OpenSpiel game for apothecary game ``name``, configured like
     ``apothecary.load(name, players, **options)`` and checked the same way."""
     game = load_apothecary(name, players, **options)
