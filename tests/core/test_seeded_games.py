@@ -30,6 +30,7 @@ import pytest
 from tests.support.option_sets import configurations
 
 import apothecary
+from apothecary.core.game import sample_chance
 
 GOLDEN = Path(__file__).with_name("seeded_games.json")
 GAMES_PER_CONFIGURATION = 2
@@ -42,7 +43,7 @@ def _floats(values: list[float]) -> bytes:
 
 def seeded_digest(name: str, players: int, options: dict[str, Any], seed: int) -> str:
     """The digest of one random game drawn with ``seed`` (the benchmark's driver:
-    chance by cumulative probability, seats uniformly among legal actions)."""
+    chance by cumulative probability (``sample_chance``), seats uniformly among legal actions)."""
     game = apothecary.load(name, players=players, **options)
     rng = random.Random(seed)
     digest = hashlib.sha256()
@@ -54,14 +55,7 @@ def seeded_digest(name: str, players: int, options: dict[str, Any], seed: int) -
         if state.is_chance_node():
             outcomes = state.chance_outcomes()
             step["chance"] = [[a, p.hex()] for a, p in outcomes]
-            r = rng.random()
-            total = 0.0
-            action = outcomes[-1][0]
-            for outcome, probability in outcomes:
-                total += probability
-                if r < total:
-                    action = outcome
-                    break
+            action = sample_chance(state, rng)
         else:
             legal = state.legal_actions()
             step["legal"] = legal
