@@ -203,9 +203,9 @@ class LittleDropOfPoisonGame(Game):
         """Per type, ``(colour, drops)`` for each colour of its poison (none for antidotes)."""
         self.king_lethal: int = king_lethal(n)
         self.lethal_counts: tuple[int, ...] = (PEASANT_LETHAL,) * n + (self.king_lethal,)
+        """Per character (the king last), the drops of one colour that kill it."""
         self.no_points: tuple[int, ...] = (0,) * n
         """The points of a reveal in which nobody dies."""
-        """Per character (the king last), the drops of one colour that kill it."""
         # Per colour, the drops of every card of the deck together: a character
         # can never hold more, so a colour below a character's lethal count can
         # never kill it.
