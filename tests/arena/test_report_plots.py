@@ -56,6 +56,29 @@ def test_legends_do_not_cover_the_data(two_bots: Any) -> None:
             plt.close(figure)
 
 
+def test_a_legend_sits_beside_the_plot_whose_lines_it_names(two_bots: Any) -> None:
+    """The options figure once put the seats' legend beside its length panel,
+    which has no seats; a reader took it for that panel's key."""
+    import matplotlib.pyplot as plt
+
+    made = figures(build(*two_bots))
+    try:
+        checked = 0
+        for name, figure in made.items():
+            for axes in figure.axes:
+                legend = axes.get_legend()
+                if legend is None:
+                    continue
+                own = {label for label in axes.get_legend_handles_labels()[1]}
+                named = {text.get_text() for text in legend.get_texts()}
+                assert named <= own, f"{name}: {sorted(named - own)} are not in this plot"
+                checked += 1
+        assert "options.png" in made and checked >= 3
+    finally:
+        for figure in made.values():
+            plt.close(figure)
+
+
 def test_whole_number_scores_get_bins_centred_on_whole_numbers(two_bots: Any) -> None:
     assert integer_bins([0, 1, 1, 3]) == [-0.5, 0.5, 1.5, 2.5, 3.5]
     wide = integer_bins(list(range(0, 200)))

@@ -419,16 +419,10 @@ def figures(report: Report) -> dict[str, Any]:
         right.set_xticks(xs, [_wrap(n) for n in names], fontsize=9)
         right.set_ylabel("mean actions per game")
         right.set_title("Game length by option set")
-        # The seats' legend beside the right panel: it covers neither.
-        handles, labels = left.get_legend_handles_labels()
-        right.legend(
-            handles,
-            labels,
-            fontsize=9,
-            loc="upper left",
-            bbox_to_anchor=(1.01, 1.0),
-            borderaxespad=0.0,
-        )
+        # The seats' legend beside the panel it labels, with room made for it
+        # between the panels so it covers neither.
+        _legend_beside(left)
+        figure.subplots_adjust(wspace=0.5)
         made["options.png"] = figure
     return made
 
