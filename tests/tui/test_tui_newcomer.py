@@ -422,3 +422,24 @@ def test_keys_typed_ahead_as_the_game_ends_do_not_choose_on_the_result() -> None
         await until(pilot, lambda: isinstance(app.screen, GameScreen))
 
     run_app(PlayApp(finished(), bot_delay=0), test)
+
+
+def test_at_80_columns_a_seats_score_is_never_wrapped_alone() -> None:
+    """At 80 columns "seat 0 (human)  0 scones" is wider than the side panel:
+    the score goes whole to an indented line of its own, never split."""
+    game = apothecary.load("tea-scones-arsenic", players=2)
+    session = Session(game, [HUMAN, "easy"], seed=4)
+
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: my_turn(app, session))
+        screen = game_screen(app)
+        screen.show()  # drawn again now that the panel has its width
+        await pilot.pause()
+        seats = screen.query_one("#seats", Static)
+        width = seats.content_size.width
+        lines = str(seats.content).splitlines()
+        assert all(cell_len(line) <= width for line in lines), (width, lines)
+        scores = [line.strip() for line in lines if line.startswith("    ")]
+        assert scores == ["0 scones", "0 scones"], lines
+
+    run_app(PlayApp(session, bot_delay=0), test, size=(80, 24))

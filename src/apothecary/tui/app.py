@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, work
 from textual.app import App, ComposeResult
@@ -471,13 +472,18 @@ class GameScreen(Screen[None]):
         out = Text()
         out.append("Seats and scores\n", style="bold underline")
         mover = session.to_move()
+        # The panel's width once laid out (0 before): a seat whose score does not
+        # fit beside its name gets it on a line of its own, indented under the
+        # name, rather than wrapped anywhere ("... 0" then "scones" alone).
+        width = self.query_one("#seats", Static).content_size.width
         for seat in range(session.game.num_players):
+            label = session.seat_label(seat)
             out.append("▶ " if seat == mover else "  ", style="bold")
-            out.append(
-                session.seat_label(seat), style="bold reverse" if seat == self.viewer else ""
-            )
+            out.append(label, style="bold reverse" if seat == self.viewer else "")
             if seat < len(scores):
-                out.append(f"  {scores[seat]}")
+                score = str(scores[seat])
+                fits = not width or cell_len(f"  {label}  {score}") <= width
+                out.append(f"  {score}" if fits else f"\n    {score}")
             out.append("\n")
         # No seed here: from it a player could work out what chance dealt the others.
         out.append("\nLog\n", style="bold underline")
