@@ -3,13 +3,31 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from alembic import command
 
 from apothecary.server.room import ActionRow, Changes, Room, Settings
-from apothecary.server.store import Store, StoreError, alembic_config, normalise_url
+from apothecary.server.store import (
+    Store,
+    StoreError,
+    alembic_config,
+    metadata,
+    normalise_url,
+)
+
+HEAD = "0004"
+"""The newest migration."""
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    url: str = request.getfixturevalue("postgres_db_url")
+    return url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -113,13 +131,52 @@ def test_a_database_made_by_an_earlier_version_upgrades_in_place(tmp_path: Path)
     old.close()
     new = Store(url)
     new.migrate()
-    assert new.revision() == "0003"
+    assert new.revision() == HEAD
     loaded = new.load(room.code)
     assert loaded is not None and loaded.snapshot() == room.snapshot()
     new.commit(loaded, loaded.say(0, "chat works now", 1.0), 1.0)
     reloaded = new.load(room.code)
     assert reloaded is not None and reloaded.chat[0]["text"] == "chat works now"
     new.close()
+
+
+def schema_drift(store: Store) -> list[Any]:
+    """How the migrated schema differs from the tables the code uses (none, at head)."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    with store.engine.connect() as connection:
+        return list(compare_metadata(MigrationContext.configure(connection), metadata))
+
+
+def test_a_database_at_0003_gains_the_analyses_table_and_keeps_its_rooms(empty_url: str) -> None:
+    """0004 adds the finished analyses: a database of the leases' version keeps
+    its rooms and games, can keep an analysis of an old game, and goes back."""
+    old = Store(empty_url)
+    with old.engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0003")
+    room = played_room(old, 4)  # written by the code, to a 0003 schema
+    assert schema_drift(old) != []  # the planted difference: the table 0004 adds
+    old.close()
+    new = Store(empty_url)
+    new.migrate()
+    try:
+        assert new.revision() == HEAD
+        assert schema_drift(new) == []
+        loaded = new.load(room.code)
+        assert loaded is not None and loaded.snapshot() == room.snapshot()
+        assert new.keep_analysis(room.code, 1, "plan", 1, [{"step": 0}], 5.0)
+        assert new.kept_analysis(room.code, 1, "plan", 1) == [{"step": 0}]
+        with new.engine.begin() as connection:
+            command.downgrade(alembic_config(connection), "0003")
+        assert new.revision() == "0003"
+        assert "analyses" not in sa.inspect(new.engine).get_table_names()
+        again = new.load(room.code)
+        assert again is not None and again.snapshot() == room.snapshot()
+        new.migrate()
+        assert new.kept_analysis(room.code, 1, "plan", 1) is None  # dropped with its table
+    finally:
+        new.close()
 
 
 @pytest.mark.parametrize("url", ["nonsense", "nosuchdb://x/y"])

@@ -12,12 +12,17 @@ A record file uploaded (or opened with ``apothecary replay --web FILE``) is
 checked by replaying it, then kept as a finished, unlisted room of one game,
 so its replay has a link like any other. Analyses run in a bot pool
 (:class:`~apothecary.bots.pool.ThinkingPool`), one decision at a time, with
-their progress readable while they run; each is kept per game in memory.
+their progress readable while they run. A finished analysis is written to the
+store once (table ``analyses``) and read from it before any is started, so a
+restarted server, or any other process on the same database, serves it at
+once; only a running analysis's progress lives in this process's memory.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 import secrets
 import time
 from collections import OrderedDict
@@ -25,7 +30,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeGuard
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Query, Request
@@ -76,6 +81,22 @@ KEPT_GAMES = 16
 """Finished games kept rebuilt in memory (they never change)."""
 
 KEPT_ANALYSES = 64
+"""Analyses (running or done) kept in this process's memory; a finished one
+evicted from here is read from the store again when asked for."""
+
+ANALYSIS_FORMAT = 1
+"""The version of the decisions' JSON as the store keeps it (``Decision.to_json``
+and the plan key): raise it when either changes, and older rows are never read."""
+
+ANALYSIS_SEED = 0
+"""The base seed of a server's analysis (decision ``k`` gets ``derived_seed(0, k)``)."""
+
+DECISION_KEYS = frozenset(
+    ("step", "seat", "method", "moves", "best", "played", "gap", "outlook", "after")
+)
+"""What every kept decision holds; a row missing any is not served."""
+
+log = logging.getLogger("apothecary.server.replays")
 
 
 class NotFinished(RoomError):
@@ -285,13 +306,46 @@ def frame(room: Room, step: int, view: str) -> dict[str, JSON]:
 # -- analysis jobs ----------------------------------------------------------------------
 
 
-def _count_decisions(start: State, history: list[int]) -> int:
-    """How many of ``history``'s actions a seat chose (chance left out), replayed from ``start``."""
-    count = 0
-    for action in history:
-        count += start.current_player() >= 0
+def _decision_steps(start: State, history: list[int]) -> list[int]:
+    """Indices of the actions in ``history`` a seat chose (not chance), replayed from ``start``."""
+    steps = []
+    for index, action in enumerate(history):
+        if start.current_player() >= 0:
+            steps.append(index)
         start.apply_action(action)
-    return count
+    return steps
+
+
+def server_plan(room: Room) -> analysis.Plan:
+    """The plan of the server's analysis of a game of ``room``'s table."""
+    return replace(
+        analysis.plan(room.game, analysis.DEFAULT_BOT, ANALYSIS_PLAYOUTS), budget=ANALYSIS_BUDGET
+    )
+
+
+def plan_key(the_plan: analysis.Plan, seed: int = ANALYSIS_SEED) -> str:
+    """Everything besides the game that decides an analysis's result, as one
+    canonical text: the store's key for it (with :data:`ANALYSIS_FORMAT`)."""
+    return json.dumps(
+        {"plan": the_plan.to_json(), "seed": seed}, sort_keys=True, separators=(",", ":")
+    )
+
+
+def well_formed(data: object, steps: list[int]) -> TypeGuard[list[dict[str, JSON]]]:
+    """Whether a kept analysis's decisions are one for each decision at ``steps``, in
+    order, each with every field a viewer reads (a row written by a bug, or edited
+    by hand, is then recomputed instead of served)."""
+    return (
+        isinstance(data, list)
+        and len(data) == len(steps)
+        and all(
+            isinstance(decision, dict)
+            and decision.keys() >= DECISION_KEYS
+            and decision["step"] == step
+            and isinstance(decision["moves"], list)
+            for decision, step in zip(data, steps, strict=True)
+        )
+    )
 
 
 @dataclass
@@ -319,9 +373,11 @@ class Job:
 
 
 class Analyses:
-    """The analyses of this process, and the pool they think in."""
+    """The analyses of this process, the pool they think in, and the store
+    that keeps the finished ones for every process."""
 
-    def __init__(self, workers: int = 1) -> None:
+    def __init__(self, store: Store, workers: int = 1) -> None:
+        self.store = store
         self.workers = workers
         self.jobs: OrderedDict[tuple[str, int], Job] = OrderedDict()
         self._pool: ThinkingPool | None = None
@@ -343,21 +399,79 @@ class Analyses:
         assert analyst.decision is not None
         return analyst.decision
 
+    def _kept(self, key: tuple[str, int], room: Room, plan: str) -> list[dict[str, JSON]] | None:
+        """The finished analysis the store keeps for this game, if it is one
+        this version reads (blocks: called in a worker thread)."""
+        data = self.store.kept_analysis(*key, plan, ANALYSIS_FORMAT)
+        if data is None:
+            return None
+        assert room.state is not None
+        steps = _decision_steps(room.game.new_initial_state(), room.state.history())
+        if not well_formed(data, steps):
+            # Not served, and deleted so that the new analysis can be kept in its place.
+            log.warning("game %s/%s: its kept analysis is unreadable; computing it again", *key)
+            self.store.forget_analysis(*key, plan, ANALYSIS_FORMAT)
+            return None
+        return data
+
+    async def find(self, key: tuple[str, int], room: Room) -> Job | None:
+        """The game's analysis if one is known: in this process's memory (running,
+        done or failed), else finished in the store; None if neither."""
+        job = self.jobs.get(key)
+        if job is not None:
+            self.jobs.move_to_end(key)
+            return job
+        return await self._from_store(key, room)
+
+    async def _from_store(self, key: tuple[str, int], room: Room) -> Job | None:
+        the_plan = server_plan(room)
+        kept = await asyncio.to_thread(self._kept, key, room, plan_key(the_plan))
+        if kept is None:
+            return None
+        job = Job(len(kept), the_plan, done=len(kept), decisions=kept)
+        self._remember(key, job)
+        return job
+
+    async def keep(self, key: tuple[str, int], job: Job) -> None:
+        """Write a finished analysis to the store; a write that fails costs only
+        a later recomputation, so it is logged, and the analysis is still shown."""
+        try:
+            await asyncio.to_thread(
+                self.store.keep_analysis,
+                *key,
+                plan_key(job.plan),
+                ANALYSIS_FORMAT,
+                job.decisions,
+                time.time(),
+            )
+        except sa.exc.SQLAlchemyError as error:
+            log.warning("game %s/%s: its analysis could not be kept: %s", *key, error)
+
+    def _remember(self, key: tuple[str, int], job: Job) -> None:
+        self.jobs[key] = job
+        self.jobs.move_to_end(key)
+        while len(self.jobs) > KEPT_ANALYSES:
+            old_key = next(iter(self.jobs))
+            old = self.jobs.pop(old_key)
+            if old.task is not None:
+                old.task.cancel()
+
     async def start(self, key: tuple[str, int], room: Room) -> Job:
-        """The game's analysis: the one kept, or a new one started."""
+        """The game's analysis: the one in memory (unless it failed), the one
+        the store keeps, or a new one started."""
         job = self.jobs.get(key)
         if job is not None and job.error is None:
             self.jobs.move_to_end(key)
             return job
+        kept = await self._from_store(key, room)
+        if kept is not None:
+            return kept
         state = room.state
         assert state is not None
         history = state.history()
-        total = await asyncio.to_thread(_count_decisions, room.game.new_initial_state(), history)
-        the_plan = replace(
-            analysis.plan(room.game, analysis.DEFAULT_BOT, ANALYSIS_PLAYOUTS),
-            budget=ANALYSIS_BUDGET,
-        )
-        job = Job(total, the_plan)
+        steps = await asyncio.to_thread(_decision_steps, room.game.new_initial_state(), history)
+        the_plan = server_plan(room)
+        job = Job(len(steps), the_plan)
 
         async def run() -> None:
             # One replay walks the game; each decision is valued on a copy, in the pool.
@@ -365,21 +479,18 @@ class Analyses:
             try:
                 for index, action in enumerate(history):
                     if position.current_player() >= 0:
-                        seed = analysis.derived_seed(0, index)
+                        seed = analysis.derived_seed(ANALYSIS_SEED, index)
                         data = await self.value(position.clone(), the_plan, seed)
                         job.decisions.append(analysis.from_json(data, action).to_json())
                         job.done += 1
                     position.apply_action(action)
             except Exception as error:  # shown to whoever watches the job
                 job.error = f"the analysis stopped: {error}"
+                return
+            await self.keep(key, job)
 
         job.task = asyncio.get_running_loop().create_task(run())
-        self.jobs[key] = job
-        while len(self.jobs) > KEPT_ANALYSES:
-            old_key = next(iter(self.jobs))
-            old = self.jobs.pop(old_key)
-            if old.task is not None:
-                old.task.cancel()
+        self._remember(key, job)
         return job
 
     def close(self) -> None:
@@ -402,7 +513,7 @@ bearer = HTTPBearer(auto_error=False, description="The seat token from claiming 
 def router(store: Store, analysis_workers: int = 1) -> APIRouter:
     """The replay, analysis and hint routes over ``store``."""
     finished: OrderedDict[tuple[str, int], Room] = OrderedDict()
-    analyses = Analyses(analysis_workers)
+    analyses = Analyses(store, analysis_workers)
 
     @asynccontextmanager
     async def lifespan(_app: Any) -> AsyncIterator[None]:
@@ -503,8 +614,8 @@ def router(store: Store, analysis_workers: int = 1) -> APIRouter:
         summary="A game's analysis: progress and the decisions valued so far",
     )
     async def get_analysis(code: Code, game_no: GameNo) -> dict[str, Any]:
-        await finished_game(code, game_no)
-        job = analyses.jobs.get((code, game_no))
+        room = await finished_game(code, game_no)
+        job = await analyses.find((code, game_no), room)
         if job is None:
             raise RoomNotFound("no analysis of this game has been started (POST to start one)")
         return job.to_json()

@@ -3,8 +3,9 @@ or any other SQLAlchemy URL for a real deployment.
 
 A room is its row (settings, seats, status, timer deadline), its games, and
 the actions of each game, appended one row each. A room is rebuilt by
-replaying its current game's actions, so the action rows are the truth and
-nothing derived is stored. Every change is written in one transaction before
+replaying its current game's actions, so the action rows are the truth; the
+one thing derived from them that is kept is a finished game's analysis, which
+is costly to make and never changes. Every change is written in one transaction before
 anyone is told of it (:meth:`Store.commit`). The schema is made and upgraded
 by the Alembic migrations in ``migrations/``, applied by :meth:`Store.migrate`.
 """
@@ -19,6 +20,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from apothecary.core.errors import ApothecaryError
+from apothecary.core.game import JSON
 from apothecary.server.room import Changes, Room
 
 DB_ENV = "APOTHECARY_DB"
@@ -91,6 +93,27 @@ leases = sa.Table(
 )
 """Which server process holds each room, until when (seconds by the database's
 clock). Only servers sharing a database use it (``apothecary serve --redis``)."""
+
+analyses = sa.Table(
+    "analyses",
+    metadata,
+    sa.Column("room", sa.String(32), primary_key=True),
+    sa.Column("game_no", sa.Integer, primary_key=True),
+    sa.Column("plan", sa.String(255), primary_key=True),
+    sa.Column("version", sa.Integer, primary_key=True),
+    sa.Column("decisions", sa.JSON, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.ForeignKeyConstraint(["room", "game_no"], ["games.room", "games.game_no"]),
+)
+"""Each finished analysis of a finished game, written once when it completes:
+keyed by the game, the plan that values it (bot, playouts, budget, seed, as
+one canonical text) and the version of the format its decisions are kept in,
+so a later format simply never reads an older row."""
+
+
+UNREADABLE = "unreadable JSON"
+"""What :meth:`Store.kept_analysis` gives for a row whose JSON does not parse
+(never a list of decisions, so it fails any shape check and is recomputed)."""
 
 
 class StoreError(ApothecaryError):
@@ -357,6 +380,51 @@ class Store:
                 ).scalars()
             )
 
+    # -- finished analyses --------------------------------------------------------------
+
+    def kept_analysis(self, code: str, game_no: int, plan: str, version: int) -> object:
+        """The decisions of the analysis kept for this game, plan and format
+        version, as stored (the caller checks their shape); None if there is none,
+        :data:`UNREADABLE` if there is one but its JSON does not parse."""
+        key = _analysis_key(code, game_no, plan, version)
+        with self.engine.connect() as connection:
+            try:
+                return connection.execute(sa.select(analyses.c.decisions).where(*key)).scalar()
+            except ValueError:  # JSON text that does not parse (SQLite holds any text)
+                return UNREADABLE
+
+    def keep_analysis(
+        self, code: str, game_no: int, plan: str, version: int, decisions: JSON, now: float
+    ) -> bool:
+        """Write a finished analysis once; False if one was kept already.
+
+        Server processes finishing the same analysis race here: the first
+        insert wins and the others are ignored (each computed the same seeded
+        decisions), whatever the database.
+        """
+        row = {"room": code, "game_no": game_no, "plan": plan, "version": version}
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(
+                    analyses.insert().values(**row, decisions=decisions, created=now)
+                )
+        except sa.exc.IntegrityError:
+            # Only a row already kept under this key is the race; anything else
+            # (a game that is not stored) is a real error.
+            with self.engine.connect() as connection:
+                key = _analysis_key(code, game_no, plan, version)
+                if connection.execute(sa.select(analyses.c.room).where(*key)).first() is None:
+                    raise
+            return False
+        return True
+
+    def forget_analysis(self, code: str, game_no: int, plan: str, version: int) -> None:
+        """Delete a kept analysis (one found unreadable, so a new one can be kept)."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                analyses.delete().where(*_analysis_key(code, game_no, plan, version))
+            )
+
     # -- reading ------------------------------------------------------------------------
 
     def load(self, code: str) -> Room | None:
@@ -421,6 +489,17 @@ def _rebuild(connection: Connection, row: dict[str, Any]) -> Room:
     ]
     count = max((int(m["id"]) for m in messages), default=0)
     return Room.restore(row, list(played), list(seating or []), messages, count)
+
+
+def _analysis_key(
+    code: str, game_no: int, plan: str, version: int
+) -> tuple[sa.ColumnElement[bool], ...]:
+    return (
+        analyses.c.room == code,
+        analyses.c.game_no == game_no,
+        analyses.c.plan == plan,
+        analyses.c.version == version,
+    )
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
