@@ -4,6 +4,8 @@ single decision again; a row it cannot read is recomputed, never served."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from pathlib import Path
 from typing import Any
@@ -188,3 +190,41 @@ def test_processes_finishing_the_same_analysis_both_succeed(db_url: str) -> None
             store.keep_analysis(code, 2, "plan", ANALYSIS_FORMAT, kept, 1.0)
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_two_requests_at_once_start_one_analysis(
+    sqlite_url: str, valued: list[int], planted: bool
+) -> None:
+    """Both requests look in memory and the store before either has launched
+    anything; the start lock makes the second find the first's job. Planted:
+    without the lock the game is valued twice (which the check must see)."""
+    store = Store(sqlite_url)
+    store.migrate()
+    code = replays.import_record(store, finished_record())
+    room = replays.load_finished(store, code, 1)
+
+    async def both() -> tuple[replays.Job, replays.Job]:
+        jobs = Analyses(store, workers=0)
+        if planted:
+            jobs._starting = contextlib.nullcontext()  # type: ignore[assignment]
+        try:
+            first, second = await asyncio.gather(
+                jobs.start((code, 1), room), jobs.start((code, 1), room)
+            )
+            for job in {id(first): first, id(second): second}.values():
+                assert job.task is not None
+                await job.task
+            return first, second
+        finally:
+            jobs.close()
+
+    try:
+        first, second = asyncio.run(both())
+    finally:
+        store.close()
+    assert first.done == first.total > 0 and first.decisions == second.decisions
+    if planted:
+        assert first is not second and len(valued) == 2 * first.total
+    else:
+        assert first is second and len(valued) == first.total

@@ -381,6 +381,9 @@ class Analyses:
         self.workers = workers
         self.jobs: OrderedDict[tuple[str, int], Job] = OrderedDict()
         self._pool: ThinkingPool | None = None
+        # Held while a start looks for an analysis and launches one: two requests
+        # for one game at once then start one analysis, not two.
+        self._starting = asyncio.Lock()
 
     def pool(self) -> ThinkingPool | None:
         """The pool (made on first use; None: think in a thread)."""
@@ -459,13 +462,23 @@ class Analyses:
     async def start(self, key: tuple[str, int], room: Room) -> Job:
         """The game's analysis: the one in memory (unless it failed), the one
         the store keeps, or a new one started."""
-        job = self.jobs.get(key)
-        if job is not None and job.error is None:
-            self.jobs.move_to_end(key)
+        job = self._going(key)
+        if job is not None:
             return job
-        kept = await self._from_store(key, room)
-        if kept is not None:
-            return kept
+        async with self._starting:
+            job = self._going(key) or await self._from_store(key, room)
+            return job if job is not None else await self._launch(key, room)
+
+    def _going(self, key: tuple[str, int]) -> Job | None:
+        """The game's analysis in memory, running or done (not one that failed)."""
+        job = self.jobs.get(key)
+        if job is None or job.error is not None:
+            return None
+        self.jobs.move_to_end(key)
+        return job
+
+    async def _launch(self, key: tuple[str, int], room: Room) -> Job:
+        """A new analysis of the game, running as a task."""
         state = room.state
         assert state is not None
         history = state.history()
