@@ -23,14 +23,6 @@ from apothecary.server.room import Room, Settings
 from apothecary.server.store import Store, analyses
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'db.sqlite3'}"
-    url: str = request.getfixturevalue("postgres_db_url")
-    return url
-
-
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'db.sqlite3'}"
@@ -111,6 +103,22 @@ def test_with_the_write_disabled_a_restarted_server_computes_again(
         again = analysed(client, path)
     assert again == job  # the same seeded analysis ...
     assert len(valued) == job["total"]  # ... valued decision by decision again
+
+
+def test_a_write_that_fails_is_logged_and_the_analysis_still_shown(
+    sqlite_url: str,
+    valued: list[int],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def broken(*_args: object) -> bool:
+        raise sa.exc.OperationalError("INSERT", {}, Exception("disk I/O error"))
+
+    monkeypatch.setattr(Store, "keep_analysis", broken)
+    with caplog.at_level("WARNING", logger="apothecary.server.replays"):
+        _path, job = first_server(sqlite_url, valued)
+    assert job["error"] is None
+    assert "could not be kept" in caplog.text and "disk I/O error" in caplog.text
 
 
 def stored_rows(url: str) -> list[dict[str, Any]]:

@@ -22,21 +22,9 @@ HEAD = "0004"
 """The newest migration."""
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'old.sqlite3'}"
-    url: str = request.getfixturevalue("postgres_db_url")
-    return url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
-    else:
-        url = request.getfixturevalue("postgres_db_url")
-    made = Store(url)
+@pytest.fixture
+def store(request: pytest.FixtureRequest, db_url: str) -> Store:
+    made = Store(db_url)
     made.migrate()
     request.addfinalizer(made.close)
     return made
@@ -149,16 +137,16 @@ def schema_drift(store: Store) -> list[Any]:
         return list(compare_metadata(MigrationContext.configure(connection), metadata))
 
 
-def test_a_database_at_0003_gains_the_analyses_table_and_keeps_its_rooms(empty_url: str) -> None:
+def test_a_database_at_0003_gains_the_analyses_table_and_keeps_its_rooms(db_url: str) -> None:
     """0004 adds the finished analyses: a database of the leases' version keeps
     its rooms and games, can keep an analysis of an old game, and goes back."""
-    old = Store(empty_url)
+    old = Store(db_url)
     with old.engine.begin() as connection:
         command.upgrade(alembic_config(connection), "0003")
     room = played_room(old, 4)  # written by the code, to a 0003 schema
     assert schema_drift(old) != []  # the planted difference: the table 0004 adds
     old.close()
-    new = Store(empty_url)
+    new = Store(db_url)
     new.migrate()
     try:
         assert new.revision() == HEAD
