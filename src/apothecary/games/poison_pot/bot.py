@@ -22,7 +22,7 @@ from typing import Any
 from apothecary.core.bot import Bot, register_bot
 from apothecary.core.game import Action, State
 from apothecary.games.poison_pot.board import Board, Circle, board
-from apothecary.games.poison_pot.rules import circle_group_sizes, tie_broken_scores
+from apothecary.games.poison_pot.rules import largest_groups, tie_broken_scores
 
 _PIECES: dict[str, int] = {"": 0, "red": 1, "blue": 2, "yellow": 3, "pot": 4}
 _POT = 4
@@ -49,17 +49,19 @@ def _pot_reach(cells: list[int], pot: Circle, geometry: Board) -> set[Circle]:
     return reach
 
 
-def colour_value(
-    cells: list[int], pot: Circle, geometry: Board, piece: int, reach: set[Circle]
-) -> float:
-    """How good the groups of ``piece`` look: the best of its groups, each worth
-    its size, less if the pot touches it or can be slid to touch it."""
+def colour_values(
+    cells: list[int], pot: Circle, geometry: Board, reach: set[Circle], wanted: list[bool]
+) -> list[float]:
+    """How good the groups of each piece with ``wanted[piece]`` look, from one
+    pass over the board (indexed by piece; 0.0 for the others): the best of its
+    groups, each worth its size, less if the pot touches it or can be slid to
+    touch it."""
     neighbours = geometry.neighbours
     touching = neighbours[pot]
     seen: set[Circle] = set()
-    best = 0.0
-    for start, here in enumerate(cells):
-        if here != piece or start in seen:
+    best = [0.0] * len(wanted)
+    for start, piece in enumerate(cells):
+        if not wanted[piece] or start in seen:
             continue
         seen.add(start)
         stack = [start]
@@ -82,41 +84,94 @@ def colour_value(
             value = THREATENED_WEIGHT * size
         else:
             value = float(size)
-        if value > best:
-            best = value
+        if value > best[piece]:
+            best[piece] = value
     return best
 
 
+Known = dict[tuple[int, Circle, frozenset[Circle]], float]
+"""Colour values remembered across one decision's candidate moves: (piece, pot, reach) -> value."""
+
+
 def position_value(
-    cells: list[int], pot: Circle, geometry: Board, seat: int, players: int
+    cells: list[int],
+    pot: Circle,
+    geometry: Board,
+    seat: int,
+    players: int,
+    moved: int = 0,
+    known: Known | None = None,
 ) -> float:
-    """The seat's best group value minus the best opponent's."""
+    """The seat's best group value minus the best opponent's.
+
+    With ``known``, the board is one candidate of a decision whose every
+    candidate leaves all pieces but ``moved`` (the piece placed or slid) where
+    they were; the value of such a colour then depends only on the pot and its
+    reach, so it is looked up in ``known`` or, once worked out, kept there.
+    """
     reach = _pot_reach(cells, pot, geometry)
-    mine = colour_value(cells, pot, geometry, seat + 1, reach)
-    theirs = max(
-        colour_value(cells, pot, geometry, other + 1, reach)
-        for other in range(players)
-        if other != seat
-    )
-    return mine - theirs
+    memo: Known = {} if known is None else known
+    shape = frozenset(reach) if known is not None else frozenset()
+    values = [0.0] * len(_PIECES)
+    wanted = [False] * len(_PIECES)
+    for piece in range(1, players + 1):
+        value = memo.get((piece, pot, shape)) if piece != moved else None
+        if value is None:
+            wanted[piece] = True
+        else:
+            values[piece] = value
+    fresh = colour_values(cells, pot, geometry, reach, wanted)
+    for piece in range(1, players + 1):
+        if wanted[piece]:
+            values[piece] = fresh[piece]
+            if piece != moved:
+                memo[(piece, pot, shape)] = fresh[piece]
+    mine = values[seat + 1]
+    return mine - max(values[other + 1] for other in range(players) if other != seat)
+
+
+ENDGAME_MEMO = 100_000
+"""At most this many values of each kind an endgame search remembers before
+it forgets them all (a key is the board's bytes, a few tens)."""
 
 
 class Endgame:
     """Exact expectimax over the rest of the game, on the bot's own copy of the
     board. Values are per seat: the share of the win, plus a tiny bonus for the
-    final lead so that equal chances are split by margin."""
+    final lead so that equal chances are split by margin.
+
+    The values of full boards, turns and draws are remembered (a value depends
+    on the position only), because the searches of one game overlap: a
+    placement searched with three circles empty has already valued every slide
+    of the next player's search and every placement after it, and different
+    orders of the same moves reach the same boards. One instance serves
+    every bot of a board and player count (:func:`shared_endgame`); the values
+    handed out are shared, so callers only read them.
+    """
 
     def __init__(self, geometry: Board, players: int) -> None:
         self.geometry = geometry
         self.players = players
         self.cauldrons = geometry.size - 1
+        self._finals: dict[tuple[Any, ...], list[float]] = {}
+        self._turns: dict[tuple[Any, ...], list[float]] = {}
+        self._draws: dict[tuple[Any, ...], list[float]] = {}
+
+    def _remember(
+        self, memo: dict[tuple[Any, ...], list[float]], key: tuple[Any, ...], value: list[float]
+    ) -> list[float]:
+        if len(memo) >= ENDGAME_MEMO:
+            memo.clear()  # a bound on memory; forgetting only costs time
+        memo[key] = value
+        return value
 
     def final(self, cells: list[int], pot: Circle) -> list[float]:
         """The value of a full board to every seat."""
-        groups = [
-            circle_group_sizes(cells, pot, self.geometry, seat + 1)[0]
-            for seat in range(self.players)
-        ]
+        key = (bytes(cells), pot)
+        known = self._finals.get(key)
+        if known is not None:
+            return known
+        groups = largest_groups(cells, pot, self.geometry, range(1, self.players + 1))[0]
         scores = tie_broken_scores(groups, self.cauldrons)
         top = max(scores)
         winners = [seat for seat in range(self.players) if scores[seat] == top]
@@ -125,7 +180,7 @@ class Endgame:
             share = 1.0 / len(winners) if seat in winners else 0.0
             lead = scores[seat] - max(s for other, s in enumerate(scores) if other != seat)
             values.append(share + MARGIN_WEIGHT * lead)
-        return values
+        return self._remember(self._finals, key, values)
 
     def slides(self, cells: list[int]) -> list[tuple[Circle, Circle]]:
         """Every (from, to) slide: walk out from each empty circle to the first piece."""
@@ -146,6 +201,10 @@ class Endgame:
         """The value of ``mover`` being about to slide (or of the end of the game)."""
         if not sum(remaining):
             return self.final(cells, pot)
+        key = (bytes(cells), pot, remaining, mover)
+        known = self._turns.get(key)
+        if known is not None:
+            return known
         best: list[float] | None = None
         for origin, target in self.slides(cells):
             piece = cells[origin]
@@ -155,12 +214,16 @@ class Endgame:
             if best is None or value[mover] > best[mover]:
                 best = value
         assert best is not None  # a board with a cauldron to place always has a slide
-        return best
+        return self._remember(self._turns, key, best)
 
     def draw(
         self, cells: list[int], pot: Circle, remaining: tuple[int, ...], mover: int
     ) -> list[float]:
         """The value after ``mover``'s slide: the draw's expectation."""
+        key = (bytes(cells), pot, remaining, mover)
+        known = self._draws.get(key)
+        if known is not None:
+            return known
         left = sum(remaining)
         expected = [0.0] * self.players
         for colour, count in enumerate(remaining):
@@ -170,7 +233,7 @@ class Endgame:
             value = self.place(cells, pot, after, mover, colour + 1)
             for seat in range(self.players):
                 expected[seat] += count / left * value[seat]
-        return expected
+        return self._remember(self._draws, key, expected)
 
     def place(
         self, cells: list[int], pot: Circle, remaining: tuple[int, ...], mover: int, piece: int
@@ -187,6 +250,18 @@ class Endgame:
                 best = value
         assert best is not None
         return best
+
+
+_ENDGAMES: dict[tuple[int, int], Endgame] = {}
+
+
+def shared_endgame(geometry: Board, players: int) -> Endgame:
+    """The search (and its memory) every bot shares for a board and a number of players."""
+    key = (geometry.size, players)  # the size fixes the board
+    search = _ENDGAMES.get(key)
+    if search is None:
+        search = _ENDGAMES[key] = Endgame(geometry, players)
+    return search
 
 
 class RuleBot(Bot):
@@ -206,6 +281,7 @@ class RuleBot(Bot):
             return self._search_placement(state, view, cells, pot, geometry)
         best_value = float("-inf")
         best: list[Action] = []
+        known: Known = {}
         if view["phase"] == "slide":
             for action in legal:
                 origin_name, target_name = state.action_to_string(action).split("-")
@@ -214,7 +290,7 @@ class RuleBot(Bot):
                 piece = cells[origin]
                 cells[target], cells[origin] = piece, 0
                 after_pot = target if piece == _POT else pot
-                value = position_value(cells, after_pot, geometry, self.seat, players)
+                value = position_value(cells, after_pot, geometry, self.seat, players, piece, known)
                 cells[origin], cells[target] = piece, 0
                 if value > best_value:
                     best_value, best = value, [action]
@@ -225,7 +301,7 @@ class RuleBot(Bot):
             for action in legal:
                 circle = geometry.by_name[state.action_to_string(action)]
                 cells[circle] = piece
-                value = position_value(cells, pot, geometry, self.seat, players)
+                value = position_value(cells, pot, geometry, self.seat, players, piece, known)
                 cells[circle] = 0
                 if value > best_value:
                     best_value, best = value, [action]
@@ -236,7 +312,7 @@ class RuleBot(Bot):
     def _search_slide(
         self, state: State, view: dict[str, Any], cells: list[int], pot: Circle, geometry: Board
     ) -> Action:
-        endgame = Endgame(geometry, view["players"])
+        endgame = shared_endgame(geometry, view["players"])
         remaining = tuple(view["remaining"][colour] for colour in ("red", "blue", "yellow"))
         scored = []
         for action in state.legal_actions():
@@ -254,7 +330,7 @@ class RuleBot(Bot):
     def _search_placement(
         self, state: State, view: dict[str, Any], cells: list[int], pot: Circle, geometry: Board
     ) -> Action:
-        endgame = Endgame(geometry, view["players"])
+        endgame = shared_endgame(geometry, view["players"])
         remaining = tuple(view["remaining"][colour] for colour in ("red", "blue", "yellow"))
         piece = _PIECES[view["drawn"]]
         scored = []
