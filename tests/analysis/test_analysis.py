@@ -19,6 +19,7 @@ from apothecary.core.errors import RecordError
 from apothecary.core.game import State, sample_chance
 from apothecary.core.records import Record
 from apothecary.core.registry import load
+from apothecary.games.poison_pot import bot as pp_bot
 
 runner = CliRunner()
 
@@ -319,3 +320,46 @@ def test_an_unknown_bot_or_seat_is_one_clear_error(record_file: Path) -> None:
     assert bad_bot.exit_code == 2 and "unknown bot 'oracle'" in bad_bot.stderr
     bad_seat = runner.invoke(app, ["analyse", str(record_file), "--seat", "5"])
     assert bad_seat.exit_code == 2 and "--seat 5" in bad_seat.stderr
+
+
+# Poison Pot's playout bot remembers work across moves, searches and bots (its
+# endgame values, and within one decision the values of colours a move leaves
+# in place). An analysis must not depend on what it remembers: the values with
+# the memory warm from other positions equal those worked out with none.
+
+
+def pp_empty_circles(state: State) -> int:
+    """How many circles of the board are empty."""
+    return sum(1 for piece in state.observation(None)["board"] if not piece)
+
+
+def pp_values(state: State, seed: int) -> dict[str, Any]:
+    """One decision valued by the default plan, three playouts a move."""
+    return analysis.evaluate(state, analysis.plan(state.game, "hard", 3), seed).to_json()
+
+
+def test_poison_pot_values_do_not_depend_on_what_the_bot_remembers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The small board, a few cauldrons before the end: the playouts reach the
+    # bot's endgame search, yet too many are left for the exact solver.
+    late = play("poison-pot", 2, 3, lambda s: pp_empty_circles(s) <= 8, radius=2)
+    earlier = play("poison-pot", 2, 4, lambda s: pp_empty_circles(s) <= 9, radius=2)
+    assert late.current_player() >= 0
+    pp_bot._ENDGAMES.clear()
+    pp_values(earlier, 5)  # fills the shared memory with other positions' values
+    warm = pp_values(late, 11)
+    assert warm["method"] == "playouts"
+    remembered = sum(len(search._turns) for search in pp_bot._ENDGAMES.values())
+    assert remembered > 0, "the playouts never searched an endgame: the test checks nothing"
+
+    # No memory: nothing is kept between or within searches, nor across candidates.
+    original = pp_bot.position_value
+
+    def forgetful_value(*args: Any, **_: Any) -> float:
+        return original(*args[:5])
+
+    monkeypatch.setattr(pp_bot.Endgame, "_remember", lambda self, memo, key, value: value)
+    monkeypatch.setattr(pp_bot, "position_value", forgetful_value)
+    pp_bot._ENDGAMES.clear()
+    assert pp_values(late, 11) == warm
