@@ -234,8 +234,12 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
         if masks is None:
             mask = self._mask_for(legal)
         else:
-            # The mask of a legal set seen before, without the call.
-            key = tuple(legal)
+            # The mask of a legal set seen before, without the call. The key
+            # is the tuple legal_actions() keeps in the state (the core's own
+            # apply_action trusts it as the current set whenever it is not
+            # None), so the list need not be copied into one; a game that
+            # keeps none gets the copy.
+            key = state._legal or tuple(legal)
             seen = masks.get(key)
             if seen is None:
                 if len(masks) >= _MASK_CACHE_SIZE:
