@@ -51,6 +51,16 @@ def wait_step(page: Any, step: int, view: str) -> dict[str, Any]:
     return frame(page)
 
 
+def analysed(page: Any, web_server: str, api: httpx.Client, record: Record, step: int) -> None:
+    """``record`` uploaded, opened at ``step`` with everything revealed, and its
+    analysis run to the end."""
+    link = upload(api, record)
+    page.goto(f"{web_server}{link}?move={step}&view=all")
+    wait_step(page, step, "all")
+    page.click("#analyse")
+    page.wait_for_selector("#replay-analysis[data-status='done']", timeout=60_000)
+
+
 def replayed(record: Record, step: int) -> State:
     return record.replay(upto=step)
 
@@ -248,11 +258,7 @@ def test_the_analysis_fills_the_chart_and_the_plot(
     page: Any, web_server: str, api: httpx.Client, artifacts: Path
 ) -> None:
     record = finished_record("in-vino-morte", 3, 5)
-    link = upload(api, record)
-    page.goto(f"{web_server}{link}?view=all")
-    wait_step(page, 0, "all")
-    page.click("#analyse")
-    page.wait_for_selector("#replay-analysis[data-status='done']", timeout=60_000)
+    analysed(page, web_server, api, record, 0)
     assert page.locator("#analysis-chart svg rect.bar").count() >= 1
     assert page.locator("#analysis-chart svg rect.bar.played").count() == 1
     assert page.locator("#analysis-plot path.chance-line").count() == 3
@@ -332,12 +338,7 @@ def test_replay_web_serves_a_record_file(page: Any, tmp_path: Path) -> None:
 def test_axe_finds_nothing_serious_on_the_replay_page(
     page: Any, web_server: str, api: httpx.Client, axe: Any
 ) -> None:
-    record = finished_record("tea-scones-arsenic", 3, 4)
-    link = upload(api, record)
-    page.goto(f"{web_server}{link}?move=20&view=all")
-    wait_step(page, 20, "all")
-    page.click("#analyse")
-    page.wait_for_selector("#replay-analysis[data-status='done']", timeout=60_000)
+    analysed(page, web_server, api, finished_record("tea-scones-arsenic", 3, 4), 20)
     axe(page)
     result = page.evaluate("async () => await axe.run('#replay', {resultTypes: ['violations']})")
     serious = [
