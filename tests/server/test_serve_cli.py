@@ -118,11 +118,16 @@ class Served:
 
 
 @contextmanager
-def serve(tmp_path: Path, *flags: str, env: dict[str, str] | None = None) -> Iterator[Served]:
+def serve(
+    tmp_path: Path,
+    *flags: str,
+    env: dict[str, str] | None = None,
+    command: list[str] = SERVE,
+) -> Iterator[Served]:
     """``apothecary serve --port 0 ...``; waits for its serving line (the base URL)."""
     log = (tmp_path / "stderr.log").open("w")
     process = subprocess.Popen(
-        [*SERVE, "--port", "0", *flags],
+        [*command, "--port", "0", *flags],
         stdout=subprocess.PIPE,
         stderr=log,
         text=True,
@@ -261,6 +266,57 @@ def test_sigterm_closes_sockets_with_a_reason_and_exits_0(tmp_path: Path) -> Non
     assert ended.close_reason, "the close frame gives no reason"
     assert ended.seconds < 5.0, f"SIGTERM took {ended.seconds:.1f} s"
     assert ended.status == 0, f"apothecary serve exited {ended.status} on SIGTERM"
+
+
+SLOW_CLOSE = """
+import asyncio, sys
+import apothecary.server.app as served
+from apothecary.cli import main
+
+write = served._write
+
+
+async def slow_write(socket, connection):
+    # Planted: every writer is half a second late to close its socket, as on a
+    # loaded machine, so uvicorn's own shutdown (1012, no reason) comes first
+    # unless the server waits for its writers.
+    close = socket.close
+
+    async def late_close(*args, **kwargs):
+        await asyncio.sleep(0.5)
+        await close(*args, **kwargs)
+
+    socket.close = late_close
+    await write(socket, connection)
+
+
+served._write = slow_write
+sys.argv[0] = "apothecary"
+main()
+"""
+
+
+def test_sigterm_waits_for_a_late_writer_to_close_with_its_reason(tmp_path: Path) -> None:
+    """A writer that has not yet closed its socket when uvicorn shuts down still
+    closes it with 1001 and the reason; before, uvicorn's 1012 came first."""
+    command = [sys.executable, "-c", SLOW_CLOSE, "serve"]
+    with (
+        serve(tmp_path, "--db", sqlite_url(tmp_path), *FAST, command=command) as served,
+        httpx.Client(base_url=served.base, timeout=10) as client,
+    ):
+        room = make_room(client, host_name="dan", game="poison-pot", players=2)
+        url = served.base.replace("http://", "ws://") + f"/ws/rooms/{room['code']}"
+        with connect(url, open_timeout=10, close_timeout=2) as ws:
+            ws.send(json.dumps({"type": "hello", "token": room["seat_token"]}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+            started = time.monotonic()
+            assert served.terminate() == 0
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    ws.recv(timeout=WAIT)
+    assert closed.value.rcvd is not None
+    assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (1001, "server shutting down")
+    assert time.monotonic() - started < 5.0
 
 
 def test_after_sigterm_everything_told_is_committed(tmp_path: Path) -> None:

@@ -408,7 +408,7 @@ async def _serve_socket(hub: Hub, web: WebConfig, socket: WebSocket, code: str) 
         await socket.close(code=1008, reason=error.code)
         return
     await socket.send_json(welcome)
-    writer = asyncio.create_task(_write(socket, connection))
+    writer = connection.writer = asyncio.create_task(_write(socket, connection))
     bucket = Bucket(web.rate_per_second, web.rate_burst)
     try:
         while True:

@@ -324,6 +324,10 @@ except ModuleNotFoundError:  # without the [web] extra there is nothing to serve
     _Base = object
 
 
+SOCKETS_CLOSE_WAIT = 2.0
+"""Seconds a stopping server waits for its sockets to close with their reason."""
+
+
 class _Server(_Base):  # type: ignore[misc]
     """uvicorn's server, saying where it listens once it does, and closing
     the game sockets with a reason of its own on SIGTERM or Ctrl-C."""
@@ -353,6 +357,15 @@ class _Server(_Base):  # type: ignore[misc]
                 typer.echo(f"database: {self.database}")
                 typer.echo("Open that address in a browser; press Ctrl-C to stop.")
                 return
+
+    async def shutdown(self, sockets: Any = None) -> None:
+        # uvicorn's own shutdown closes every socket still open with 1012 and no
+        # reason. Our writers were told to close theirs with 1001 and a reason,
+        # but may not have run yet (a loaded loop, a message still being sent):
+        # let them finish first, for a bounded time.
+        self.hub.close_sockets()
+        await self.hub.sockets_closed(SOCKETS_CLOSE_WAIT)
+        await super().shutdown(sockets)
 
     def handle_exit(self, sig: int, frame: Any) -> None:
         self.hub.close_sockets()

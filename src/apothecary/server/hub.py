@@ -109,6 +109,8 @@ class Connection:
         """The close code and reason its writer closes the socket with."""
         self.heard = 0
         """A relayed socket: how many messages the holder has sent it."""
+        self.writer: asyncio.Task[None] | None = None
+        """The task writing the queue out to this process's socket, once it runs."""
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message``; a connection that cannot keep up is marked dropped."""
@@ -268,6 +270,20 @@ class Hub:
                 connection.close()
         for connection in self._relays.values():
             connection.close()
+
+    async def sockets_closed(self, timeout: float) -> None:
+        """Wait, at most ``timeout`` seconds, for the writers told by
+        :meth:`close_sockets` to have closed their sockets."""
+        writers = [
+            connection.writer
+            for connection in [
+                *(c for live in self._rooms.values() for c in live.connections),
+                *self._relays.values(),
+            ]
+            if connection.writer is not None and not connection.writer.done()
+        ]
+        if writers:
+            await asyncio.wait(writers, timeout=timeout)
 
     async def close(self) -> None:
         """Stop bots and timers, close every socket with a reason, let the last
