@@ -2,7 +2,7 @@
 (:meth:`apothecary.core.game.State.describe_action`).
 
 What is secret (rules.md, "What each seat sees"): only the dealer sees the
-covered glasses, its own included, so only the dealer reads what it poured.
+covered glasses, their own included, so only the dealer reads what they poured.
 Everything else about an action is public: which seat a glass is dealt to
 and whether Cheese (face up) comes with it, who drinks and what the glass
 held, who swaps with whom, who steals whose Cheese, and the reveal that ends
@@ -20,7 +20,7 @@ of its kind:
 - ``"steal"``: ``from`` (the seat whose Cheese was taken).
 
 Every event also has ``reveal``: None, except for the turn that ends a round,
-where it lists each seat that turned its glass over as ``{"seat", "glass",
+where it lists each seat that turned their glass over as ``{"seat", "glass",
 "cheese", "died"}``; and ``then``: the clauses that end the text and tell
 what the action set off (the reveal, who died and, when the game ends, how),
 empty for most actions.
@@ -50,7 +50,7 @@ def describe(
     if state.phase == DEAL_PHASE:
         to = state.order[state.step]
         cheese = action >= DEAL_WINE_CHEESE
-        whom = "itself" if to == actor else seat(to)
+        whom = "themselves" if to == actor else seat(to)  # a seat is a person: singular they
         with_cheese = ", with cheese" if cheese else ""
         if viewer == state.dealer:
             glass = CARD_NAMES[action & 1]

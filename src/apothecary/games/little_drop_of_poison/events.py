@@ -4,9 +4,9 @@
 What is secret (the rulebook: the poison cards are dealt "face-down", and
 only "turn over all of the played poison cards at once" at the end of a
 poison round): the card a seat is dealt is read by that seat alone, and the
-card a seat adds to its play by that seat alone. Public: the king and the
+card a seat adds to their play by that seat alone. Public: the king and the
 peasants (dealt face up), who is dealt a card, which character a seat plays
-on and how many cards it adds, ``done`` and ``pass``, and everything the
+on and how many cards they add, ``done`` and ``pass``, and everything the
 reveal shows. A spectator reads what a seat reads of others' actions.
 
 Every event has ``actor``, ``notation`` and ``text``, a ``kind`` and the keys
@@ -112,11 +112,12 @@ def _event(
 
 
 def _character(character: int, actor: Player, king: int) -> str:
-    """``the king``, ``its own peasant`` or ``the peasant of seat 2``."""
+    """``the king``, ``their own peasant`` or ``the peasant of seat 2`` (a seat is a
+    person, so singular they)."""
     if character == king:
         return "the king"
     if character == actor:
-        return "its own peasant"
+        return "their own peasant"
     return f"the peasant of {seat(character)}"
 
 
