@@ -54,8 +54,14 @@ def play_to_the_end(page: Any, limit: int = 200) -> None:
 
 
 def ivm_with_bots(api: Any, **body: Any) -> dict[str, Any]:
-    body = {"game": "in-vino-morte", "players": 3, "seats": ["open", "easy", "easy"], **body}
-    room = make_room(api, host_name="Ann", seed="7", **body)
+    body = {
+        "game": "in-vino-morte",
+        "players": 3,
+        "seats": ["open", "easy", "easy"],
+        "seed": "7",
+        **body,
+    }
+    room = make_room(api, host_name="Ann", **body)
     start(api, room)
     return room
 
@@ -325,3 +331,78 @@ def test_the_room_screen_has_no_serious_accessibility_violations(page, web_serve
         result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
         serious = [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
         assert not serious, [(v["id"], [n["target"] for n in v["nodes"]][:5]) for v in serious]
+
+
+IN_VIEW = """sel => { const r = document.querySelector(sel).getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= window.innerHeight; }"""
+"""Whether the element is wholly in the window."""
+
+
+def test_the_result_comes_into_view_once_when_the_game_ends(
+    browser, web_server, api, enter_room, phone_page
+):
+    """In a tall layout (a phone, a full room) the page is scrolled to the moves when the
+    game ends, and the result shows above, at the top: it is scrolled into view, once."""
+    phone_page.emulate_media(reduced_motion="reduce")  # no smooth scroll to wait for
+    room = ivm_with_bots(api)
+    enter_room(phone_page, room)
+    # A table this tall puts the moves (and the page's scroll) far below the result.
+    phone_page.add_style_tag(content=".table-slot { min-height: 1600px; }")
+    play_to_the_end(phone_page)
+    phone_page.wait_for_selector("#result h2")
+    phone_page.wait_for_function(IN_VIEW, arg="#result h2", timeout=5_000)
+    # Later updates (here: someone comes to watch) leave the reader where they are.
+    phone_page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    bottom = phone_page.evaluate("window.scrollY")
+    assert bottom > 0 and not phone_page.evaluate(IN_VIEW, "#result h2")
+    guest = browser.new_context()
+    try:
+        guest.new_page().goto(f"{web_server}/rooms/{room['code']}#watch")
+        phone_page.wait_for_selector(".watchers:has-text('1 watching')")
+    finally:
+        guest.close()
+    assert phone_page.evaluate("window.scrollY") == bottom
+
+
+def test_a_shared_win_names_every_winner(page, web_server, api):
+    """In Vino Morte's outcome says "seats 0, 1, 2 share the win" when everyone left dies
+    in the same round (with Cheese); the result and the status line say the names."""
+    # An all-bot room whose seed ends that way (checked below, so a change shows).
+    room = make_room(
+        api,
+        host_name=None,
+        seed="share-3",
+        game="in-vino-morte",
+        players=3,
+        seats=["easy", "easy", "easy"],
+        options={"cheese": True},
+    )
+    page.goto(f"{web_server}/rooms/{room['code']}#watch")
+    page.wait_for_selector("#room[data-status]")
+    start(api, room)
+    page.wait_for_selector("#result h2", timeout=20_000)
+    reason = api.get(f"/api/replays/{room['code']}/1").json()["outcome"]["reason"]
+    assert "seats 0, 1, 2 share the win" in reason
+    names = [page.inner_text(f"#seats li[data-seat='{s}'] .chip-name") for s in range(3)]
+    said = page.inner_text("#result .reason")
+    status = page.inner_text("#status")
+    for text in (said, status):
+        assert not re.search(r"\bseats? \d", text.replace("(seat ", "(")), text
+    labels = page.eval_on_selector_all("#result .reason .who", "ws => ws.map((w) => w.innerText)")
+    assert [label.split(" (seat")[0] for label in labels] == names
+    assert f"{labels[0]}, {labels[1]} and {labels[2]} share the win" in said
+
+
+def test_no_request_fails_not_even_the_icon(page, web_server, api, enter_room):
+    """A page that is not the client's (/health) makes the browser ask for /favicon.ico."""
+    failed: list[str] = []
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    # The icon's request is the browser's own (no response event): its 404 shows as an error.
+    page.on("console", lambda m: failed.append(m.text) if m.type == "error" else None)
+    enter_room(page, ivm_with_bots(api))
+    page.wait_for_selector("#room[data-status=playing] .table-area")
+    page.goto(f"{web_server}/")
+    page.wait_for_selector(".card-more")
+    assert failed == []
+    icon = api.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")

@@ -226,6 +226,12 @@ def create_app(
     async def page(code: str | None = None) -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
+    # Pages that are not the client's (/health, /docs, a JSON answer) get no <link
+    # rel="icon">, so the browser asks for /favicon.ico: the flask, not a 404.
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     @app.get("/health", summary="Whether the server is up")
     async def health() -> dict[str, Any]:
         answer: dict[str, Any] = {"status": "ok", "rooms": len(await hub.listed())}

@@ -444,30 +444,29 @@ class RoomScreen {
     return seat === this.you ? `${this.seatName(seat)} (you)` : this.seatName(seat);
   }
 
-  // "seat 2 drinks" -> nodes with the seat's name; your seat marked.
+  // "seat 2 drinks" -> nodes with the seat's name; your seat marked. A list of seats
+  // ("seats 0, 1, 2", "survivors 0 and 1", as some outcomes say) becomes names joined
+  // the usual way ("Ann (you), Bob and Cy"); "survivors" keeps its word.
   named(text, { capital = false } = {}) {
     const parts = [];
-    const pattern = /\bseat (\d+)\b/g;
-    let at = 0;
-    for (const m of String(text).matchAll(pattern)) {
-      if (m.index > at) parts.push(String(text).slice(at, m.index));
-      const seat = Number(m[1]);
-      parts.push(
-        h(
-          "span",
-          { class: ["who", seat === this.you && "you"], dataset: { seat: String(seat) } },
-          seat === this.you ? `${this.seatName(seat)} (you)` : this.seatName(seat),
-        ),
+    for (const piece of seatRuns(text)) {
+      if (typeof piece === "string") {
+        parts.push(piece);
+        continue;
+      }
+      const who = piece.seats.map((seat) =>
+        h("span", { class: ["who", seat === this.you && "you"], dataset: { seat: String(seat) } }, this.seatLabel(seat)),
       );
-      at = m.index + m[0].length;
+      parts.push(...naturalJoin(who));
     }
-    if (at < String(text).length) parts.push(String(text).slice(at));
     if (capital && typeof parts[0] === "string") parts[0] = parts[0].replace(/^./, (c) => c.toUpperCase());
     return parts;
   }
 
   namedText(text) {
-    return String(text).replace(/\bseat (\d+)\b/g, (_, n) => this.seatLabel(Number(n)));
+    return seatRuns(text)
+      .map((piece) => (typeof piece === "string" ? piece : naturalJoin(piece.seats.map((seat) => this.seatLabel(seat))).join("")))
+      .join("");
   }
 
   // -- updates ---------------------------------------------------------------------------------
@@ -486,7 +485,12 @@ class RoomScreen {
     this.root.dataset.stateId = msg.state_id || "";
     this.root.dataset.gameNo = String(msg.game_no);
     if (this.sentFor !== msg.state_id) this.sentFor = null;
-    if (fresh || newGame) this.clearLog();
+    // The next game of a series keeps the last one's lines and result under their own
+    // heading (it starts a few seconds after the result, too soon to read it all); only
+    // that one game is kept. A rematch, or a new connection, starts the log afresh.
+    const series = msg.match_target !== null && msg.match_target !== undefined;
+    if (fresh || (newGame && !series)) this.clearLog();
+    else if (newGame) this.dropLogBefore(msg.game_no - 1);
     if (newGame && this.table) this.unmountTable();
     this.gameNo = msg.game_no;
 
@@ -501,7 +505,8 @@ class RoomScreen {
     }
     this.lobbyPanel.hidden = true;
     if (!this.table) await this.mountTable();
-    this.addEvents(msg.events || [], msg.game_no, fresh || newGame);
+    const ended = msg.status === "over" && msg.outcome && !this.log.querySelector(`li.log-result[data-game="${msg.game_no}"]`);
+    this.addEvents(msg.events || [], msg.game_no, fresh || newGame, ended ? this.resultLine(msg) : null);
     if (this.table) {
       try {
         this.table.update(msg);
@@ -513,6 +518,9 @@ class RoomScreen {
     this.drawStatus(msg);
     this.drawLegal(msg);
     this.drawResult(msg);
+    // The game ended while you looked on: in a tall layout (a phone, a full desktop room)
+    // the page is scrolled to the moves, so bring the winner into view, once.
+    if (msg.status === "over" && previous && previous.status !== "over" && previous.game_no === msg.game_no) this.showResult();
     this.cues(previous, msg, fresh);
   }
 
@@ -968,9 +976,8 @@ class RoomScreen {
     const winners = new Set(outcome.winners || []);
     const scores = outcome.scores || [];
     const order = msg.seats.map((s) => s.seat).sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0));
-    const names = [...winners].map((s) => this.seatLabel(s));
     const youWon = this.you !== null && winners.has(this.you);
-    const headline = !names.length ? "Nobody wins" : youWon ? (names.length > 1 ? "You share the win!" : "You win!") : `${names.join(" and ")} ${names.length > 1 ? "share the win" : "wins"}`;
+    const headline = youWon ? (winners.size > 1 ? "You share the win!" : "You win!") : this.winnersWords(outcome);
     const series = msg.match_target !== null && msg.match_target !== undefined;
     const isHost = Boolean(this.hostToken);
     const parts = [
@@ -1023,16 +1030,53 @@ class RoomScreen {
     this.result.hidden = false;
   }
 
+  // "Ann (you) wins", "Ann, Bob and Cy share the win", "Nobody wins".
+  winnersWords(outcome) {
+    const names = (outcome.winners || []).map((s) => this.seatLabel(s));
+    if (!names.length) return "Nobody wins";
+    return `${naturalJoin(names).join("")} ${names.length > 1 ? "share the win" : "wins"}`;
+  }
+
+  // Scroll the result's headline into view when it is not (the page stays put when it is).
+  showResult() {
+    const title = this.result.querySelector("h2");
+    if (!title || this.result.hidden) return;
+    const box = title.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+    this.result.scrollIntoView({ block: "start", behavior: prefersReducedMotion() ? "auto" : "smooth" });
+  }
+
   // -- the log and the chat --------------------------------------------------------------------
   clearLog() {
     replace(this.log);
     this.logCount = 0;
   }
 
-  addEvents(events, gameNo, fromStart) {
+  // Forget the lines of the games before game `gameNo` (a series keeps one game back).
+  dropLogBefore(gameNo) {
+    for (const item of [...this.log.children]) {
+      if (Number(item.dataset.game) < gameNo) item.remove();
+    }
+  }
+
+  // The log's last line of a game: who won, and why.
+  resultLine(msg) {
+    const reason = msg.outcome.reason;
+    return h(
+      "li",
+      { class: "log-result", dataset: { game: String(msg.game_no) } },
+      h("span", { class: "log-text" }, `Game ${msg.game_no}: ${this.winnersWords(msg.outcome)}`),
+      reason ? h("ul", { class: "log-then" }, h("li", {}, this.named(reason, { capital: true }))) : null,
+    );
+  }
+
+  addEvents(events, gameNo, fromStart, last = null) {
+    // Whether to follow is judged before the batch goes in: measured after, a batch
+    // taller than the slack left the log "not near the bottom" and it stopped following.
+    const follow = fromStart || this.logAtBottom();
     if (fromStart) {
       this.log.setAttribute("aria-busy", "true");
-      this.log.append(h("li", { class: "log-game" }, `Game ${gameNo} begins`));
+      this.log.append(h("li", { class: "log-game", dataset: { game: String(gameNo) } }, `Game ${gameNo} begins`));
     }
     for (const event of events) {
       const then = Array.isArray(event.then) ? event.then : [];
@@ -1042,21 +1086,26 @@ class RoomScreen {
       else if (tail) then.length = 0;
       const item = h(
         "li",
-        { class: ["log-event", event.actor === this.you && "mine"], dataset: { step: String(event.step ?? "") } },
+        { class: ["log-event", event.actor === this.you && "mine"], dataset: { step: String(event.step ?? ""), game: String(gameNo) } },
         h("span", { class: "log-text" }, this.named(own, { capital: true })),
         then.length ? h("ul", { class: "log-then" }, then.map((t) => h("li", {}, this.named(t)))) : null,
       );
       this.log.append(item);
       this.logCount += 1;
     }
+    if (last) this.log.append(last);
     if (fromStart) this.log.removeAttribute("aria-busy");
-    this.scrollLog(fromStart);
+    this.scrollLog(follow);
   }
 
-  scrollLog(force) {
+  // At (or within a line of) the bottom: a reader who scrolled further up keeps their place.
+  logAtBottom() {
     const box = this.log;
-    const near = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
-    if (force || near) box.scrollTop = box.scrollHeight;
+    return box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+  }
+
+  scrollLog(follow) {
+    if (follow) this.log.scrollTop = this.log.scrollHeight;
   }
 
   addChat(entry, live) {
@@ -1121,6 +1170,30 @@ class RoomScreen {
     );
     replace(this.hostTools, details);
   }
+}
+
+// The text cut into strings and runs of seats: "seat N" (one seat), "seats N, M and K"
+// (a list), or "survivors N, M" (a list after a word that stays, as a string before it).
+const SEAT_RUN = /\bseat (\d+)\b|\bseats (\d+(?:(?:,? and |, )\d+)*)\b|\b(survivors )(\d+(?:(?:,? and |, )\d+)+)\b/g;
+
+function seatRuns(text) {
+  const whole = String(text);
+  const pieces = [];
+  let at = 0;
+  for (const m of whole.matchAll(SEAT_RUN)) {
+    if (m.index > at) pieces.push(whole.slice(at, m.index));
+    if (m[3]) pieces.push(m[3]);
+    const list = m[1] ?? m[2] ?? m[4];
+    pieces.push({ seats: list.split(/,? and |, /).map(Number) });
+    at = m.index + m[0].length;
+  }
+  if (at < whole.length) pieces.push(whole.slice(at));
+  return pieces;
+}
+
+// [a] -> [a]; [a, b] -> [a, " and ", b]; [a, b, c] -> [a, ", ", b, " and ", c].
+function naturalJoin(items) {
+  return items.flatMap((item, i) => (i === 0 ? [item] : [i === items.length - 1 ? " and " : ", ", item]));
 }
 
 function formatScore(score) {
