@@ -11,7 +11,10 @@
 - ``tab_until``, ``board_focused``, ``focused_classes``, ``focused_label``: the keyboard alone;
 - ``record_frames``: the WebSocket frames a page receives;
 - ``readme_picture``: the table's picture in ``docs/images/GAME.png``, written only with
-  ``APOTHECARY_REFRESH_PICTURES=1``.
+  ``APOTHECARY_REFRESH_PICTURES=1``;
+- ``overflowing``, ``outside``, ``overlapping``: boxes measured in the page (words
+  spilling out of their box, out of the table's picture, or over other things);
+- ``contrast``: the contrast ratio of an element's text on its background (WCAG's).
 
 What a table's board offers, and how a test plays it, stay in that table's test.
 """
@@ -193,3 +196,74 @@ def readme_picture(browser: Any, game: str, **context: Any) -> Iterator[Any]:
         assert target.stat().st_size < 300_000
     finally:
         opened.close()
+
+
+OVERFLOWING = """sel => [...document.querySelectorAll(sel)]
+  .filter(n => n.scrollWidth > n.clientWidth + 0.5 || n.scrollHeight > n.clientHeight + 0.5)
+  .map(n => `${n.textContent}: ${n.scrollWidth}x${n.scrollHeight}`
+    + ` in ${n.clientWidth}x${n.clientHeight}`)"""
+
+OUTSIDE = """([sel, within, frame]) => [...document.querySelectorAll(sel)].flatMap(n => {
+  const r = n.getBoundingClientRect();
+  const holder = within ? n.closest(within) : n.ownerSVGElement || n.parentElement;
+  const f = (frame ? holder.querySelector(frame) : holder).getBoundingClientRect();
+  const out = r.left < f.left - 0.5 || r.right > f.right + 0.5
+    || r.top < f.top - 0.5 || r.bottom > f.bottom + 0.5;
+  const span = (lo, hi) => `${lo.toFixed(0)}..${hi.toFixed(0)}`;
+  const at = (b) => `${span(b.left, b.right)} x ${span(b.top, b.bottom)}`;
+  return out ? [`"${n.textContent}" (${at(r)}) outside ${at(f)}`] : [];
+})"""
+
+OVERLAPPING = """([group, a, b]) => [...document.querySelectorAll(group)].flatMap(g => {
+  const boxes = (sel) => [...g.querySelectorAll(sel)]
+    .map(n => ({ n, r: n.getBoundingClientRect() }))
+    .filter(({ r }) => r.width > 0 && r.height > 0);
+  const found = [];
+  for (const x of boxes(a)) for (const y of boxes(b)) {
+    if (x.n === y.n || x.n.contains(y.n) || y.n.contains(x.n)) continue;
+    const w = Math.min(x.r.right, y.r.right) - Math.max(x.r.left, y.r.left);
+    const h = Math.min(x.r.bottom, y.r.bottom) - Math.max(x.r.top, y.r.top);
+    const by = `${w.toFixed(0)}x${h.toFixed(0)} px`;
+    if (w > 1 && h > 1) found.push(`"${x.n.textContent}" overlaps "${y.n.textContent}" by ${by}`);
+  }
+  return found;
+})"""
+
+COLOURS = """sel => { const s = getComputedStyle(document.querySelector(sel));
+  return [s.color, s.backgroundColor]; }"""
+
+
+def overflowing(page: Any, selector: str) -> list[str]:
+    """The elements ``selector`` finds whose content is wider or taller than their box."""
+    found: list[str] = page.evaluate(OVERFLOWING, selector)
+    return found
+
+
+def outside(
+    page: Any, selector: str, within: str | None = None, frame: str | None = None
+) -> list[str]:
+    """What ``selector`` finds that sticks out of its nearest ``within`` (by default its
+    SVG picture, or its parent), or of the first ``frame`` in that (an SVG group's
+    bounds hold all it draws: its panel is the frame to measure against)."""
+    found: list[str] = page.evaluate(OUTSIDE, [selector, within, frame])
+    return found
+
+
+def overlapping(page: Any, group: str, first: str, second: str) -> list[str]:
+    """Inside each ``group``, a ``first`` and a ``second`` whose boxes overlap."""
+    found: list[str] = page.evaluate(OVERLAPPING, [group, first, second])
+    return found
+
+
+def _luminance(css: str) -> float:
+    """WCAG's relative luminance of a computed colour, ``rgb(r, g, b)``."""
+    channels = [float(c) / 255 for c in css[css.index("(") + 1 : css.index(")")].split(",")[:3]]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(page: Any, selector: str) -> float:
+    """The contrast ratio (1 to 21) of the text of ``selector`` on its own background."""
+    fg, bg = page.evaluate(COLOURS, selector)
+    light, dark = sorted((_luminance(fg), _luminance(bg)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
