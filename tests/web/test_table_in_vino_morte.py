@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -94,7 +95,29 @@ def test_a_whole_game_by_the_board(
     moves = play_to_end(device_page, random.Random(7), artifacts, f"ivm-{device}")
     assert moves >= 5  # the first round's deal at least, all by the board
     assert device_page.locator("#room").get_attribute("data-status") == "over"
+    # the centre says who the last round killed, the verb and the round first
+    # (it read "round 1: you, medium bot #2", its "died" wrapped out of the centre)
+    centre = device_page.eval_on_selector_all(
+        ".table-area .ivm-centre text", "nodes => nodes.map(n => n.textContent)"
+    )
+    assert any(re.match(r"(died|nobody died) in round \d+", line) for line in centre), centre
     assert not device_page.errors
+
+
+def test_the_pour_popover_fits_on_a_phone(phone_page: Any, api: Any, enter_room: Any) -> None:
+    # Ann deals the first round with cheese on: wine, poison, and each with cheese.
+    # Its letters ("W+C") spilled out of their discs, the white C onto the cream button.
+    seats = ["open", "medium", "medium", "medium", "medium"]
+    enter_room(phone_page, kit.start_room(api, GAME, 5, seats, "ivm-popover-1", {"cheese": True}))
+    phone_page.click(".table-area .ivm-pour-here [role=button]")
+    phone_page.wait_for_selector(POUR)
+    letters = phone_page.eval_on_selector_all(
+        ".ivm-pour-letter", "nodes => nodes.map(n => n.textContent)"
+    )
+    assert sorted(letters) == ["P", "P+C", "W", "W+C"]
+    assert kit.overflowing(phone_page, ".ivm-pour-letter") == []
+    assert kit.outside(phone_page, ".ivm-pour-letter", ".ivm-pour") == []
+    assert kit.outside(phone_page, ".ivm-pour", ".ivm-popover") == []
 
 
 def test_the_dealers_cards_never_reach_the_other_page(

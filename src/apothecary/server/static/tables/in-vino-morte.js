@@ -543,7 +543,7 @@ export function mount(root, ctx) {
       if (winners.length === 1) lines.push([`${winners[0] === you() ? "You are" : plain(name(winners[0])) + ` #${winners[0]} is`} the last alive`, "ivm-centre-line"]);
       else if (winners.length) lines.push([`${winners.map(who).join(", ")} share the win`, "ivm-centre-line"]);
       else lines.push(["nobody survives", "ivm-centre-line"]);
-      if (obs.last_round) lines.push([`round ${obs.last_round.round}: ${deathWords(obs.last_round.died)}`, "ivm-centre-small"]);
+      if (obs.last_round) lines.push([deathWords(obs.last_round), "ivm-centre-small"]);
     } else {
       lines.push([`Round ${obs.round}`, "ivm-centre-title"]);
       const dealer = obs.dealer === you() ? "You deal" : `${plain(name(obs.dealer))} #${obs.dealer} deals`;
@@ -558,7 +558,7 @@ export function mount(root, ctx) {
         const next = obs.deal_order.find((s) => obs.glasses[s] === null);
         if (next !== undefined) lines.push([`pouring for ${next === you() ? "you" : next === obs.dealer ? "the dealer" : `${plain(name(next))} #${next}`}`, "ivm-centre-small"]);
       }
-      if (obs.last_round && !obs.events.length) lines.push([`round ${obs.last_round.round}: ${deathWords(obs.last_round.died)}`, "ivm-centre-small"]);
+      if (obs.last_round && !obs.events.length) lines.push([deathWords(obs.last_round), "ivm-centre-small"]);
       // this round so far, the latest three
       const names = Array.from({ length: obs.players }, (_, s) => name(s));
       const short = (s) => {
@@ -584,7 +584,9 @@ export function mount(root, ctx) {
     while (!wide && count() > CENTRE_LINES && folded.some((parts) => parts[0][1] === "ivm-centre-event")) {
       folded.splice(folded.findIndex((parts) => parts[0][1] === "ivm-centre-event"), 1);
     }
-    const shown = folded.flat().slice(0, wide ? undefined : CENTRE_LINES);
+    // then whole lines from the end, never the last part of a wrapped one
+    while (!wide && count() > CENTRE_LINES) folded.pop();
+    const shown = folded.flat();
     let y = -((shown.length - 1) * 20) / 2;
     for (const [words, cls] of shown) {
       text(g, 0, y + 5, words, { class: cls });
@@ -592,9 +594,15 @@ export function mount(root, ctx) {
     }
   }
 
-  function deathWords(died) {
-    if (!died.length) return "nobody died";
-    return `${died.map((s) => (s === you() ? "you" : `${plain(name(s))} #${s}`)).join(", ")} died`;
+  // Who a finished round killed. The verb and the round come first: "round 1:
+  // you, medium bot #2 died" read as a list of players once a phone's centre
+  // had wrapped it and run out of lines before "died".
+  function deathWords(round) {
+    const died = round.died;
+    if (!died.length) return `nobody died in round ${round.round}`;
+    const names = died.map((s) => (s === you() ? "you" : `${plain(name(s))} #${s}`));
+    const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
+    return `died in round ${round.round}: ${list}`;
   }
 
   function lastTableEvent(msg) {
