@@ -209,6 +209,21 @@ def test_a_turn_by_keyboard_alone(page: Any, api: Any, enter_room: Any) -> None:
     assert not page.errors
 
 
+def test_the_done_button_can_be_read(page: Any, api: Any, enter_room: Any) -> None:
+    # white on the dark theme's light green accent was 2.1:1; WCAG AA asks 4.5:1
+    answer = kit.start_room(api, GAME, 3, ["open", "easy", "easy"], "ldp-done-1", {"target": 3})
+    enter_room(page, answer)
+    page.locator(HAND).first.click()
+    with kit.next_position(page):
+        page.locator(MATS).first.click()
+    page.wait_for_selector(".table-area .ldp-done")
+    assert (page.text_content(".table-area .ldp-done") or "").startswith("Done: 1 card")
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        ratio = kit.contrast(page, ".table-area .ldp-done")
+        assert ratio >= 4.5, f"{scheme}: {ratio:.2f}:1"
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_nothing_serious(
     scheme: str, page: Any, api: Any, enter_room: Any, axe: Any, artifacts: Path
