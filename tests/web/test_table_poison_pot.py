@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import random
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,30 @@ def test_a_whole_game_by_the_board(
     assert device_page.locator(".table-area .pp-live").count() == 0
     assert "win" in (device_page.text_content("#status") or "")
     assert not device_page.errors
+
+
+def test_the_turn_says_what_can_slide(page: Any, api: Any, enter_room: Any) -> None:
+    # Rules: "Slide (compulsory). Move one piece, the pot or any cauldron of any
+    # colour". On the first turn only the pot stands, and the status offered "the
+    # pot or any cauldron"; it says what the legal slides move, and no more.
+    answer = kit.start_room(api, GAME, 2, ["open", "easy"], "pp-words-1")
+    enter_room(page, answer)
+    page.wait_for_selector(".table-area .pp-movable")
+    assert {n.split("-")[0] for n in kit.legal(page)} == {"d4"}  # the pot, in the centre
+    status = page.text_content("#status") or ""
+    assert status.startswith("Your turn: slide the pot ("), status
+    assert "cauldron" not in status, status
+    # later a cauldron stands too, and the words name it
+    rng = random.Random(1)
+    kit.play(
+        lambda _: board_move(page, rng),
+        until=lambda: "or a" in (page.text_content("#status") or ""),
+        seconds=20,
+        pause=0.03,
+        what="no turn with a cauldron to slide came",
+    )
+    status = page.text_content("#status") or ""
+    assert re.search(r"slide the pot or a (red |blue )?cauldron", status), status
 
 
 def test_the_board_reads_the_observation(page: Any, api: Any, enter_room: Any) -> None:

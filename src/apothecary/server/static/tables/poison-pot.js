@@ -222,6 +222,19 @@ export function mount(root, ctx) {
     return { slides, places };
   }
 
+  // What this turn may slide, from the legal slides' pieces: on the first turn's
+  // board only the pot stands, and "the pot or any cauldron" offered what was not there.
+  function slidable(msg) {
+    const obs = msg.observation;
+    const kinds = new Set();
+    const at = (name) => (obs.circles ? obs.circles.indexOf(name) : geo && geo.byName.has(name) ? geo.byName.get(name).n : -1);
+    for (const from of legalMoves(msg).slides.keys()) kinds.add(obs.board[at(from)]);
+    const pot = kinds.delete("pot");
+    for (const kind of kinds) if (!LOOK[kind]) kinds.delete(kind);
+    const cauldrons = kinds.size === 0 ? "" : kinds.size === 1 ? `a ${[...kinds][0]} cauldron` : "a cauldron";
+    return pot && cauldrons ? `the pot or ${cauldrons}` : pot ? "the pot" : cauldrons || "a piece";
+  }
+
   function pieceWords(kind) {
     return kind === "pot" ? "the pot" : `the ${kind} cauldron`;
   }
@@ -578,7 +591,7 @@ export function mount(root, ctx) {
       const mine = seat === ctx.you && (msg.legal || []).length > 0;
       if (obs.phase === "slide") {
         if (!mine) return `${ctx.seatName(seat)} (${colour}) is sliding a piece`;
-        return "Your turn: slide the pot or any cauldron (choose a piece, then where it goes)";
+        return `Your turn: slide ${slidable(msg)} (choose a piece, then where it goes)`;
       }
       if (obs.phase === "draw") return `${seat === ctx.you ? "You turn" : `${ctx.seatName(seat)} (${colour}) turns`} up a cauldron`;
       if (obs.phase === "place") {
