@@ -97,10 +97,87 @@ def test_solo(page: Any, api: Any, enter_room: Any, artifacts: Path) -> None:
     assert "solo" in (page.locator(".table-area").text_content() or "")
     moves = play_to_end(page, 2, artifacts, "tsa-solo", stop_after=10)
     assert moves >= 10
+    # solo has no rival: the table says the score and whether Ann lived, not that
+    # she "wins with most scones"
+    hand = page.locator(".table-area .tsa-hand").text_content() or ""
+    assert "most scones" not in hand and "a score of" in hand, hand
+    assert "lived" in hand or "died at dose" in hand, hand
     # the gauge: your dose against the lethal 30
     assert "of 30" in (page.locator(".table-area .tsa-gauge").text_content() or "") or (
         "died" in (page.locator(".table-area .tsa-gauge").text_content() or "")
     )
+
+
+def test_solo_on_a_phone_reads_whole(phone_page: Any, api: Any, enter_room: Any) -> None:
+    # "Lethal dose 30 · solo: eat all you can and liv…": SVG text does not wrap,
+    # and the solo header ran out of the picture on a 390 px phone
+    enter_room(phone_page, kit.start_room(api, GAME, 1, ["open"], "tsa-solo-phone-1"))
+    phone_page.wait_for_selector(".table-area [data-key=kind-1]")
+    strip = " ".join(
+        phone_page.eval_on_selector_all(
+            ".table-area .tsa-strip text", "nodes => nodes.map(n => n.textContent)"
+        )
+    )
+    assert "solo: eat all you can and live" in strip, strip
+    assert kit.outside(phone_page, ".table-area svg text") == []
+
+
+def eat_everything(page: Any, _: int) -> bool:
+    """Take a scone of the first kind on offer and eat it, never stop: True when a move
+    was made."""
+    found = page.eval_on_selector_all(BOARD, "nodes => nodes.map(n => n.dataset.key)")
+    kinds = [k for k in found if k.startswith("kind-")]
+    key = "hand-eat" if "hand-eat" in found else kinds[0] if kinds else None
+    if key is None:
+        return False
+    with kit.next_position(page):
+        page.click(f'.table-area [data-key="{key}"]', timeout=2000)
+    return True
+
+
+def test_a_dead_seat_on_a_phone(phone_page: Any, api: Any, enter_room: Any) -> None:
+    # "dead at dose 8" ran under the seat's sugar cubes on a phone's half-width seat.
+    # Ann eats every scone she takes, never stops: at lethal dose 15 she dies.
+    phone_page.emulate_media(color_scheme="dark")
+    enter_room(phone_page, kit.start_room(api, GAME, 2, ["open", "medium"], "tsa-dead-2"))
+    phone_page.wait_for_selector(".table-area [data-key=kind-1]")
+    kit.play(
+        lambda moves: eat_everything(phone_page, moves),
+        until=lambda: "dead at dose" in (phone_page.locator(".table-area").text_content() or ""),
+        seconds=60,
+        what="nobody died",
+    )
+    seat = ".table-area .tsa-seat"
+    assert kit.overlapping(phone_page, seat, ".tsa-cubes rect", "text") == []
+    assert kit.outside(phone_page, ".table-area svg text") == []
+
+
+def test_desktop_words_are_big_enough(page: Any, api: Any, enter_room: Any) -> None:
+    # the desktop's picture is scaled down to fit: its smallest words came out at 10 px
+    answer = kit.start_room(
+        api, GAME, 3, ["open", "medium", "medium"], "tsa-sizes-1", {"little_spoon": True}
+    )
+    enter_room(page, answer)
+    page.wait_for_selector(".table-area [data-key=kind-2]")
+    for step in range(2):  # choosing a scone, then one in hand
+        sizes = page.evaluate(
+            """() => { const s = document.querySelector('.table-area svg');
+              const k = s.getBoundingClientRect().width / s.viewBox.baseVal.width;
+              return [...s.querySelectorAll('text')].map(t =>
+                [t.textContent, parseFloat(getComputedStyle(t).fontSize) * k]); }"""
+        )
+        small = [(words, round(px, 1)) for words, px in sizes if px < 12]
+        assert small == [], small
+        # and the words bigger still lie inside their panels
+        for block in (".tsa-hand", ".tsa-box", ".tsa-gauge"):
+            assert kit.outside(page, f".table-area {block} text", block, ".tsa-panel") == []
+        if step == 0:
+            with kit.next_position(page):
+                page.click(".table-area [data-key=kind-2]")
+            page.wait_for_selector(".table-area [data-key=hand-eat]")
+    # the digits under each kind say what they are
+    box = page.locator(".table-area .tsa-box").text_content() or ""
+    assert "Digits: the doses of each kind's six scones" in box
 
 
 def test_a_move_by_keyboard_alone(page: Any, api: Any, enter_room: Any) -> None:

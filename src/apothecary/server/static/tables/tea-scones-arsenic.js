@@ -116,14 +116,22 @@ export function mount(root, ctx) {
     else if (owing.length) honour = `Honour turns owed: ${owing.map(([s, t]) => `${who(s)} ${t}`).join(", ")} \u2014 nobody may stop`;
     else if (n > 1) honour = "No honour turns owed: stopping is allowed";
     else honour = "";
-    text(strip, pad, y + 16, bits.join(" \u00b7 "), { class: "tsa-strip-main" });
-    y += 24;
+    // SVG text does not wrap: a phone's strip goes on as many lines as it takes
+    // (a solo header of 47 letters ran out of the picture at 390 px)
+    for (const line of stripLines(bits, wide ? 110 : 40)) {
+      text(strip, pad, y + 16, line, { class: "tsa-strip-main" });
+      y += 20;
+    }
+    y += 4;
     if (honour) {
-      text(strip, pad, y + 15, honour, { class: `tsa-strip-honour ${owing.length ? "tsa-owed" : ""}` });
-      y += 22;
+      for (const line of stripLines([honour], wide ? 120 : 46)) {
+        text(strip, pad, y + 15, line, { class: `tsa-strip-honour ${owing.length ? "tsa-owed" : ""}` });
+        y += 18;
+      }
+      y += 4;
     }
     if (latest) {
-      const t = text(strip, pad, y + 15, clip(`Last: ${named(latest.text.split(";")[0])}`, wide ? 110 : 52), { class: "tsa-strip-last" });
+      const t = text(strip, pad, y + 15, clip(`Last: ${named(latest.text.split(";")[0])}`, wide ? 110 : 46), { class: "tsa-strip-last" });
       t.setAttribute("aria-live", "off");
       y += 22;
     }
@@ -217,7 +225,8 @@ export function mount(root, ctx) {
     const markedRowH = wide ? 58 : 54;
     const perRow = wide ? 3 : 2;
     const markedRows = marked.length ? Math.ceil(marked.length / perRow) : 0;
-    const h = headH + colH + (markedRows ? 26 + markedRows * markedRowH : 0) + 10;
+    const captionH = 38; // the two lines that say what the digits under the kinds are
+    const h = headH + colH + captionH + (markedRows ? 26 + markedRows * markedRowH : 0) + 10;
     panel(g, x, y, w, h, "tsa-box-panel");
     text(g, x + 14, y + 24, `The box: ${box.scones} scone${box.scones === 1 ? "" : "s"}`, { class: "tsa-h" });
     const shuffle = legal.get("shuffle");
@@ -269,7 +278,11 @@ export function mount(root, ctx) {
       else svg("title", {}, hit).textContent = `kind ${k}: ${count} unmarked`;
       if (latest && latest.kind === "draw" && latest.scone === k && latest.marked_by === null) hit.classList.add("tsa-last");
     }
-    let my = cy0 + colH + 6;
+    // the digits under each kind were unlabelled rows of "0 0 1 1 2 3"
+    let my = cy0 + colH + 4;
+    text(g, x + 14, my + 14, "Digits: the doses of each kind's six scones;", { class: "tsa-small tsa-dose-caption" });
+    text(g, x + 14, my + 31, "a struck one you know has left the box.", { class: "tsa-small tsa-dose-caption" });
+    my += captionH;
     if (marked.length) {
       text(g, x + 14, my + 16, "Put back, marked by who put them back:", { class: "tsa-small tsa-bold" });
       my += 24;
@@ -316,7 +329,9 @@ export function mount(root, ctx) {
     let detail = "";
     if (obs.phase === "over") {
       title = "The tea is over";
-      detail = obs.outcome ? named(obs.outcome.reason) : "";
+      // solo has no rival to win "with most scones" against: its score and fate
+      if (obs.players === 1) detail = soloWords(obs);
+      else detail = obs.outcome ? named(obs.outcome.reason) : "";
     } else if (hand) {
       const holder = obs.turn;
       const dose = hand.dose === null || hand.dose === undefined ? "?" : String(hand.dose);
@@ -346,11 +361,11 @@ export function mount(root, ctx) {
       text(g, x + 46, y + 52, dose, { class: "tsa-dose-badge-text" });
       const lines = wrap(title, wide ? 34 : 30).slice(0, 2);
       lines.forEach((line, i) => text(g, x + 64, ty + i * 19, line, { class: "tsa-h" }));
-      text(g, x + 64, ty + 19 * lines.length + 2, clip(detail, wide ? 44 : 38), { class: "tsa-small" });
+      text(g, x + 64, ty + 19 * lines.length + 2, clip(detail, wide ? 34 : 38), { class: "tsa-small" });
     } else {
       text(g, x + 14, ty, clip(title, wide ? 44 : 44), { class: "tsa-h" });
       if (detail) {
-        const lines = wrap(detail, wide ? 52 : 50);
+        const lines = wrap(detail, wide ? 40 : 50);
         lines.slice(0, 2).forEach((line, i) => text(g, x + 14, ty + 22 + i * 17, line, { class: "tsa-small" }));
       }
     }
@@ -367,6 +382,27 @@ export function mount(root, ctx) {
       b.querySelector("title").textContent = action.label;
     });
     return y + h;
+  }
+
+  // How a solo tea ended: the score is the scones eaten if alive, 0 if dead.
+  function soloWords(obs) {
+    const seat = obs.seats[0];
+    const subject = obs.seat === 0 ? "You" : plain(name(0));
+    const scones = `${seat.scones} scone${seat.scones === 1 ? "" : "s"}`;
+    if (seat.alive) return `${subject} ate ${scones} and lived: a score of ${seat.scones}.`;
+    return `${subject} died at dose ${seat.total} after ${scones}: a score of 0.`;
+  }
+
+  // The strip's `bits` on lines of at most `most` letters: whole bits joined by
+  // " · " while they fit, a bit longer than a line wrapped at its spaces.
+  function stripLines(bits, most) {
+    const lines = [];
+    for (const bit of bits) {
+      const joined = lines.length ? `${lines[lines.length - 1]} \u00b7 ${bit}` : "";
+      if (lines.length && joined.length <= most) lines[lines.length - 1] = joined;
+      else lines.push(...wrap(bit, most));
+    }
+    return lines;
   }
 
   function wrap(words, most) {
@@ -422,7 +458,7 @@ export function mount(root, ctx) {
         svg("line", { x1: cx + 12, y1: cy + 17, x2: cx + 12 + len, y2: cy + 17, class: "tsa-strike" }, g);
       }
       let state = seat.alive ? (seat.stopped ? "\u25a0 stopped" : "eating") : `dead at dose ${seat.total}`;
-      if (winner) state = "\u2605 winner";
+      if (winner) state = n === 1 ? "\u2605 survived" : "\u2605 winner";
       else if (toMove && seat.alive) state = obs.to_move === s ? "\u25b6 to play" : "\u25b6 their turn";
       text(g, cx + 12, cy + 40, state, { class: `tsa-small ${winner ? "tsa-win-text" : ""} ${seat.alive ? "" : "tsa-dead-text"} ${toMove ? "tsa-bold" : ""}` });
       nm.setAttribute("aria-label", `${label(s)}${seat.alive ? "" : ", dead"}`);
@@ -432,9 +468,12 @@ export function mount(root, ctx) {
       text(g, cx + 12, line2 + 19, total, { class: `tsa-small ${seat.total === null ? "" : "tsa-known"}` });
       // cubes as little squares
       const cubes = svg("g", { class: "tsa-cubes" }, g);
+      // On a phone's half-width seat the state ("dead at dose 8") reaches the
+      // right-hand edge, so there the cubes go on the shorter line of the count.
       const cubesX = cx + cw - 12 - 3 * 15 + 4;
+      const cubesY = wide ? cy + 29 : line2 - 11;
       for (let c = 0; c < 3; c++) {
-        svg("rect", { x: cubesX + c * 15, y: cy + 29, width: 11, height: 11, rx: 2, class: c < seat.cubes ? "tsa-cube" : "tsa-cube-used" }, cubes);
+        svg("rect", { x: cubesX + c * 15, y: cubesY, width: 11, height: 11, rx: 2, class: c < seat.cubes ? "tsa-cube" : "tsa-cube-used" }, cubes);
       }
       if (wide) text(cubes, cubesX - 5, cy + 39, "cubes", { class: "tsa-tiny tsa-right" });
       svg("title", {}, cubes).textContent = `${seat.cubes} sugar cube${seat.cubes === 1 ? "" : "s"} left`;
@@ -452,7 +491,8 @@ export function mount(root, ctx) {
         const lastOne = latest && (latest.kind === "eat" || latest.kind === "pass") && j === seat.cup.length - 1 && (latest.actor === s || latest.eater === s);
         scone(g, sx, sy, r, c.kind, lastOne ? "tsa-last-scone" : "");
         const d = c.dose === null || c.dose === undefined ? "?" : String(c.dose);
-        text(g, sx, sy + r + 9, d, { class: `tsa-cup-dose ${d === "?" ? "" : "tsa-known"}` });
+        // (a desktop's bigger digits go a little lower, clear of the scone's number)
+        text(g, sx, sy + r + (wide ? 12 : 9), d, { class: `tsa-cup-dose ${d === "?" ? "" : "tsa-known"}` });
       });
       if (s === you && stop) {
         // a phone's half-width seat has room for the first words only
