@@ -69,6 +69,7 @@ def test_the_log_follows_tall_batches_and_leaves_a_reader_who_scrolled_up(
 def test_the_next_game_of_a_series_keeps_the_last_games_log_and_result(
     page: Any, api: Any, enter_room: Any
 ) -> None:
+    # First to three wins: at least three games, to see that only one game back is kept.
     room = make_room(
         api,
         host_name="Ann",
@@ -76,7 +77,7 @@ def test_the_next_game_of_a_series_keeps_the_last_games_log_and_result(
         game="in-vino-morte",
         players=3,
         seats=["open", "easy", "easy"],
-        match_target=2,
+        match_target=3,
     )
     start(api, room)
     enter_room(page, room)
@@ -103,4 +104,12 @@ def test_the_next_game_of_a_series_keeps_the_last_games_log_and_result(
     said = texts[result]
     assert said.startswith("Game 1: ") and all(name in said for name in names), said
     assert "wins" in said or "share the win" in said
+    # Game 3 keeps game 2's lines and result, and lets game 1's go.
+    play_to_the_end(page)
+    page.wait_for_selector("#room[data-game-no='3'][data-status=playing]", timeout=20_000)
+    texts = page.eval_on_selector_all("#log > li", "ls => ls.map((l) => l.innerText)")
+    assert texts[0].lower() == "game 2 begins"
+    assert not any(t.lower() == "game 1 begins" or t.startswith("Game 1: ") for t in texts)
+    assert any(t.startswith("Game 2: ") for t in texts)
+    assert "game 3 begins" in [t.lower() for t in texts]
     assert page.errors == []
