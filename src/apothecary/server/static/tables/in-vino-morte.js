@@ -543,7 +543,7 @@ export function mount(root, ctx) {
       if (winners.length === 1) lines.push([`${winners[0] === you() ? "You are" : plain(name(winners[0])) + ` #${winners[0]} is`} the last alive`, "ivm-centre-line"]);
       else if (winners.length) lines.push([`${winners.map(who).join(", ")} share the win`, "ivm-centre-line"]);
       else lines.push(["nobody survives", "ivm-centre-line"]);
-      if (obs.last_round) lines.push([deathWords(obs.last_round), "ivm-centre-small"]);
+      if (obs.last_round) lines.push([deathWords(obs.last_round), "ivm-centre-small", 3]);
     } else {
       lines.push([`Round ${obs.round}`, "ivm-centre-title"]);
       const dealer = obs.dealer === you() ? "You deal" : `${plain(name(obs.dealer))} #${obs.dealer} deals`;
@@ -558,7 +558,7 @@ export function mount(root, ctx) {
         const next = obs.deal_order.find((s) => obs.glasses[s] === null);
         if (next !== undefined) lines.push([`pouring for ${next === you() ? "you" : next === obs.dealer ? "the dealer" : `${plain(name(next))} #${next}`}`, "ivm-centre-small"]);
       }
-      if (obs.last_round && !obs.events.length) lines.push([deathWords(obs.last_round), "ivm-centre-small"]);
+      if (obs.last_round && !obs.events.length) lines.push([deathWords(obs.last_round), "ivm-centre-small", 3]);
       // this round so far, the latest three
       const names = Array.from({ length: obs.players }, (_, s) => name(s));
       const short = (s) => {
@@ -575,10 +575,11 @@ export function mount(root, ctx) {
       }
     }
     // A narrow table wraps the words to the room its layout left them (the
-    // title's letters are wider), at most two lines each and nine in all, the
+    // title's letters are wider), at most two lines each and eight in all, the
     // oldest of this round's events dropped first.
     const most = (cls) => Math.floor(geo.centreChars * (cls === "ivm-centre-title" ? 0.7 : 1));
-    const fold = ([words, cls]) => (wide || words.length <= most(cls) ? [[words, cls]] : wrap(words, most(cls)).slice(0, 2).map((part) => [clip(part, most(cls)), cls]));
+    // (who died may take three: two names did not fit in two)
+    const fold = ([words, cls, mostLines = 2]) => (wide || words.length <= most(cls) ? [[words, cls]] : wrap(words, most(cls)).slice(0, mostLines).map((part) => [clip(part, most(cls)), cls]));
     const folded = lines.map(fold);
     const count = () => folded.reduce((sum, parts) => sum + parts.length, 0);
     while (!wide && count() > CENTRE_LINES && folded.some((parts) => parts[0][1] === "ivm-centre-event")) {

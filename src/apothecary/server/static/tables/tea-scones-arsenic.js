@@ -389,8 +389,8 @@ export function mount(root, ctx) {
     const seat = obs.seats[0];
     const subject = obs.seat === 0 ? "You" : plain(name(0));
     const scones = `${seat.scones} scone${seat.scones === 1 ? "" : "s"}`;
-    if (seat.alive) return `${subject} ate ${scones} and lived: a score of ${seat.scones}.`;
-    return `${subject} died at dose ${seat.total} after ${scones}: a score of 0.`;
+    if (seat.alive) return `${subject} ate ${scones} and lived: score ${seat.scones}.`;
+    return `${subject} died at dose ${seat.total} after ${scones}: score 0.`;
   }
 
   // The strip's `bits` on lines of at most `most` letters: whole bits joined by
