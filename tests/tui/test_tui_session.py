@@ -74,7 +74,7 @@ def test_a_record_names_bots_with_budgets_and_people() -> None:
     [
         (["godlike"], 0, UnknownBotError, "unknown level or bot 'godlike'"),
         (["godlike:iterations=5"], 0, UnknownBotError, "unknown level or bot 'godlike:"),
-        (["easy", "easy", "easy"], 0, BadOptionError, "leave 1 beside yours"),
+        (["easy", "easy", "easy"], 0, BadOptionError, "3 seats, but 2 players leave 1 seat "),
         ([], 5, BadOptionError, "--seat 5"),
     ],
 )
@@ -83,6 +83,19 @@ def test_bad_seat_plans_say_what_is_wrong(
 ) -> None:
     with pytest.raises(error, match=words):
         plan_seats("poison-pot", 2, seat_bots, seat)
+
+
+def test_too_many_seat_names_are_counted_in_good_english_and_say_the_fix() -> None:
+    """One name for a one-player game: "1 seat", "1 player leaves", and what to do;
+    the setup form passes its own field's name for the flag's."""
+    with pytest.raises(BadOptionError) as raised:
+        plan_seats("tea-scones-arsenic", 1, ["easy"], field="“Other seats”")
+    assert str(raised.value) == (
+        "“Other seats” names 1 seat, but 1 player leaves no seat beside yours: "
+        "name none, or choose more players"
+    )
+    with pytest.raises(BadOptionError, match="name at most 2, or choose more players"):
+        plan_seats("tea-scones-arsenic", 3, ["easy", "easy", "hard"])
 
 
 def test_a_move_out_of_turn_or_illegal_changes_nothing() -> None:

@@ -62,8 +62,13 @@ def default_save_path(session: Session) -> Path:
     return Path(f"{session.game.name}-{time.strftime('%Y%m%d-%H%M%S')}.json")
 
 
-TYPE_HINT = "type a move (→ completes, Enter plays; Escape picks from the list)"
-"""The notation field's placeholder on the player's turn."""
+TYPE_HINT = "type a move (→ completes, Enter plays; Esc: list)"
+"""The notation field's placeholder on the player's turn; short enough to be
+read whole in the field at 80 columns."""
+
+NOT_YOUR_TURN = "Not your turn yet"
+"""How the message for a move typed ahead begins (the app replaces it when
+the turn comes)."""
 
 
 class NotationInput(Input):
@@ -87,7 +92,17 @@ class ActionList(OptionList):
             event.prevent_default()
             entry = self.screen.query_one("#entry", Input)
             entry.focus()
-            entry.insert_text_at_cursor(event.character)
+            replace_or_insert(entry, event.character)
+
+
+def replace_or_insert(entry: Input, text: str) -> None:
+    """Type ``text`` into ``entry`` as a key would: over the selected text (a
+    refused move is left selected), else at the cursor."""
+    start, end = entry.selection
+    if start != end:
+        entry.replace(text, min(start, end), max(start, end))
+    else:
+        entry.insert_text_at_cursor(text)
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -190,7 +205,8 @@ class SaveScreen(ModalScreen[Path | None]):
     def compose(self) -> ComposeResult:
         """A path field and a line for errors."""
         with Vertical(id="save-box"):
-            yield Label("Save the game as a record (Enter saves, Escape cancels):")
+            # A Static wraps where a Label would be cut (the box is narrow at 80 columns).
+            yield Static("Save a record of the game (Enter saves, Esc cancels):", id="save-title")
             if not self.session.is_over():
                 yield Static(Text(SECRETS_WARNING, style="bold yellow"), id="save-warning")
             yield Input(str(self.suggested), id="save-path")
@@ -362,9 +378,10 @@ class GameScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "rules", "Rules", priority=True),
-        Binding("ctrl+s", "save", "Save record", priority=True),
-        Binding("escape", "focus_actions", "Pick from list"),
-        Binding("f2", "focus_entry", "Type notation"),
+        # Short names: the whole footer, ^q Quit with it, fits in 80 columns.
+        Binding("ctrl+s", "save", "Save", priority=True),
+        Binding("escape", "focus_actions", "Move list"),
+        Binding("f2", "focus_entry", "Type a move"),
     ]
 
     def __init__(self, session: Session, save_path: Path | None, bot_delay: float) -> None:
@@ -380,6 +397,8 @@ class GameScreen(Screen[None]):
         # The log widget only appends; this says for whom and how far it is written.
         self._log_for: tuple[Viewer, int] | None = None
         self._quit_asked = False
+        # A "not your turn yet" message is up: replaced when the turn comes.
+        self._ahead = False
         # How far each viewer's milestones were shown (a resumed game's past is not news).
         self._told: dict[Viewer, int] = dict.fromkeys(session.viewers(), len(session.log))
 
@@ -463,8 +482,18 @@ class GameScreen(Screen[None]):
         self._log_for = (viewer, len(session.log))
         if viewer is not None and mover == viewer and not session.is_over():
             self._offer(session.state.legal_actions())
+            if self._ahead:
+                self._turn_came()
         else:
             self._offer([])
+
+    def _turn_came(self) -> None:
+        """Replace "not your turn yet" now that it is: say what Enter will play."""
+        self._ahead = False
+        typed = self.query_one("#entry", Input).value.strip()
+        self.query_one("#error", Static).update(
+            Text(f"Your turn now: Enter plays “{typed}”.", style="bold green") if typed else ""
+        )
 
     def _seats_text(self, obs: dict[str, Any]) -> Text:
         session = self.session
@@ -517,11 +546,12 @@ class GameScreen(Screen[None]):
             listing.disabled = True
             entry.suggester = None
             mover = self.session.to_move()
-            entry.placeholder = (
-                ""
-                if self.session.is_over()
-                else f"waiting for {self._mover_name(mover)} (you may type your move now)"
-            )
+            if self.session.is_over():
+                entry.placeholder = ""
+            elif self._sits_out():
+                entry.placeholder = f"waiting for {self._mover_name(mover)}; you have no move now"
+            else:
+                entry.placeholder = f"waiting for {self._mover_name(mover)}; you may type ahead"
         if not (entry.has_focus or listing.has_focus):
             entry.focus()
 
@@ -546,6 +576,23 @@ class GameScreen(Screen[None]):
         notations = [state.action_to_string(a) for a in state.legal_actions()]
         safe = [n for n in notations if self.session.view.confirm(obs, n) is None]
         return (safe or notations)[:2]
+
+    def _sits_out(self) -> bool:
+        """Whether the viewer is out of play for now (a dead peasant in Little
+        Drop of Poison until the next assassination round, a dead seat in In
+        Vino Morte or Tea, Scones and Arsenic), read off the observation's
+        ``alive`` flags: then the field does not invite a move typed ahead."""
+        viewer = self.viewer
+        if viewer is None:
+            return True
+        obs = self.session.state.observation(viewer)
+        alive = obs.get("alive")
+        if isinstance(alive, list) and viewer < len(alive):
+            return alive[viewer] is False
+        seats = obs.get("seats")
+        if isinstance(seats, list) and viewer < len(seats) and isinstance(seats[viewer], dict):
+            return seats[viewer].get("alive") is False
+        return False
 
     def _mover_name(self, mover: int) -> str:
         if mover == CHANCE:
@@ -577,6 +624,8 @@ class GameScreen(Screen[None]):
                 self.viewer = None
                 self.show()
                 self.query_one("#entry", Input).value = ""  # the last person's typing
+                self.query_one("#error", Static).update("")  # and what was said to them
+                self._ahead = False
                 self.app.push_screen(
                     HandOverScreen(mover, session.game.info.title),
                     lambda _: self._reveal_to(mover),
@@ -638,16 +687,19 @@ class GameScreen(Screen[None]):
         if viewer is None or self.hidden:
             return
         session = self.session
+        entry = self.query_one("#entry", Input)
         mover = session.to_move()
         if mover != viewer or session.is_over():
             if not session.is_over():
+                self._ahead = True
                 error.update(
                     Text(
-                        f"Not your turn yet: {self._mover_name(mover)} is playing. Your move "
+                        f"{NOT_YOUR_TURN}: {self._mover_name(mover)} is playing. Your move "
                         "stays in the field; press Enter again when it is your turn.",
                         style="bold yellow",
                     )
                 )
+                entry.select_all()  # typing it afresh replaces it, not appends
             return
         problem = self._refusal(action)
         if problem is None:
@@ -657,9 +709,14 @@ class GameScreen(Screen[None]):
                 problem = without_action_ids(str(refused))
         if problem is not None:
             error.update(Text(f"✗ {problem}", style="bold red"))
+            # The refused text stays to be read and mended, but selected: the
+            # next move typed replaces it rather than being glued onto it.
+            if isinstance(action, str):
+                entry.focus()
+                entry.select_all()
             return
         error.update("")
-        self.query_one("#entry", Input).value = ""
+        entry.value = ""
         self.advance()
 
     def _refusal(self, action: Action | str) -> str | None:
@@ -762,10 +819,17 @@ def switch_word(on: bool) -> str:
     return "on" if on else "off"
 
 
+SEATS_FIELD = "Other seats"
+"""The setup form's name for the seats beside the player's (``--seat-bots``)."""
+
+
 class SetupScreen(Screen[None]):
     """Players, options (from the game's option descriptions), seats and seed."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.pop_screen", "Back")]
+    # The first field, ready for typing (by default the scrolling form itself
+    # took the focus, and keys went nowhere until Tab).
+    AUTO_FOCUS = "#players"
 
     def __init__(self, game_name: str, save_path: Path | None, bot_delay: float) -> None:
         super().__init__()
@@ -783,7 +847,9 @@ class SetupScreen(Screen[None]):
             yield Label(f"Players ({info.min_players} to {info.max_players}):")
             yield Input(str(info.default_players), id="players")
             for spec in cls.option_specs:
-                yield Label(f"{spec.name}: {spec.help} ({spec.allowed()})")
+                # A switch says how it is worked, not the type's "true or false".
+                allowed = "on or off; Space switches it" if spec.type is bool else spec.allowed()
+                yield Label(f"{spec.name}: {spec.help} ({allowed})")
                 widget_id = f"option-{spec.name}"
                 if spec.type is bool:
                     # The state in words as well as colour (monochrome, colour-blind).
@@ -804,16 +870,22 @@ class SetupScreen(Screen[None]):
                 else:
                     yield Input(str(spec.default), id=widget_id)
             yield Label(
-                "The other seats, in order (easy, medium, hard, a bot's name, or human "
+                f"{SEATS_FIELD}, in order (easy, medium, hard, a bot's name, or human "
                 "for hot-seat); the last fills the rest. You are seat 0:"
             )
-            yield Input(DEFAULT_BOT, id="seat-bots")
+            yield Input(DEFAULT_BOT, id="seat-bots", disabled=info.default_players == 1)
             yield Label("Seed (empty: a random one):")
             seed = self.app.seed if isinstance(self.app, PlayApp) else None
             yield Input("" if seed is None else str(seed), id="seed")
             yield Button("Start", id="start", variant="primary")
             yield Static("", id="setup-error", classes="error")
         yield Footer()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """With one player there is no other seat: the seats field is put out
+        of use (and ignored), so its pre-filled bot cannot fail a solo game."""
+        if event.input.id == "players":
+            self.query_one("#seat-bots", Input).disabled = event.value.strip() == "1"
 
     def on_switch_changed(self, event: Switch.Changed) -> None:
         """Keep a switch's words in step with it."""
@@ -845,8 +917,9 @@ class SetupScreen(Screen[None]):
             elif isinstance(widget, Input):
                 options[spec.name] = spec.parse(widget.value.strip())
         game = load(self.game_name, players=players, **options)
-        seat_bots = split_specs(self.query_one("#seat-bots", Input).value)
-        seats = plan_seats(self.game_name, players, seat_bots)
+        # Alone at the table, nobody sits beside you: the field is not asked.
+        seat_bots = [] if players == 1 else split_specs(self.query_one("#seat-bots", Input).value)
+        seats = plan_seats(self.game_name, players, seat_bots, field=f"“{SEATS_FIELD}”")
         seed_text = self.query_one("#seed", Input).value.strip()
         seed: int | None = None
         if seed_text:
@@ -933,6 +1006,8 @@ class PlayApp(App[None]):
     #result-main { padding: 0 1; }
     #result-board { width: auto; }
     #setup { padding: 1 2; }
+    /* A form label wraps rather than being cut at the window's edge. */
+    #setup Label { width: 1fr; }
     """
 
     def __init__(

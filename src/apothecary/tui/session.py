@@ -24,6 +24,7 @@ from apothecary.core.errors import (
 from apothecary.core.game import CHANCE, JSON, Action, Game, Player, State, sample_chance
 from apothecary.core.records import Record
 from apothecary.tui.views import GameView, view_for
+from apothecary.tui.views.base import plural
 
 HUMAN = "human"
 """The seat name of a person at the keyboard (in ``--seat-bots`` and records)."""
@@ -36,30 +37,39 @@ Viewer = int | None
 
 
 def plan_seats(
-    game_name: str, players: int, seat_bots: Sequence[str], human_seat: int = 0
+    game_name: str,
+    players: int,
+    seat_bots: Sequence[str],
+    human_seat: int = 0,
+    field: str = "--seat-bots",
 ) -> list[str]:
     """Who sits where: the person at ``human_seat``, the others in seat order.
 
     ``seat_bots`` names the other seats in order (a level such as ``easy``, a
     bot such as ``random``, or ``human`` for another person at the same
     keyboard); the last name fills the seats left over, and ``easy`` fills
-    them all when none is given. Raises BadOptionError / UnknownBotError.
+    them all when none is given. ``field`` is what the errors call
+    ``seat_bots`` (the flag, or the setup form's field). Raises
+    BadOptionError / UnknownBotError.
     """
     if not 0 <= human_seat < players:
         raise BadOptionError(f"--seat {human_seat}: {game_name} has seats 0 to {players - 1}")
     names = [name.strip() for name in seat_bots if name.strip()]
     others = players - 1
     if len(names) > others:
+        leave = "leaves" if players == 1 else "leave"
+        room = "no seat" if others == 0 else plural(others, "seat")
+        fix = "name none" if others == 0 else f"name at most {others}"
         raise BadOptionError(
-            f"--seat-bots names {len(names)} seats, but {players} players leave "
-            f"{others} beside yours"
+            f"{field} names {plural(len(names), 'seat')}, but {plural(players, 'player')} "
+            f"{leave} {room} beside yours: {fix}, or choose more players"
         )
     known = bot_registry.names(game_name)
     for name in names:
         # A bot may carry its budget (ismcts:iterations=100); the name must be known.
         if name != HUMAN and bot_registry.parse_spec(name)[0] not in known:
             raise UnknownBotError(
-                f"--seat-bots: unknown level or bot {name!r} for {game_name}; "
+                f"{field}: unknown level or bot {name!r} for {game_name}; "
                 f"use {HUMAN}, {', '.join(known)}"
             )
     fill = names[-1] if names else DEFAULT_BOT

@@ -1,0 +1,268 @@
+"""What a QA pass at 80x24 and 120x40 found in the app shell: the setup form
+(focus, a solo game, labels), messages that outlive their moment, typed text
+after an error, and lines cut at 80 columns.
+
+Each test drives the app through Textual's pilot with keys, and reads what the
+terminal would show (the rendered screen, not the widgets' strings), so a
+text cut at the window's edge is caught as a person would see it.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from pilot_helpers import run_app, text_of, until
+from textual.pilot import Pilot
+from textual.widget import Widget
+from textual.widgets import Button, Footer, Input, Label, OptionList, Static
+
+import apothecary
+from apothecary.core.game import CHANCE
+from apothecary.tui.app import TYPE_HINT, GameScreen, PlayApp, SaveScreen, SetupScreen
+from apothecary.tui.session import HUMAN, Session
+
+
+def shown(app: PlayApp, widget: Widget) -> str:
+    """What the terminal shows inside ``widget``'s region, its lines joined
+    by spaces and runs of spaces made one (so wrapped text reads as one line)."""
+    region = widget.region
+    rows = app.screen._compositor.render_strips()[region.y : region.bottom]
+    text = " ".join(strip.text[region.x : region.right] for strip in rows)
+    return " ".join(text.split())
+
+
+def whole(text: str) -> str:
+    return " ".join(text.split())
+
+
+def my_turn(app: PlayApp, session: Session, seat: int = 0) -> bool:
+    return (
+        isinstance(app.screen, GameScreen)
+        and not session.is_over()
+        and session.to_move() == seat
+        and not app.screen.query_one("#actions", OptionList).disabled
+    )
+
+
+async def open_setup(app: PlayApp, pilot: Pilot[None], game: str) -> SetupScreen:
+    """The setup form of ``game``, opened from the menu with keys."""
+    games = app.screen.query_one("#games", OptionList)
+    games.focus()
+    index = next(i for i in range(games.option_count) if games.get_option_at_index(i).id == game)
+    games.highlighted = index
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+    await pilot.pause()
+    assert isinstance(app.screen, SetupScreen)
+    return app.screen
+
+
+# -- the setup form ---------------------------------------------------------------------
+
+
+def test_the_setup_form_opens_with_the_first_field_ready_for_typing() -> None:
+    """Typed keys used to go nowhere until Tab: the scrolling form had the focus."""
+
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        setup = await open_setup(app, pilot, "tea-scones-arsenic")
+        players = setup.query_one("#players", Input)
+        assert app.focused is players
+        await pilot.press("3")  # the pre-filled 4 is selected: the key replaces it
+        assert players.value == "3"
+
+    run_app(PlayApp(None, bot_delay=0), test, size=(80, 24))
+
+
+def test_a_solo_game_starts_from_the_forms_defaults() -> None:
+    """Tea, Scones and Arsenic may be played alone ("1 to 6" players); the
+    pre-filled ``easy`` of the seats field used to fail it ("--seat-bots names
+    1 seats, but 1 players leave 0 beside yours")."""
+
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        setup = await open_setup(app, pilot, "tea-scones-arsenic")
+        await pilot.press("1")
+        await pilot.pause()
+        assert setup.query_one("#seat-bots", Input).disabled  # nobody to seat
+        setup.query_one("#start", Button).press()
+        await until(pilot, lambda: isinstance(app.screen, GameScreen))
+        assert isinstance(app.screen, GameScreen)
+        assert app.screen.session.seats == [HUMAN]
+
+    run_app(PlayApp(None, bot_delay=0), test, size=(80, 24))
+
+
+def test_too_many_seats_name_the_forms_field_and_say_the_fix() -> None:
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        setup = await open_setup(app, pilot, "tea-scones-arsenic")
+        await pilot.press("2")
+        setup.query_one("#seat-bots", Input).value = "easy,hard"
+        setup.query_one("#start", Button).press()
+        await pilot.pause()
+        said = text_of(app, "#setup-error")
+        assert said == (
+            "✗ “Other seats” names 2 seats, but 2 players leave 1 seat beside yours: "
+            "name at most 1, or choose more players"
+        )
+        assert app.screen is setup
+
+    run_app(PlayApp(None, bot_delay=0), test, size=(80, 24))
+
+
+@pytest.mark.parametrize("size", [(80, 40), (120, 40)])
+def test_every_setup_label_is_shown_whole_and_the_switch_in_words(size: tuple[int, int]) -> None:
+    """The seats label was cut at "... You ar" (120 columns), the switch's at
+    "another play" (80); the switch read "(true or false)"."""
+
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        setup = await open_setup(app, pilot, "tea-scones-arsenic")
+        labels = list(setup.query(Label))
+        assert len(labels) >= 4
+        for label in labels:
+            assert shown(app, label) == whole(str(label.content))
+        spoon = shown(app, labels[1])
+        assert spoon.startswith("little_spoon:") and "true or false" not in spoon
+        assert spoon.endswith("(on or off; Space switches it)")
+
+    run_app(PlayApp(None, bot_delay=0), test, size=size)
+
+
+# -- messages and the notation field ----------------------------------------------------
+
+
+def test_not_your_turn_is_replaced_when_the_turn_comes() -> None:
+    """The message "Not your turn yet: seat 0 is playing" stayed up after the turn came."""
+    game = apothecary.load("tea-scones-arsenic", players=2)
+    session = Session(game, ["easy", HUMAN], seed=3)
+
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        assert session.to_move() == 0  # the bot thinks (slowly) first
+        await pilot.press("d", "1", "enter")
+        assert "Not your turn yet" in text_of(app, "#error")
+        await until(pilot, lambda: my_turn(app, session, 1))
+        await pilot.pause()
+        said = text_of(app, "#error")
+        assert "Not your turn" not in said
+        assert said == "Your turn now: Enter plays “d1”."
+        assert app.screen.query_one("#entry", Input).value == "d1"
+
+    run_app(PlayApp(session, bot_delay=1), test, size=(80, 24))
+
+
+def test_after_a_refused_move_the_next_typing_replaces_it() -> None:
+    """Poison Pot: after "e5" was refused, typing "f3" made "e5f3", refused
+    as "cannot be played" for a move never meant. The refused text is kept,
+    selected, beside its message; a key replaces it."""
+    session = Session(apothecary.load("poison-pot", players=2), [HUMAN, "random"], seed=2)
+
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: my_turn(app, session))
+        entry = app.screen.query_one("#entry", Input)
+        entry.focus()
+        await pilot.press("z", "z", "9", "enter")
+        await pilot.pause()
+        assert "“zz9” is not a move" in text_of(app, "#error")
+        assert entry.value == "zz9"
+        legal = session.state.action_to_string(session.state.legal_actions()[0])
+        await pilot.press(*legal)
+        assert entry.value == legal
+        assert "“zz9” is not a move" in text_of(app, "#error")  # still there to read
+        await pilot.press("enter")  # and the move typed afresh plays
+        await until(pilot, lambda: session.state.move_number() > 0 and entry.value == "")
+
+    run_app(PlayApp(session, bot_delay=0), test, size=(80, 24))
+
+
+def test_a_key_typed_in_the_list_replaces_a_refused_move_too() -> None:
+    session = Session(apothecary.load("poison-pot", players=2), [HUMAN, "random"], seed=2)
+
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: my_turn(app, session))
+        entry = app.screen.query_one("#entry", Input)
+        entry.focus()
+        await pilot.press("z", "z", "9", "enter")
+        await pilot.pause()
+        await pilot.press("escape")  # to the list
+        assert app.focused is app.screen.query_one("#actions", OptionList)
+        entry.select_all()  # as the refusal left it
+        await pilot.press("c")
+        assert app.focused is entry and entry.value == "c"
+
+    run_app(PlayApp(session, bot_delay=0), test, size=(80, 24))
+
+
+# -- nothing cut at 80 columns ----------------------------------------------------------
+
+
+def test_at_80x24_the_footer_the_field_and_the_save_title_are_whole() -> None:
+    """The footer ended "^q Q", the field's hint "... Escape picks", the save
+    dialog's title "... Escape cancels"."""
+    session = Session(apothecary.load("in-vino-morte", players=4), [HUMAN, *["easy"] * 3], seed=1)
+
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: my_turn(app, session))
+        await pilot.pause()
+        screen = app.screen
+        assert "^q Quit" in shown(app, screen.query_one(Footer))
+        entry = screen.query_one("#entry", Input)
+        assert entry.value == "" and shown(app, entry) == whole(TYPE_HINT)
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, SaveScreen))
+        await pilot.pause()
+        title = app.screen.query_one("#save-title", Static)
+        assert shown(app, title) == whole(str(title.content))
+        assert shown(app, title).endswith("Esc cancels):")
+
+    run_app(PlayApp(session, bot_delay=5), test, size=(80, 24))
+
+
+# -- no move invited from a seat that has none ------------------------------------------
+
+
+def peasant_dead_while_others_play(seed: int) -> Session:
+    """A Little Drop of Poison game played at random until seat 0's peasant
+    is dead and another seat is to move."""
+    rng = random.Random(seed)
+    session = Session(
+        apothecary.load("little-drop-of-poison", players=3), [HUMAN, "easy", "easy"], seed=seed
+    )
+    while not session.is_over():
+        mover = session.to_move()
+        if mover == CHANCE:
+            session.play_chance()
+            continue
+        seat0 = session.state.observation(0)["seats"][0]
+        if not seat0["alive"] and mover != 0:
+            return session
+        session.play(mover, rng.choice(session.state.legal_actions()))
+    raise AssertionError("seat 0's peasant never died with the game going on")
+
+
+def test_a_dead_peasant_is_not_invited_to_type_a_move() -> None:
+    """Little Drop of Poison: a killed peasant is "removed from the
+    assassination round", so its seat has no move until the next one; the
+    field said "(you may type your move now)" all the same."""
+    session = peasant_dead_while_others_play(seed=4)
+
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: isinstance(app.screen, GameScreen))
+        await pilot.pause()
+        hint = app.screen.query_one("#entry", Input).placeholder
+        assert hint.startswith("waiting for seat ")
+        assert "type" not in hint and hint.endswith("you have no move now")
+        assert shown(app, app.screen.query_one("#entry", Input)) == whole(hint)
+
+    run_app(PlayApp(session, bot_delay=5), test, size=(80, 24))
+
+
+def test_a_living_seat_waiting_is_invited_to_type_ahead() -> None:
+    """The other side of the check: alive, the seat may type its move ahead."""
+    session = Session(apothecary.load("tea-scones-arsenic", players=2), ["easy", HUMAN], seed=3)
+
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        assert session.to_move() == 0
+        hint = app.screen.query_one("#entry", Input).placeholder
+        assert hint == "waiting for seat 0 (easy); you may type ahead"
+
+    run_app(PlayApp(session, bot_delay=5), test, size=(80, 24))
