@@ -7,9 +7,12 @@ colour-blind reader or a monochrome terminal loses nothing.
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
+from rich.cells import cell_len
+from rich.console import Console
 from rich.text import Text
 
 from apothecary.core.game import CHANCE, Game, Player
@@ -21,6 +24,46 @@ YOU = "bold reverse"
 """How the viewing seat's own name stands out (reverse video survives monochrome)."""
 
 
+BOARD_WIDTH = 49
+"""The columns a board line may take: what the board keeps at the smallest
+window (80×24) once its side panel and scroll bar are drawn. A longer line is
+not wrapped by the screen but cut, so :func:`fit` wraps every board to this."""
+
+# Text.wrap measures with a console; this one never prints.
+_MEASURE = Console(file=io.StringIO(), width=BOARD_WIDTH, color_system=None)
+
+
+def fit(text: Text, width: int = BOARD_WIDTH) -> Text:
+    """``text`` with every line longer than ``width`` wrapped at a space, its
+    continuation indented two past the line's own indent (so a seat's row and
+    its wrapped tail read as one), styles kept."""
+    out = Text()
+    for number, line in enumerate(text.split("\n", allow_blank=True)):
+        if number:
+            out.append("\n")
+        plain = line.plain
+        indent = " " * min(len(plain) - len(plain.lstrip(" ")) + 2, width // 2)
+        limit = width
+        while cell_len(line.plain) > limit:
+            piece = line.wrap(_MEASURE, limit, justify="default", overflow="fold")[0]
+            cut = len(piece.plain)
+            piece.rstrip()
+            out.append_text(piece)
+            out.append("\n" + indent)
+            rest = line.plain[cut:]
+            line = line[cut + len(rest) - len(rest.lstrip(" ")) :]
+            limit = width - len(indent)
+        out.append_text(line)
+    return out
+
+
+def listing(words: list[str], empty: str = "nobody") -> str:
+    """``a``, ``a and b``, ``a, b and c``; ``empty`` for none."""
+    if not words:
+        return empty
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
     """``1 scone``, ``2 scones`` (``nouns`` for an irregular plural)."""
     return f"{count} {noun if count == 1 else nouns or noun + 's'}"
@@ -29,6 +72,11 @@ def plural(count: int, noun: str, nouns: str | None = None) -> str:
 def seat_name(seat: int, viewer: int | None) -> str:
     """``seat 2``, or ``seat 2 (you)`` for the viewer."""
     return f"seat {seat} (you)" if seat == viewer else f"seat {seat}"
+
+
+def seat_names(seats: list[int], viewer: int | None, empty: str = "nobody") -> str:
+    """``seat 2 and seat 0 (you)``: seats by name, in words."""
+    return listing([seat_name(seat, viewer) for seat in seats], empty)
 
 
 class GameView:

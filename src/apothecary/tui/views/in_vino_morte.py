@@ -6,7 +6,15 @@ from typing import Any
 
 from rich.text import Text
 
-from apothecary.tui.views.base import YOU, GameView, Observation, plural, seat_name
+from apothecary.tui.views.base import (
+    YOU,
+    GameView,
+    Observation,
+    fit,
+    plural,
+    seat_name,
+    seat_names,
+)
 
 # The letter carries the meaning; the colour only helps.
 GLASSES: dict[str | None, tuple[str, str, str]] = {
@@ -17,12 +25,37 @@ GLASSES: dict[str | None, tuple[str, str, str]] = {
 }
 
 
+def reversed_by_cheese(glass: str, died: bool) -> bool:
+    """Whether cheese decided a glass's fate: poison that did not kill, or wine
+    that did. Cheese is the only thing that reverses a glass, so the public
+    result says it without anything hidden (the cheese a seat holds at a
+    round's end may have been stolen after it drank)."""
+    return (glass == "poison") != died
+
+
+def glass_words(glass: str, died: bool) -> str:
+    """``poison``, or ``poison + cheese`` where the cheese reversed it."""
+    return f"{glass} + cheese" if reversed_by_cheese(glass, died) else glass
+
+
+def round_glasses(last: dict[str, Any], viewer: int | None, seats: list[int]) -> str:
+    """The glasses of ``seats`` in the round ``last`` as words, the cheese
+    named where it decided who lived: ``seat 0 (you) poison + cheese``."""
+    return ", ".join(
+        f"{seat_name(s, viewer)} {glass_words(last['glasses'][s], s in last['died'])}"
+        for s in seats
+    )
+
+
 def event_text(event: dict[str, Any], viewer: int | None) -> str:
     """One public event of the round in words."""
     who = seat_name(event["seat"], viewer)
     if event["act"] == "drink":
         fate = "and dies" if event["died"] else "and lives"
-        return f"{who} drinks {event['glass']} {fate}"
+        cheese = (
+            " (cheese reverses it)" if reversed_by_cheese(event["glass"], event["died"]) else ""
+        )
+        return f"{who} drinks {event['glass']} {fate}{cheese}"
     if event["act"] == "swap":
         return f"{who} swaps glasses with seat {event['with']}"
     return f"{who} steals the cheese of seat {event['from']}"
@@ -54,54 +87,97 @@ class InVinoMorteView(GameView):
             mark, style, word = GLASSES[obs["glasses"][seat]]
             out.append("  glass [")
             out.append(mark, style=style)
-            out.append(f"] {word:<8}")
+            out.append(f"] {word}")
+            # Marks after the glass, short so that a row stays within the
+            # board's width at 80 columns (fit wraps what still does not fit).
             drunk = obs.get("drunk")
             if drunk and drunk[seat]:
-                out.append(" (drunk)", style="dim")
+                out.append(" drunk", style="dim")
             if obs["cheese"][seat]:
                 out.append(" +C cheese", style="bold yellow")
             if obs["turn_taken"][seat]:
-                out.append("  (has played)", style="dim")
+                out.append(" (played)", style="dim")
             out.append("\n")
-        out.append("\nD dealer  W wine  P poison  ? face down  C cheese  ✝ dead\n")
+        out.append("\nD dealer  W wine  P poison  ? face down\nC cheese  ✝ dead\n")
         if obs["events"]:
             out.append("\nThis round:\n", style="bold")
             for event in obs["events"]:
                 out.append(f"  {event_text(event, viewer)}\n")
         last = obs.get("last_round")
         if last:
-            shown = ", ".join(f"seat {s} {last['glasses'][s]}" for s in last["revealed"])
-            died = ", ".join(str(s) for s in last["died"]) or "nobody"
+            shown = round_glasses(last, viewer, last["revealed"])
+            died = seat_names(last["died"], viewer)
             out.append(f"\nRound {last['round']} reveal: {shown or 'nothing'}; died: {died}\n")
-        return out
+        return fit(out)
 
     def turn_status(self, obs: Observation, viewer: int | None) -> str:
         """Who deals or acts (the app adds examples legal in the position)."""
         mover = obs["to_move"]
         if obs["phase"] == "deal":
             return f"{seat_name(mover, viewer)} deals the glasses, one a move"
-        steal = ", or steal a cheese" if obs["cheese_rule"] else ""
-        return f"{seat_name(mover, viewer)} drinks, or swaps glasses with a seat{steal}"
+        if obs["cheese_rule"]:
+            return (
+                f"{seat_name(mover, viewer)} drinks, swaps glasses with a seat, or steals a cheese"
+            )
+        return f"{seat_name(mover, viewer)} drinks, or swaps glasses with a seat"
 
     def summary(self, before: Observation, after: Observation, viewer: int | None) -> str | None:
-        """The end of a round (every glass turned over, who died), and the
-        viewer's own death, which the others play on after."""
+        """The end of a round (every glass turned over, who died, the cheese
+        where it decided), and the viewer's own death, which the others play
+        on after unless it ended the game."""
         lines = []
+        last: dict[str, Any] | None = after.get("last_round")
+        if last == before.get("last_round"):
+            last = None  # no round ended with this action
         if viewer is not None and before["alive"][viewer] and not after["alive"][viewer]:
-            lines.append("You died: your glass held poison. The others play on without you.")
-        last = after.get("last_round")
-        if last and last != before.get("last_round"):
-            glasses = ", ".join(
-                f"{seat_name(s, viewer)} {last['glasses'][s]}"
-                for s in range(len(last["glasses"]))
-                if last["glasses"][s] is not None
-            )
-            died = ", ".join(seat_name(s, viewer) for s in last["died"]) or "nobody"
+            drank = [e for e in after["events"] if e["act"] == "drink" and e["seat"] == viewer]
+            glass = drank[0]["glass"] if drank else None
+            if last:
+                glass = last["glasses"][viewer]
+            cause = "your glass held poison"
+            if glass == "wine":
+                cause = "your glass held wine, and the cheese you held reversed it"
+            on = " The others play on without you." if after.get("outcome") is None else ""
+            lines.append(f"You died: {cause}.{on}")
+        if last:
+            seats = [s for s in range(len(last["glasses"])) if last["glasses"][s] is not None]
             lines.append(
-                f"Round {last['round']} is over. The glasses turned over: {glasses or 'none'}. "
-                f"Died: {died}. {plural(sum(after['alive']), 'player')} alive."
+                f"Round {last['round']} is over. The glasses turned over: "
+                f"{round_glasses(last, viewer, seats) or 'none'}. "
+                f"Died: {seat_names(last['died'], viewer)}. "
+                f"{plural(sum(after['alive']), 'player')} alive."
             )
         return " ".join(lines) or None
+
+    def why_illegal(self, obs: Observation, text: str) -> str | None:
+        """The cheese a deal may not add, and the steals the rules forbid, in
+        the rules' words; only from what the mover's observation shows."""
+        move = " ".join(text.lower().split())
+        if obs["phase"] == "deal" and move.endswith(("cheese", "c")):
+            if not obs["cheese_rule"]:
+                return "Caseus Vitae (cheese) is not in play in this game"
+            players = len(obs["deal_order"])
+            limit = obs["cheese_limit"]
+            if not limit:
+                return f"a round of {players} players gets no cheese"
+            if sum(obs["cheese"]) >= limit:
+                most = plural(limit, "cheese", "cheeses")
+                return f"a round of {players} players gets at most {most}, all dealt already"
+        if obs["phase"] == "turns" and move.startswith(("steal", "c")):
+            mover = obs["to_move"]
+            if not obs["cheese_rule"]:
+                return "Caseus Vitae (cheese) is not in play in this game"
+            if obs["cheese"][mover]:
+                return "you hold a cheese already, and nobody may hold two"
+            seat = move.split()[-1].lstrip("c")
+            if seat.isdigit() and int(seat) < obs["players"]:
+                if int(seat) == mover:
+                    return "you cannot steal from yourself"
+                if not obs["alive"][int(seat)]:
+                    return f"seat {seat} is dead, and their cheese is out of play"
+                if not obs["cheese"][int(seat)]:
+                    return f"seat {seat} holds no cheese"
+        return None
 
     def scores(self, obs: Observation) -> list[str]:
         """Alive or dead per seat (the win is the last one standing)."""

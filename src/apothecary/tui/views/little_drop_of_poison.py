@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 
-from apothecary.tui.views.base import YOU, GameView, Observation, plural, seat_name
+from apothecary.tui.views.base import (
+    YOU,
+    GameView,
+    Observation,
+    fit,
+    listing,
+    plural,
+    seat_name,
+    seat_names,
+)
 
 COLOUR_STYLES = {"b": "bold blue", "g": "bold green", "p": "bold magenta", "u": "bold"}
 """Cards are written in their notation (``b2`` two blue drops, ``g!`` green
@@ -21,6 +32,23 @@ def card_words(counts: dict[str, int]) -> str:
 def target_name(on: str, viewer: int | None) -> str:
     """``the king`` or ``seat 2's peasant`` for a play's target."""
     return "the king" if on == "king" else f"the peasant of {seat_name(int(on), viewer)}"
+
+
+def deaths_words(reveal: dict[str, Any], viewer: int | None) -> list[str]:
+    """Each death of a reveal: ``the king died (by seat 2 and seat 0 (you))``."""
+    return [
+        f"{target_name(str(death['character']), viewer)} died"
+        f" (by {seat_names(death['killers'], viewer)})"
+        for death in reveal["deaths"]
+    ] or ["nobody died"]
+
+
+def points_words(reveal: dict[str, Any], viewer: int | None) -> str:
+    """A reveal's points: ``seat 0 (you) +3, seat 2 +1``, or ``none``."""
+    return (
+        ", ".join(f"{seat_name(seat, viewer)} +{p}" for seat, p in enumerate(reveal["points"]) if p)
+        or "none"
+    )
 
 
 def cards(out: Text, counts: dict[str, int]) -> None:
@@ -45,15 +73,15 @@ class LittleDropOfPoisonView(GameView):
         out = Text()
         out.append(
             f"Assassination round {obs['assassination_round']}, poison round "
-            f"{obs['poison_round']}, starting seat {obs['starting_seat']}; "
-            f"first to {obs['target']} points\n\n"
+            f"{obs['poison_round']}\nstarting seat {obs['starting_seat']}; "
+            f"first to {plural(obs['target'], 'point')}\n\n"
         )
         table = obs["table"]
         king = table["king"]
         out.append("♛ King: ", style="bold")
         out.append(KIND_MARKS.get(obs["king"], "?"))
         out.append("" if obs["king_alive"] else " ✝ dead", style="dim")
-        out.append(f" (dies at {obs['king_lethal']} drops of a colour)\n   on it: ")
+        out.append(f", dies at {obs['king_lethal']} drops of a colour\n   on it: ")
         cards(out, king["cards"])
         if king["blocked"]:
             out.append(f"  [antidote: {', '.join(king['blocked'])}]")
@@ -65,11 +93,15 @@ class LittleDropOfPoisonView(GameView):
             out.append(pointer, style="bold")
             out.append(f"{seat_name(seat, viewer):<13}", style=YOU if seat == viewer else "")
             out.append(f" {KIND_MARKS.get(info['kind'], '?'):<9}")
-            out.append("" if info["alive"] else " ✝ dead", style="dim")
-            out.append(f"  {info['score']} pts (+{info['round_points']} this round)")
-            out.append(f"\n     {plural(info['hand'], 'card')} in hand")
+            out.append(" ✝ dead" if not info["alive"] else "", style="dim")
+            out.append(f"  {plural(info['score'], 'pt')}")
+            # The second line holds the rest; fit wraps it under itself.
+            out.append(f"\n     +{info['round_points']} this round, ")
+            out.append(f"{plural(info['hand'], 'card')} in hand")
             if info["played_on"] is not None:
-                out.append(f", played {info['played']} on {info['played_on']}")
+                out.append(
+                    f", played {info['played']} on {target_name(str(info['played_on']), viewer)}"
+                )
             here = table[str(seat)]
             out.append("; on it: ")
             cards(out, here["cards"])
@@ -86,18 +118,19 @@ class LittleDropOfPoisonView(GameView):
                 style="bold",
             )
             for play in reveal["plays"]:
-                out.append(f"  seat {play['seat']} on {play['on']}: ")
+                out.append(
+                    f"  {seat_name(play['seat'], viewer)} on "
+                    f"{target_name(str(play['on']), viewer)}: "
+                )
                 cards(out, play["cards"])
                 out.append("\n")
-            deaths = ", ".join(
-                f"{d['character']} (by {', '.join(map(str, d['killers'])) or 'nobody'})"
-                for d in reveal["deaths"]
-            )
-            out.append(f"  died: {deaths or 'nobody'}; points {reveal['points']}\n")
+            out.append(f"  {listing(deaths_words(reveal, viewer))}\n")
+            out.append(f"  points: {points_words(reveal, viewer)}\n")
         out.append(
-            "\nbN N blue drops, gN green, pN purple, g+pN both, X! antidote of X, u! universal\n"
+            "\nbN N blue drops, gN green, pN purple, g+pN both;\n"
+            "X! antidote of colour X, u! universal antidote\n"
         )
-        return out
+        return fit(out)
 
     def turn_status(self, obs: Observation, viewer: int | None) -> str:
         """Who chooses a character, adds cards, or passes."""
@@ -121,6 +154,28 @@ class LittleDropOfPoisonView(GameView):
             cards(out, obs["my_play"])
         return out
 
+    def why_illegal(self, obs: Observation, text: str) -> str | None:
+        """A card the mover does not hold, or added before choosing whom to
+        play on; a second choice of target. Only from the mover's own hand."""
+        if obs.get("phase") != "play" or "hand" not in obs:
+            return None
+        move = " ".join(text.lower().split()).removeprefix("+").strip()
+        info = obs["seats"][obs["seat"]]
+        if move.startswith(("on", "@", "k")) or move.isdigit():
+            if info["played_on"] is not None:
+                on = target_name(str(info["played_on"]), obs["seat"])
+                return f"you have chosen to play on {on} this round already"
+            return None
+        if move == "pass" and obs["hand"]:
+            return "only a seat with no card may pass; with cards, choose whom to play on"
+        if move in ("done", "pass"):
+            return None
+        if info["played_on"] is None:
+            return "choose whom to play on first (on king, or on a seat's number)"
+        if not obs["hand"].get(move):
+            return f"you hold no {move} (your hand: {card_words(obs['hand'])})"
+        return None
+
     def aftermath(self, before: Observation, after: Observation, viewer: int | None) -> list[str]:
         """A reveal card by card, who played what on whom (the game's event says
         who died; seats are named ``seat N``, as the log marks the viewer's own)."""
@@ -140,15 +195,8 @@ class LittleDropOfPoisonView(GameView):
         ]
         if plays_only:
             return lines
-        for death in reveal["deaths"]:
-            killers = ", ".join(seat_name(k, viewer) for k in death["killers"]) or "nobody"
-            lines.append(f"{target_name(str(death['character']), viewer)} died (by {killers})")
-        if not reveal["deaths"]:
-            lines.append("nobody died")
-        points = ", ".join(
-            f"{seat_name(seat, viewer)} +{p}" for seat, p in enumerate(reveal["points"]) if p
-        )
-        lines.append(f"points: {points or 'none'}")
+        lines += deaths_words(reveal, viewer)
+        lines.append(f"points: {points_words(reveal, viewer)}")
         return lines
 
     def summary(self, before: Observation, after: Observation, viewer: int | None) -> str | None:

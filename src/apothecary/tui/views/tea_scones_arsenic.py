@@ -6,7 +6,7 @@ from typing import Any
 
 from rich.text import Text
 
-from apothecary.tui.views.base import YOU, GameView, Observation, plural, seat_name
+from apothecary.tui.views.base import YOU, GameView, Observation, fit, plural, seat_name
 
 KIND_STYLES = ("bold red", "bold green", "bold yellow", "bold blue", "bold magenta", "bold cyan")
 """A colour per scone kind 1..6; the kind's number is always printed too."""
@@ -66,20 +66,22 @@ class TeaSconesArsenicView(GameView):
             out.append(pointer, style="bold")
             out.append(f"{seat_name(seat, viewer):<13}", style=YOU if seat == viewer else "")
             if not info["alive"]:
-                out.append(" ✝ dead   ", style="dim strike")
+                out.append(" ✝ dead ", style="dim strike")
             elif info["stopped"]:
-                out.append(" ■ stopped")
+                out.append(" ■ stop ")
             else:
-                out.append(" eating   ")
+                out.append(" eating ")
             out.append(f" {plural(info['scones'], 'scone'):>9}")
             if info["total"] is not None:
                 out.append(f", dose {info['total']}", style="bold")
-            out.append(f", cubes {'▪' * info['cubes'] or '-'}")
+            # The rest of the seat goes on its second line, with the cup: the
+            # first stays short enough never to be cut (fit wraps the cup).
+            out.append(f"\n     cubes {'▪' * info['cubes'] or '-'}")
             if info["spoon"]:
                 out.append(", spoon")
             if info["honour_turns_left"]:
-                out.append(f", {info['honour_turns_left']} honour turns owed")
-            out.append("\n     cup: ")
+                out.append(f", {plural(info['honour_turns_left'], 'honour turn')} owed")
+            out.append("; cup: ")
             if not info["cup"]:
                 out.append("empty")
             for eaten in info["cup"]:
@@ -89,7 +91,7 @@ class TeaSconesArsenicView(GameView):
         if obs.get("eat_off") is not None:
             out.append("\nEat-off between seats " + ", ".join(map(str, obs["eat_off"])) + "\n")
         out.append("\nkN scone of kind N, :D its dose (? unknown), ▪ sugar cube, ✝ dead\n")
-        return out
+        return fit(out)
 
     def turn_status(self, obs: Observation, viewer: int | None) -> str:
         """Whose turn and what they decide."""
@@ -112,9 +114,10 @@ class TeaSconesArsenicView(GameView):
         was, now = before["seats"][viewer], after["seats"][viewer]
         if was["alive"] and not now["alive"]:
             dose = "" if now["total"] is None else f" at dose {now['total']}"
-            return (
-                f"You died{dose} (the lethal dose is {after['lethal_dose']}). "
-                "The others play on without you."
+            # Nobody plays on in a solo game, nor once this death ended the game.
+            others = len(after["seats"]) > 1 and after.get("outcome") is None
+            return f"You died{dose} (the lethal dose is {after['lethal_dose']})." + (
+                " The others play on without you." if others else ""
             )
         return None
 
@@ -136,13 +139,25 @@ class TeaSconesArsenicView(GameView):
         return None
 
     def pinned(self, obs: Observation, viewer: int | None) -> Text | None:
-        """The scone in hand, when there is one."""
+        """The viewer's own standing (the dose they have eaten against the
+        lethal dose, their cubes: what every choice turns on), and the scone
+        in hand when there is one."""
+        out = Text()
+        if viewer is not None:
+            mine = obs["seats"][viewer]
+            out.append("You: ", style="bold")
+            out.append(f"dose {dose_text(mine['total'])}", style="bold")
+            out.append(
+                f" of a lethal {obs['lethal_dose']}, {plural(mine['scones'], 'scone')}, "
+                f"{plural(mine['cubes'], 'cube')}" + (", spoon" if mine["spoon"] else "")
+            )
         hand = obs.get("hand")
-        if hand is None:
-            return None
-        out = Text(f"In the hand of {seat_name(obs['turn'], viewer)}: ", style="bold")
-        scone(out, hand["kind"], hand["dose"], show_dose=True)
-        return out
+        if hand is not None:
+            if out:
+                out.append("\n")
+            out.append(f"In the hand of {seat_name(obs['turn'], viewer)}: ", style="bold")
+            scone(out, hand["kind"], hand["dose"], show_dose=True)
+        return out or None
 
     def scores(self, obs: Observation) -> list[str]:
         """Scones eaten per seat (the final scores once over)."""
