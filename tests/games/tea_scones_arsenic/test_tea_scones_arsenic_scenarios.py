@@ -414,6 +414,9 @@ def test_solo_score_is_scones_eaten_if_alive() -> None:
     outcome = state.outcome()
     assert outcome is not None and outcome.scores == (3.0,) and outcome.winners == (0,)
     assert state.observation(0)["lethal_dose"] == 30
+    # Rulebook: "The aim of the game is to consume as many Scones as possible
+    # before passing away": alone, nobody is beaten, so the reason says what was eaten.
+    assert outcome.reason == "seat 0 stopped and lived, with 3 scones"
 
 
 def test_solo_death_scores_zero() -> None:
@@ -424,6 +427,7 @@ def test_solo_death_scores_zero() -> None:
     outcome = state.outcome()
     assert outcome is not None and outcome.scores == (0.0,) and outcome.winners == ()
     assert state.public_totals == (30,) and state.current_player() == TERMINAL
+    assert outcome.reason == "seat 0 reached the lethal dose"
 
 
 # -- notation and hidden information -------------------------------------------------

@@ -503,6 +503,14 @@ class TeaSconesArsenicState(State):
         )
         ending = "the box is empty" if not self.box_count else "nobody alive is still eating"
         self._notice(f"main game over; totals {list(self.public_totals)}")
+        if n == 1:  # solo: no rival to beat; the score is the scones eaten, if alive
+            if not survivors:
+                self._finish((), "seat 0 reached the lethal dose")
+            else:
+                how = "ate the whole box" if not self.box_count else "stopped"
+                eaten = f"{scones[0]} scone{'s' * (scones[0] != 1)}"
+                self._finish((0,), f"seat 0 {how} and lived, with {eaten}")
+            return
         if not survivors:
             self._finish((), f"{ending}, and nobody survived")
             return
