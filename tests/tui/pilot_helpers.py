@@ -8,9 +8,10 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
 
-from apothecary.tui.app import PlayApp
+from apothecary.tui.app import GameScreen, PlayApp
+from apothecary.tui.session import Session
 
 Test = Callable[[PlayApp, Pilot[None]], Coroutine[Any, Any, None]]
 
@@ -37,3 +38,15 @@ async def until(pilot: Pilot[None], ready: Callable[[], bool], seconds: float = 
 def text_of(app: PlayApp, selector: str) -> str:
     """The text of a Static on the current screen."""
     return str(app.screen.query_one(selector, Static).content)
+
+
+def my_turn(app: PlayApp, session: Session, seat: int = 0) -> bool:
+    """Whether ``seat`` is to move and its view and list of moves are up."""
+    screen = app.screen
+    return (
+        isinstance(screen, GameScreen)
+        and not session.is_over()
+        and session.to_move() == seat
+        and not screen.hidden
+        and not screen.query_one("#actions", OptionList).disabled
+    )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from pilot_helpers import run_app, text_of, until
+from pilot_helpers import my_turn, run_app, text_of, until
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, OptionList, Static
@@ -34,15 +34,6 @@ def shown(app: PlayApp, widget: Widget) -> str:
 
 def whole(text: str) -> str:
     return " ".join(text.split())
-
-
-def my_turn(app: PlayApp, session: Session, seat: int = 0) -> bool:
-    return (
-        isinstance(app.screen, GameScreen)
-        and not session.is_over()
-        and session.to_move() == seat
-        and not app.screen.query_one("#actions", OptionList).disabled
-    )
 
 
 async def open_setup(app: PlayApp, pilot: Pilot[None], game: str) -> SetupScreen:
@@ -130,23 +121,16 @@ def test_every_setup_label_is_shown_whole_and_the_switch_in_words(size: tuple[in
 # -- messages and the notation field ----------------------------------------------------
 
 
-def test_not_your_turn_is_replaced_when_the_turn_comes() -> None:
-    """The message "Not your turn yet: seat 0 is playing" stayed up after the turn came."""
-    game = apothecary.load("tea-scones-arsenic", players=2)
-    session = Session(game, ["easy", HUMAN], seed=3)
-
-    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
-        assert session.to_move() == 0  # the bot thinks (slowly) first
-        await pilot.press("d", "1", "enter")
-        assert "Not your turn yet" in text_of(app, "#error")
-        await until(pilot, lambda: my_turn(app, session, 1))
-        await pilot.pause()
-        said = text_of(app, "#error")
-        assert "Not your turn" not in said
-        assert said == "Your turn now: Enter plays “d1”."
-        assert app.screen.query_one("#entry", Input).value == "d1"
-
-    run_app(PlayApp(session, bot_delay=1), test, size=(80, 24))
+async def refuse_zz9(app: PlayApp, pilot: Pilot[None], session: Session) -> Input:
+    """On seat 0's turn, type "zz9" (no move of Poison Pot) and have it refused."""
+    await until(pilot, lambda: my_turn(app, session))
+    entry = app.screen.query_one("#entry", Input)
+    entry.focus()
+    await pilot.press("z", "z", "9", "enter")
+    await pilot.pause()
+    assert "“zz9” is not a move" in text_of(app, "#error")
+    assert entry.value == "zz9"
+    return entry
 
 
 def test_after_a_refused_move_the_next_typing_replaces_it() -> None:
@@ -156,13 +140,7 @@ def test_after_a_refused_move_the_next_typing_replaces_it() -> None:
     session = Session(apothecary.load("poison-pot", players=2), [HUMAN, "random"], seed=2)
 
     async def test(app: PlayApp, pilot: Pilot[None]) -> None:
-        await until(pilot, lambda: my_turn(app, session))
-        entry = app.screen.query_one("#entry", Input)
-        entry.focus()
-        await pilot.press("z", "z", "9", "enter")
-        await pilot.pause()
-        assert "“zz9” is not a move" in text_of(app, "#error")
-        assert entry.value == "zz9"
+        entry = await refuse_zz9(app, pilot, session)
         legal = session.state.action_to_string(session.state.legal_actions()[0])
         await pilot.press(*legal)
         assert entry.value == legal
@@ -177,14 +155,9 @@ def test_a_key_typed_in_the_list_replaces_a_refused_move_too() -> None:
     session = Session(apothecary.load("poison-pot", players=2), [HUMAN, "random"], seed=2)
 
     async def test(app: PlayApp, pilot: Pilot[None]) -> None:
-        await until(pilot, lambda: my_turn(app, session))
-        entry = app.screen.query_one("#entry", Input)
-        entry.focus()
-        await pilot.press("z", "z", "9", "enter")
-        await pilot.pause()
-        await pilot.press("escape")  # to the list
+        entry = await refuse_zz9(app, pilot, session)
+        await pilot.press("escape")  # to the list; the field keeps its selection
         assert app.focused is app.screen.query_one("#actions", OptionList)
-        entry.select_all()  # as the refusal left it
         await pilot.press("c")
         assert app.focused is entry and entry.value == "c"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from pilot_helpers import run_app, text_of, until
+from pilot_helpers import my_turn, run_app, text_of, until
 from rich.cells import cell_len
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -32,15 +32,6 @@ from apothecary.tui.session import HUMAN, Session
 
 def game_screen(app: PlayApp) -> GameScreen:
     return next(s for s in app.screen_stack if isinstance(s, GameScreen))
-
-
-def my_turn(app: PlayApp, session: Session, seat: int = 0) -> bool:
-    return (
-        isinstance(app.screen, GameScreen)
-        and not session.is_over()
-        and session.to_move() == seat
-        and not app.screen.query_one("#actions", OptionList).disabled
-    )
 
 
 def notations(session: Session) -> list[str]:
@@ -129,6 +120,8 @@ def test_a_move_typed_while_a_bot_plays_is_kept_not_dropped() -> None:
         assert "Not your turn yet" in text_of(app, "#error")
         await until(pilot, lambda: my_turn(app, session, 1))
         assert entry.value == "d1"  # the redraw kept it
+        # and "Not your turn yet" gave way (it used to stay up on the turn itself)
+        assert text_of(app, "#error") == "Your turn now: Enter plays “d1”."
         before = session.state.move_number()
         await pilot.press("enter")
         await until(pilot, lambda: session.state.move_number() > before)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pilot_helpers import run_app, text_of, until
+from pilot_helpers import my_turn, run_app, text_of, until
 from textual.pilot import Pilot
 from textual.widgets import Button, Input, Markdown, OptionList, Static
 
@@ -29,17 +29,6 @@ from apothecary.tui.session import HUMAN, Session
 
 # Options that keep a whole game short; a game not named plays with its defaults.
 SHORT = {"little-drop-of-poison": {"target": 1}, "poison-pot": {"radius": 1}}
-
-
-def my_turn(app: PlayApp, session: Session, seat: int = 0) -> bool:
-    screen = app.screen
-    return (
-        isinstance(screen, GameScreen)
-        and not session.is_over()
-        and session.to_move() == seat
-        and not screen.hidden
-        and not screen.query_one("#actions", OptionList).disabled
-    )
 
 
 @pytest.mark.parametrize("name", apothecary.games())
