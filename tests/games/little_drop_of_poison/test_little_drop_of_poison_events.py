@@ -17,7 +17,7 @@ def test_a_dealt_card_is_read_by_its_seat_alone() -> None:
     reads them."""
     state = replay(OPENING[:-1])
     mine = state.describe_action("g1 to 2", 2)
-    assert mine["text"] == "seat 2 is dealt g1"
+    assert mine["text"] == "seat 2 is dealt a green poison of 1 drop"
     assert mine["notation"] == "g1 to 2" and mine["card"] == "g1"
     for viewer in (0, 1, None):
         told = state.describe_action("g1 to 2", viewer)
@@ -36,7 +36,10 @@ def test_a_card_played_is_read_by_its_player_until_the_reveal_shows_all() -> Non
     all the others read."""
     state = replay([*OPENING, "on king"])
     mine = state.describe_action("b3", 0)
-    assert mine["text"] == "seat 0 adds b3 face down on the king" and mine["notation"] == "b3"
+    assert (
+        mine["text"] == "seat 0 adds a blue poison of 3 drops face down on the king"
+        and mine["notation"] == "b3"
+    )
     for viewer in (1, None):
         told = state.describe_action("b3", viewer)
         assert told["text"] == "seat 0 adds a card face down on the king"

@@ -9,6 +9,10 @@ peasants (dealt face up), who is dealt a card, which character a seat plays
 on and how many cards they add, ``done`` and ``pass``, and everything the
 reveal shows. A spectator reads what a seat reads of others' actions.
 
+The texts are for people: they name a card in words (:func:`card_words`,
+"seat 2 is dealt a green poison of 1 drop"), while the ``card`` key and the
+``notation`` keep its code (``g1``), the notation a player types.
+
 Every event has ``actor``, ``notation`` and ``text``, a ``kind`` and the keys
 of its kind:
 
@@ -37,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from apothecary.core.events import add_then, after_action, new_event, seat, seats
 from apothecary.core.game import CHANCE, JSON, Action, Player
+from apothecary.games.little_drop_of_poison.deck import ANTIDOTE, POISON, CardType
 from apothecary.games.little_drop_of_poison.facts import (
     DEAL_PHASE,
     E_REFILL,
@@ -70,8 +75,9 @@ def describe(
         assert state.phase == DEAL_PHASE
         to = state.deal_order[state.deal_index]
         if viewer == to:
-            card: str | None = game.codes[action - game.DEAL]
-            event = _event(actor, "deal", notation, f"{seat(to)} is dealt {card}", to=to, card=card)
+            dealt = game.deck.types[action - game.DEAL]
+            text = f"{seat(to)} is dealt {card_words(dealt)}"
+            event = _event(actor, "deal", notation, text, to=to, card=dealt.code)
         else:
             text = f"{seat(to)} is dealt a card face down"
             event = _event(actor, "deal", None, text, to=to, card=None)
@@ -88,9 +94,9 @@ def describe(
     where = _character(target, actor, game.KING)
     if action < game.DONE:
         if viewer == actor:
-            code: str | None = game.codes[action - game.ADD]
-            text = f"{who} adds {code} face down on {where}"
-            return _event(actor, "card", notation, text, on=on, card=code)
+            played = game.deck.types[action - game.ADD]
+            text = f"{who} adds {card_words(played)} face down on {where}"
+            return _event(actor, "card", notation, text, on=on, card=played.code)
         text = f"{who} adds a card face down on {where}"
         return _event(actor, "card", None, text, on=on, card=None)
     if action == game.DONE:
@@ -109,6 +115,27 @@ def _event(
     actor: Player, kind: str, notation: str | None, text: str, **args: JSON
 ) -> dict[str, JSON]:
     return new_event(actor, kind, notation, text, {**args, "reveal": None})
+
+
+def card_words(card: CardType) -> str:
+    """A card in words, for a sentence: ``a blue poison of 2 drops``, ``a green
+    and purple poison of 1 drop each``, ``a blue antidote``, ``a universal
+    antidote``. It tells exactly what the card's code does (kind, colours,
+    drops), so a text in these words shows no more and no less than the code."""
+    if card.kind == POISON:
+        drops = "1 drop" if card.drops == 1 else f"{card.drops} drops"
+        each = " each" if len(card.colours) > 1 else ""
+        return _a(f"{' and '.join(card.colours)} poison of {drops}{each}")
+    if card.kind == ANTIDOTE:
+        return _a(f"{card.colours[0]} antidote")
+    return "a universal antidote"
+
+
+def _a(words: str) -> str:
+    """``words`` after ``a``, or ``an`` before a vowel (a deck may have an
+    ``orange`` poison; no colour starts with ``u``, which codes keep for the
+    universal antidote)."""
+    return ("an " if words[0] in "aeio" else "a ") + words
 
 
 def _character(character: int, actor: Player, king: int) -> str:
@@ -175,4 +202,4 @@ def _reveal_words(state: LittleDropOfPoisonState, reveal: Reveal) -> str:
     return "the cards are turned over: " + ", ".join(deaths) + points
 
 
-__all__ = ["describe"]
+__all__ = ["card_words", "describe"]
