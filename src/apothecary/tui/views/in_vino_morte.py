@@ -71,30 +71,32 @@ class InVinoMorteView(GameView):
         out.append(
             f"Round {obs['round']}, dealer seat {obs['dealer']}; deck {deck['wine']} wine + "
             f"{deck['poison']} poison"
-            + (", Caseus Vitae (cheese) in play" if obs["cheese_rule"] else "")
+            + ("\nCaseus Vitae (cheese) in play" if obs["cheese_rule"] else "")
             + "\n\n"
         )
         for seat in range(obs["players"]):
             alive = obs["alive"][seat]
             pointer = "▶ " if obs["to_move"] == seat else "  "
             out.append(pointer, style="bold")
-            out.append(f"{seat_name(seat, viewer):<13}", style=YOU if seat == viewer else "")
+            # Columns as narrow as the names allow ("seat 0 (you)", nine seats at
+            # most): a row with its cheese fits the board at 80 columns.
+            out.append(f"{seat_name(seat, viewer):<12}", style=YOU if seat == viewer else "")
             out.append(
                 " D " if seat == obs["dealer"] and obs["phase"] != "over" else "   ",
                 style="bold cyan",
             )
             out.append("alive " if alive else "✝ dead", style="" if alive else "dim strike")
             mark, style, word = GLASSES[obs["glasses"][seat]]
-            out.append("  glass [")
+            out.append(" glass [")
             out.append(mark, style=style)
-            out.append(f"] {word}")
+            out.append(f"] {word}" if word else "]")
             # Marks after the glass, short so that a row stays within the
             # board's width at 80 columns (fit wraps what still does not fit).
             drunk = obs.get("drunk")
             if drunk and drunk[seat]:
                 out.append(" drunk", style="dim")
             if obs["cheese"][seat]:
-                out.append(" +C cheese", style="bold yellow")
+                out.append(" C cheese", style="bold yellow")
             if obs["turn_taken"][seat]:
                 out.append(" (played)", style="dim")
             out.append("\n")

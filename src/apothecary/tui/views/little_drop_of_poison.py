@@ -97,7 +97,7 @@ class LittleDropOfPoisonView(GameView):
             out.append(f"  {plural(info['score'], 'pt')}")
             # The second line holds the rest; fit wraps it under itself.
             out.append(f"\n     +{info['round_points']} this round, ")
-            out.append(f"{plural(info['hand'], 'card')} in hand")
+            out.append(f"{info['hand']} in hand")
             if info["played_on"] is not None:
                 out.append(
                     f", played {info['played']} on {target_name(str(info['played_on']), viewer)}"
