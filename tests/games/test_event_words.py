@@ -46,6 +46,14 @@ def event_texts(name: str, players: int, options: dict[str, Any]) -> Iterator[st
     if name == "in-vino-morte" and options.get("cheese"):
         options = {**options, "round_limit": 30}
     game = apothecary.load(name, players=players, **options)
+    for event in seeded_events(game):
+        yield str(event["text"])
+
+
+def seeded_events(game: Any) -> Iterator[dict[str, Any]]:
+    """Every event every viewer (each seat, then a spectator) reads in the
+    seeded random games of ``game``: seats uniformly among legal actions,
+    chance by its odds."""
     for seed in SEEDS:
         rng = random.Random(seed)
         state = game.new_initial_state()
@@ -56,8 +64,8 @@ def event_texts(name: str, players: int, options: dict[str, Any]) -> Iterator[st
                 action = sample_chance(state, rng)
             else:
                 action = rng.choice(state.legal_actions())
-            for viewer in [*range(players), None]:
-                yield str(state.describe_action(action, viewer)["text"])
+            for viewer in [*range(game.num_players), None]:
+                yield state.describe_action(action, viewer)
             state.apply_action(action)
 
 
@@ -119,21 +127,9 @@ def card_texts(deck: str) -> Iterator[tuple[dict[str, Any], Any]]:
     """Every ``deal`` and ``card`` event that every viewer reads in seeded random
     games of Little Drop of Poison with ``deck``, with the game."""
     game = apothecary.load("little-drop-of-poison", players=4, deck=deck)
-    for seed in SEEDS:
-        rng = random.Random(seed)
-        state = game.new_initial_state()
-        for _ in range(MAX_STEPS):
-            if state.is_terminal():
-                break
-            if state.is_chance_node():
-                action = sample_chance(state, rng)
-            else:
-                action = rng.choice(state.legal_actions())
-            for viewer in [*range(4), None]:
-                event = state.describe_action(action, viewer)
-                if event["kind"] in ("deal", "card"):
-                    yield event, game
-            state.apply_action(action)
+    for event in seeded_events(game):
+        if event["kind"] in ("deal", "card"):
+            yield event, game
 
 
 def alike(words_of: Callable[[CardType], str], types: Sequence[CardType]) -> list[str]:
