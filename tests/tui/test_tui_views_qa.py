@@ -10,26 +10,18 @@ import re
 from typing import Any
 
 import pytest
-from pilot_helpers import run_app, text_of, until
+from pilot_helpers import my_turn, run_app, text_of, until
 from rich.cells import cell_len
 from textual.containers import ScrollableContainer
 from textual.pilot import Pilot
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Input, Static
 
 import apothecary
 from apothecary.core.game import CHANCE, Game, State, sample_chance
-from apothecary.tui.app import GameScreen, PlayApp
+from apothecary.tui.app import PlayApp
 from apothecary.tui.session import HUMAN, Session
 from apothecary.tui.views import view_for
 from apothecary.tui.views.base import BOARD_WIDTH
-
-
-def my_turn(app: PlayApp, session: Session, seat: int = 0) -> bool:
-    return (
-        isinstance(app.screen, GameScreen)
-        and session.to_move() == seat
-        and not app.screen.query_one("#actions", OptionList).disabled
-    )
 
 
 def flat(text: str) -> str:
