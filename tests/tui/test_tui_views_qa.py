@@ -258,6 +258,40 @@ def test_a_cheese_past_the_limit_is_refused_with_the_limit() -> None:
     run_app(PlayApp(session, bot_delay=0), test, size=(80, 24))
 
 
+def test_steals_the_rules_forbid_are_refused_in_their_words() -> None:
+    """ "Nobody may hold two, so a player who holds Cheese cannot steal"; and
+    only a seat that holds one can be stolen from."""
+    view = view_for(CHEESE)
+    states = scripted(CHEESE, ["deal 1 wine+cheese", "deal 2 poison", "deal 0 wine", "swap 2"])
+    holder = states[3].observation(1)
+    assert view.why_illegal(holder, "steal 2") == (
+        "you hold a cheese already, and nobody may hold two"
+    )
+    assert view.why_illegal(states[4].observation(2), "c0") == "seat 0 holds no cheese"
+
+
+def test_a_second_target_and_a_pass_with_cards_are_refused() -> None:
+    game = apothecary.load("little-drop-of-poison", players=3)
+    view = view_for(game)
+    for state in random_states(game, 3):
+        mover = state.current_player()
+        if mover == CHANCE or state.is_terminal():
+            continue
+        obs = state.observation(mover)
+        if obs["phase"] == "play" and obs["hand"] and obs["seats"][mover]["played_on"] is None:
+            assert view.why_illegal(obs, "pass") == (
+                "only a seat with no card may pass; with cards, choose whom to play on"
+            )
+            assert view.why_illegal(obs, "b1") == (
+                "choose whom to play on first (on king, or on a seat's number)"
+            )
+            state.apply_action(state.string_to_action("on king"))
+            again = view.why_illegal(state.observation(mover), "on 1")
+            assert again == "you have chosen to play on the king this round already"
+            return
+    raise AssertionError("no seat with cards came to choose whom to play on")
+
+
 def test_a_card_not_in_hand_is_refused_naming_only_your_own_hand() -> None:
     game = apothecary.load("little-drop-of-poison", players=3)
     view = view_for(game)
