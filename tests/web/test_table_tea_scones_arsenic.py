@@ -171,6 +171,9 @@ def test_desktop_words_are_big_enough(page: Any, api: Any, enter_room: Any) -> N
         )
         small = [(words, round(px, 1)) for words, px in sizes if px < 12]
         assert small == [], small
+        # bigger words must not be cut short to fit: "Eat it, or put it back for a suga…"
+        cut = [words for words, _ in sizes if words.endswith("\u2026") and "Last:" not in words]
+        assert cut == [], cut
         # and the words bigger still lie inside their panels
         for block in (".tsa-hand", ".tsa-box", ".tsa-gauge"):
             assert kit.outside(page, f".table-area {block} text", block, ".tsa-panel") == []

@@ -351,7 +351,10 @@ export function mount(root, ctx) {
       detail = obs.stopping_allowed ? "(or stopping)" : "";
     }
     const titleLines = hand ? wrap(title, wide ? 34 : 30).slice(0, 2).length : 1;
-    const h = 60 + (hand ? 8 + (titleLines - 1) * 19 : 0) + buttonsH + 12;
+    // Beside the scone in hand the line is short: its detail may take two lines.
+    const detailLines = hand && detail ? wrap(detail, wide ? 34 : 38).slice(0, 2) : [];
+    const extra = hand ? 8 + (titleLines - 1) * 19 + Math.max(0, detailLines.length - 1) * 16 : 0;
+    const h = 60 + extra + buttonsH + 12;
     panel(g, x, y, w, h, mover === you && !!choices.length ? "tsa-panel-act" : "");
     let ty = y + 24;
     if (hand) {
@@ -361,7 +364,7 @@ export function mount(root, ctx) {
       text(g, x + 46, y + 52, dose, { class: "tsa-dose-badge-text" });
       const lines = wrap(title, wide ? 34 : 30).slice(0, 2);
       lines.forEach((line, i) => text(g, x + 64, ty + i * 19, line, { class: "tsa-h" }));
-      text(g, x + 64, ty + 19 * lines.length + 2, clip(detail, wide ? 34 : 38), { class: "tsa-small" });
+      detailLines.forEach((line, i) => text(g, x + 64, ty + 19 * lines.length + 2 + i * 16, line, { class: "tsa-small" }));
     } else {
       text(g, x + 14, ty, clip(title, wide ? 44 : 44), { class: "tsa-h" });
       if (detail) {
@@ -369,7 +372,7 @@ export function mount(root, ctx) {
         lines.slice(0, 2).forEach((line, i) => text(g, x + 14, ty + 22 + i * 17, line, { class: "tsa-small" }));
       }
     }
-    const by = y + 60 + (hand ? 8 + (titleLines - 1) * 19 : 0);
+    const by = y + 60 + extra;
     const cols = wide ? 1 : 2;
     const bw = (w - 24 - (cols - 1) * 8) / cols;
     choices.forEach(([notation, words], i) => {
