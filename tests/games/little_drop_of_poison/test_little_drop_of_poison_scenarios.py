@@ -411,6 +411,8 @@ def test_game_ends_only_after_the_assassination_round_completes() -> None:
     outcome = state.outcome()
     assert outcome is not None and outcome.winners == (0,)
     assert outcome.scores == (1.0, 0.0, 0.0)
+    # The reason names who won, not only the score ("highest score (1)" said nobody).
+    assert outcome.reason == "seat 0 has the highest score (1)"
 
 
 def test_tie_broken_by_most_points_in_the_last_assassination_round() -> None:

@@ -96,6 +96,8 @@ def test_groups_touching_the_pot_do_not_count() -> None:
     # Blue's best group away from the pot is a3 a4 b4.
     assert outcome.scores == (4.0, 3.0)
     assert outcome.winners == (0,)
+    # The reason names the seat (front ends put the person's name in), then its colour.
+    assert outcome.reason.endswith("; seat 0 wins with an unpoisoned red group of 4")
 
 
 RULEBOOK_SECOND_EXAMPLE = """

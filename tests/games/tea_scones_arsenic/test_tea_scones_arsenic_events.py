@@ -72,3 +72,18 @@ def test_a_death_and_its_total_are_read_by_everyone() -> None:
         == told[None]["text"]
         == "seat 0 eats the kind-2 scone; seat 0 dies at dose 6"
     )
+
+
+def test_taking_back_your_own_marked_scone_reads_they() -> None:
+    """Rules page: the scone goes back into the box "marked "put back by" that
+    player. Everyone can follow a marked scone". The seat that put it back may
+    take it again; the log then says "they put back" rather than naming the
+    taker twice."""
+    state = play(2, ["d2", "dose3", "back", "d1", "dose0", "eat"])
+    assert state.current_player() == 0 and "d2@0" in [
+        state.action_to_string(a) for a in state.legal_actions()
+    ]
+    for viewer in (0, 1, None):
+        told = state.describe_action("d2@0", viewer)
+        assert told["text"].startswith("seat 0 takes the marked kind-2 scone they put back")
+        assert "seat 0 put back" not in told["text"]

@@ -137,7 +137,8 @@ class InVinoMorteGame(Game):
             "rounds before the game stops with the survivors sharing the win "
             "(only reachable with cheese, where a round may kill nobody); 0, the "
             "default, is no limit: play until one player remains, as the rulebook "
-            "says. A cap gives a longest game, which OpenSpiel needs with cheese",
+            "says. A cap makes every game end within that many rounds (research "
+            "tools such as OpenSpiel need a longest game)",
             minimum=0,
             maximum=10000,
         ),

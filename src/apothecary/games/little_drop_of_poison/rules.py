@@ -1648,7 +1648,7 @@ class LittleDropOfPoisonState(State):
             return None
         best = max(self.scores)
         tied = [s for s in range(self.game.num_players) if self.scores[s] == best]
-        reason = f"highest score ({best})"
+        reason = f"seat {tied[0]} has the highest score ({best})"
         if len(tied) > 1:
             last = max(self.round_points[s] for s in tied)
             winners = [s for s in tied if self.round_points[s] == last]

@@ -492,8 +492,8 @@ class PoisonPotState(State):
         if len(leaders) == 1:
             winner = leaders[0]
             reason = (
-                f"all {cauldrons} cauldrons placed; {names[winner]} wins with "
-                f"an unpoisoned group of {best}"
+                f"all {cauldrons} cauldrons placed; seat {winner} wins with "
+                f"an unpoisoned {names[winner]} group of {best}"
             )
             return Outcome((winner,), tuple(scores), reason)
         top = max(scores)

@@ -83,7 +83,8 @@ def describe(
             kind, dose, by, known = state.marked[action - MARKED_BASE]
             # Taking a marked scone shows its dose to the taker as well.
             seen = _known(dose, known | 1 << actor, viewer)
-            text = f"{who} takes the marked kind-{kind + 1} scone {seat(by)} put back"
+            putter = "they" if by == actor else seat(by)
+            text = f"{who} takes the marked kind-{kind + 1} scone {putter} put back"
             if seen is not None:
                 text += f" (dose {seen})"
             return _event(actor, "draw", notation, text, scone=kind + 1, marked_by=by, dose=seen)
