@@ -14,7 +14,10 @@
   ``APOTHECARY_REFRESH_PICTURES=1``;
 - ``overflowing``, ``outside``, ``overlapping``: boxes measured in the page (words
   spilling out of their box, out of the table's picture, or over other things);
-- ``contrast``: the contrast ratio of an element's text on its background (WCAG's).
+- ``contrast``: the contrast ratio of an element's text on its background (WCAG's);
+- ``table_alone``, ``show``: a table's own module mounted alone in a page of the server and
+  given updates the test writes (a position a game seldom reaches: nine seats, four of them
+  sharing the win).
 
 What a table's board offers, and how a test plays it, stay in that table's test.
 """
@@ -267,3 +270,43 @@ def contrast(page: Any, selector: str) -> float:
     fg, bg = page.evaluate(COLOURS, selector)
     light, dark = sorted((_luminance(fg), _luminance(bg)), reverse=True)
     return (light + 0.05) / (dark + 0.05)
+
+
+MOUNT_ALONE = """async ([game, names, you, width]) => {
+  document.head.innerHTML = '';
+  document.body.innerHTML = '';
+  for (const href of ['/static/style.css', `/static/tables/${game}.css`]) {
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = href;
+    const loaded = new Promise((done) => { link.onload = done; link.onerror = done; });
+    document.head.appendChild(link);
+    await loaded;
+  }
+  const root = document.createElement('div');
+  root.className = 'table-area';
+  root.dataset.table = game;
+  root.style.width = `${width}px`;
+  document.body.appendChild(root);
+  const module = await import(`/static/tables/${game}.js`);
+  const label = (s) => (s === you ? `${names[s]} (you)` : names[s]);
+  window.tableAlone = module.mount(root, {
+    game, players: names.length, you, seatName: (s) => names[s], seatLabel: label,
+    act: () => {}, prefersReducedMotion: true,
+  });
+}"""
+
+
+def table_alone(
+    page: Any, web_server: str, game: str, names: list[str], you: int = 0, width: int = 370
+) -> None:
+    """``game``'s table module alone in a page of the server, ``width`` CSS px wide, its
+    seats named ``names`` (as the shell names them) and ``you`` the seat looking on."""
+    page.goto(f"{web_server}/health")  # the server's origin, for its scripts and styles
+    page.evaluate(MOUNT_ALONE, [game, names, you, width])
+
+
+def show(page: Any, message: dict[str, Any]) -> None:
+    """Give the table ``table_alone`` mounted an update (``observation``, ``legal``,
+    ``events``), as the shell does."""
+    page.evaluate("message => window.tableAlone.update(message)", message)

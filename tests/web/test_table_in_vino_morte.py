@@ -118,6 +118,14 @@ def test_the_pour_popover_fits_on_a_phone(phone_page: Any, api: Any, enter_room:
     assert kit.overflowing(phone_page, ".ivm-pour-letter") == []
     assert kit.outside(phone_page, ".ivm-pour-letter", ".ivm-pour") == []
     assert kit.outside(phone_page, ".ivm-pour", ".ivm-popover") == []
+    # the buttons name the seat as the moves do ("Pour poison for seat 1" said a number)
+    seat = int(phone_page.get_attribute(".ivm-popover", "data-seat") or "")
+    whom = "into your own glass" if seat == 0 else f"for medium bot (seat {seat})"
+    labels = phone_page.eval_on_selector_all(POUR, "ns => ns.map(n => n.ariaLabel)")
+    assert sorted(labels) == sorted(
+        f"Pour {what} {whom}"
+        for what in ("wine", "poison", "wine with cheese", "poison with cheese")
+    ), labels
 
 
 def test_the_dealers_cards_never_reach_the_other_page(
@@ -251,3 +259,176 @@ def test_readme_picture(browser: Any, api: Any, enter_room: Any) -> None:
         enter_room(page, answer)
         page.wait_for_selector(".table-area [data-key=drink]", timeout=20_000)
         page.wait_for_timeout(300)
+
+
+# -- the centre's words, and the felt, for positions a game seldom reaches ------------------
+# (the table's module alone in a page, given an update written here: see kit.table_alone)
+
+
+def twins(players: int) -> list[str]:
+    """Ann, then bots named as the shell names bots that share a name: "medium bot (seat 1)"."""
+    return ["Ann"] + [
+        f"{'easy' if s in (6, 8) else 'medium'} bot (seat {s})" for s in range(1, players)
+    ]
+
+
+def observation(players: int, **fields: Any) -> dict[str, Any]:
+    """Ann's (seat 0's) observation of a game of ``players``, in round 2, with ``fields``."""
+    none: list[Any] = [None] * players
+    no = [False] * players
+    obs: dict[str, Any] = {
+        "seat": 0,
+        "players": players,
+        "round": 2,
+        "phase": "play",
+        "dealer": players - 1,
+        "to_move": 0,
+        "deck": {"wine": 8, "poison": 8},
+        "cheese_rule": False,
+        "cheese_on_reveal": True,
+        "cheese_limit": 1,
+        "alive": [True] * players,
+        "in_round": [True] * players,
+        "deal_order": list(range(players)),
+        "glasses": ["covered"] * players,
+        "drunk": no,
+        "cheese": no,
+        "turn_taken": no,
+        "events": [],
+        "last_round": None,
+        "outcome": None,
+    }
+    obs.update(fields)
+    return {"observation": {**obs, "glasses": obs["glasses"] or none}, "legal": [], "events": []}
+
+
+def round_over(players: int, died: list[int], revealed: list[int]) -> dict[str, Any]:
+    """Round 2 just over: every seat drank or was turned over; ``died`` died."""
+    return {
+        "round": 2,
+        "dealer": players - 1,
+        "glasses": ["poison" if s in died else "wine" for s in range(players)],
+        "cheese": [False] * players,
+        "revealed": revealed,
+        "died": died,
+    }
+
+
+def game_over(players: int, winners: list[int], died: list[int]) -> dict[str, Any]:
+    """The result: everyone dead, ``winners`` sharing it, ``died`` killed by round 2."""
+    return observation(
+        players,
+        phase="over",
+        to_move=None,
+        alive=[False] * players,
+        in_round=[False] * players,
+        glasses=[None] * players,
+        last_round=round_over(players, died, []),
+        outcome={
+            "winners": winners,
+            "scores": [1.0 if s in winners else 0.0 for s in range(players)],
+        },
+    )
+
+
+CENTRE = """() => [...document.querySelectorAll('.ivm-centre text')].map((t) => ({
+  words: t.textContent,
+  title: t.parentElement.querySelector(':scope > title')?.textContent || null,
+}))"""
+
+
+def centre(page: Any) -> list[dict[str, Any]]:
+    """The centre's lines, each with the tooltip over it (the whole of a summary)."""
+    found: list[dict[str, Any]] = page.evaluate(CENTRE)
+    return found
+
+
+def said(lines: list[dict[str, Any]]) -> str:
+    """The centre's lines as one text (a wrapped sentence joined again)."""
+    return " ".join(line["words"] for line in lines)
+
+
+def no_cut_sentence(lines: list[dict[str, Any]]) -> None:
+    """No line ends a list half way (","), none is cut ("…"), no "(seat N)" in the centre."""
+    for line in lines:
+        assert not line["words"].endswith(","), lines
+        assert "\u2026" not in line["words"], lines
+        assert "(seat" not in line["words"], lines
+
+
+def test_a_shared_win_of_many_keeps_its_verb_on_a_phone(page: Any, web_server: str) -> None:
+    # The 9-seat phone centre read "medium bot (seat 2), easy bot (seat 6)," (two names and
+    # "share the win" lost) over "died in round 2: medium bot #2, easy bot #6, medium bot".
+    # The rule (DESIGN's In Vino Morte): when everyone left dies in one round, they share it.
+    kit.table_alone(page, web_server, GAME, twins(9), width=350)
+    kit.show(page, game_over(9, [2, 6, 7, 8], [2, 6, 7, 8]))
+    lines = centre(page)
+    no_cut_sentence(lines)
+    words = said(lines)
+    assert "share the win" in words and "died in round 2" in words, lines
+    # a summary says how many; its tooltip has them all, as the centre names them
+    for line in lines:
+        if line["title"]:
+            for s in (2, 6, 7, 8):
+                assert f" #{s}" in line["title"], line
+    assert "4 players share the win" in words or all(f"#{s}" in words for s in (2, 6, 7, 8))
+    # five dead, Ann among them: still the count and the verb
+    kit.show(page, game_over(9, [1, 2, 6, 7, 8], [0, 1, 2, 6, 7, 8]))
+    lines = centre(page)
+    no_cut_sentence(lines)
+    assert "6 players died in round 2" in said(lines), lines
+    assert any(line["title"] and line["title"].endswith("and easy bot #8") for line in lines)
+
+
+def test_the_reveal_of_many_deaths_keeps_its_verb_on_a_phone(page: Any, web_server: str) -> None:
+    # "Round 2: the reveal / you, easy bot #1, medium bot #4," and no verb: the list had two
+    # lines and ran out before "die".
+    kit.table_alone(page, web_server, GAME, twins(9), width=350)
+    kit.show(page, observation(9))
+    died = [0, 1, 4, 6, 7]
+    after = observation(9, round=3, last_round=round_over(9, died, [1, 4, 6, 7]))
+    after["events"] = [{"kind": "drink", "actor": 0, "reveal": [{"seat": s} for s in died[1:]]}]
+    kit.show(page, after)
+    page.wait_for_selector(".ivm-centre-title")
+    lines = centre(page)
+    no_cut_sentence(lines)
+    assert said(lines).startswith("Round 2: the reveal"), lines
+    assert said(lines).endswith(" die"), lines
+
+
+def test_the_centre_names_seats_one_way(page: Any, web_server: str) -> None:
+    # "you, medium bot, easy bot share the win" over "died in round 1: medium bot #1,
+    # easy bot #2 and you": one way of joining names, and "#N" for the seats.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    kit.table_alone(page, web_server, GAME, ["Ann", "medium bot", "easy bot"], width=1000)
+    kit.show(page, game_over(3, [0, 1, 2], [0, 1, 2]))
+    words = [line["words"] for line in centre(page)]
+    assert "you, medium bot #1 and easy bot #2 share the win" in words, words
+    assert "died in round 2: you, medium bot #1 and easy bot #2" in words, words
+
+
+FELT_CLEARANCE = """() => {
+  const felt = document.querySelector('.ivm-table').getBoundingClientRect();
+  const inner = [felt.left + 0.2 * felt.width, felt.right - 0.2 * felt.width];
+  return [...document.querySelectorAll('.ivm-seat text')].flatMap((t) => {
+    const r = t.getBoundingClientRect();
+    if (r.right < inner[0] || r.left > inner[1]) return [];  // beside the felt's flat part
+    const gap = Math.max(felt.top - r.bottom, r.top - felt.bottom);
+    return [[t.textContent, Math.round(gap * 10) / 10]];
+  });
+}"""
+
+
+def test_the_seats_over_and_under_a_phone_felt_clear_its_rim(
+    page: Any, web_server: str, artifacts: Path
+) -> None:
+    # With 6 seats on a phone, the top seat's "☠ dead" sat on the felt's rim: the felt's
+    # least height round the centre's words won over the room the seat above left it.
+    for players in (4, 5, 6, 7, 8, 9):
+        kit.table_alone(page, web_server, GAME, twins(players), width=350)
+        kit.show(page, game_over(players, [1], list(range(players))))
+        kit.snap(page, artifacts, f"ivm-felt-{players}", full_page=False)
+        gaps = page.evaluate(FELT_CLEARANCE)
+        assert gaps, players
+        # the rim's stroke is 3 units wide, half of it outside the felt's shape
+        assert all(gap >= 3 for _, gap in gaps), (players, gaps)

@@ -7,7 +7,7 @@
 // (swap), a cheese (steal), and, for the dealer, the seat being poured for,
 // then wine or poison (and their cheese variants) in a small popover.
 
-import { clickable as kitClickable, clip, focusedKey as keyInFocus, html, legalByNotation, plain, refocus, seatWords, sharedWin, svg, text, watchWidth } from "./kit.js";
+import { clickable as kitClickable, clip, focusedKey as keyInFocus, html, joined, legalByNotation, plain, refocus, seatWords, sharedWin, svg, text, watchWidth } from "./kit.js";
 
 // A wine glass: bowl, stem and foot, its rim at y=-30 and foot at y=+30.
 const BOWL = "M-17,-30 L17,-30 C17,-8 10,2 0,4 C-10,2 -17,-8 -17,-30 Z";
@@ -69,6 +69,13 @@ export function mount(root, ctx) {
     }
   }
 
+  // A pour button's name: the seat by its name, as the moves name it (the
+  // action's own label, "Pour poison for seat 1", said only its number).
+  function pourWords(deal, seat) {
+    const what = deal.cheese ? `${deal.glass} with cheese` : deal.glass;
+    return `Pour ${what} ${seat === you() ? "into your own glass" : `for ${name(seat)}`}`;
+  }
+
   function openPopover(seat, deals, anchor) {
     closePopover();
     popover = html("div", { class: "ivm-popover", role: "dialog", "aria-label": `Pour for ${who(seat)}` }, root);
@@ -79,7 +86,7 @@ export function mount(root, ctx) {
     deals.sort((a, b) => order.indexOf(a.deal.glass) - order.indexOf(b.deal.glass) || a.deal.cheese - b.deal.cheese);
     for (const { action, deal } of deals) {
       const kind = KIND[deal.glass];
-      const button = html("button", { type: "button", class: `ivm-pour ivm-pour-${kind.cls}`, "data-notation": action.notation, "aria-label": action.label }, row);
+      const button = html("button", { type: "button", class: `ivm-pour ivm-pour-${kind.cls}`, "data-notation": action.notation, "aria-label": pourWords(deal, seat) }, row);
       html("span", { class: "ivm-pour-letter", "aria-hidden": "true", text: kind.letter + (deal.cheese ? "+C" : "") }, button);
       html("span", { text: deal.cheese ? `${kind.word} + cheese` : kind.word }, button);
       if (deals.length > 2) row.classList.add("ivm-popover-grid");
@@ -135,6 +142,8 @@ export function mount(root, ctx) {
   const CENTRE_LINES = 8; // on a narrow table, the most lines of words in the centre
   const CENTRE_Y = CENTRE_LINES * 10 + 14; // half their height
   const CENTRE_MIN = 60; // half their least width: some 16 letters
+  const FELT_PAD = 12; // a narrow felt's room round the centre's words
+  const WIDE_CHARS = 64; // a wide table's longest line of seats in the centre
   const NARROW = { W: 370, most: 999, least: 90, shape: 4, felt: 3, inset: [40, 48], clearFelt: true, centreMin: CENTRE_MIN, centreY: CENTRE_Y };
 
   function glassScale(n, s, me) {
@@ -229,7 +238,7 @@ export function mount(root, ctx) {
         points.forEach((p, i) => {
           if (Math.abs(p.x) < feltX * 0.8) feltY = Math.min(feltY, p.y < 0 ? -boxes[i].bottom - GAP : boxes[i].top - GAP);
         });
-        feltY = Math.max(feltY, centreY + 12);
+        feltY = Math.max(feltY, centreY + FELT_PAD);
         for (const box of boxes) {
           if (box.bottom < -feltY || box.top > feltY) continue;
           if (box.left > 0) feltX = Math.min(feltX, box.left - GAP);
@@ -263,9 +272,13 @@ export function mount(root, ctx) {
       });
       // the centre's words (CENTRE_LINES lines at most) may be as wide as the
       // boxes beside them leave room for, and need CENTRE_MIN either side
+      // (a narrow felt goes FELT_PAD past the words, and stops short of the
+      // seats over and under it: a seat nearer than that had the felt's rim
+      // through its "dead")
+      const reach = clearFelt ? centreY + FELT_PAD : centreY;
       let centreX = W / 2 - margin;
       for (const box of boxes) {
-        if (box.bottom + GAP <= -centreY || box.top - GAP >= centreY) continue;
+        if (box.bottom + GAP <= -reach || box.top - GAP >= reach) continue;
         centreX = Math.min(centreX, box.left >= 0 ? box.left - GAP : box.right <= 0 ? -box.right - GAP : 0);
       }
       let clash = centreX < centreMin;
@@ -535,15 +548,16 @@ export function mount(root, ctx) {
       lines.push([`Round ${reveal.lr.round}: the reveal`, "ivm-centre-title"]);
       const died = reveal.lr.died;
       const done = reveal.shown >= reveal.lr.revealed.length;
-      if (done) lines.push([died.length ? `${died.map((s) => (s === you() ? "you" : `${plain(name(s))} #${s}`)).join(", ")} ${died.length === 1 && died[0] !== you() ? "dies" : "die"}` : "nobody dies", "ivm-centre-line"]);
+      const dies = died.length === 1 && died[0] !== you() ? "dies" : "die";
+      if (done) lines.push(died.length ? [`${seatsWords(died)} ${dies}`, "ivm-centre-line", 2, `${died.length} players die`] : ["nobody dies", "ivm-centre-line"]);
       else lines.push(["the glasses are turned over\u2026", "ivm-centre-line"]);
     } else if (obs.phase === "over") {
       const winners = obs.outcome ? obs.outcome.winners : [];
       lines.push(["Game over", "ivm-centre-title"]);
-      if (winners.length === 1) lines.push([`${winners[0] === you() ? "You are" : plain(name(winners[0])) + ` #${winners[0]} is`} the last alive`, "ivm-centre-line"]);
-      else if (winners.length) lines.push([`${winners.map(who).join(", ")} share the win`, "ivm-centre-line"]);
+      if (winners.length === 1) lines.push([`${winners[0] === you() ? "You are" : centreName(winners[0]) + " is"} the last alive`, "ivm-centre-line"]);
+      else if (winners.length) lines.push([`${seatsWords(winners)} share the win`, "ivm-centre-line", 2, `${winners.length} players share the win`]);
       else lines.push(["nobody survives", "ivm-centre-line"]);
-      if (obs.last_round) lines.push([deathWords(obs.last_round), "ivm-centre-small", 3]);
+      if (obs.last_round) lines.push(deathWords(obs.last_round));
     } else {
       lines.push([`Round ${obs.round}`, "ivm-centre-title"]);
       const dealer = obs.dealer === you() ? "You deal" : `${plain(name(obs.dealer))} #${obs.dealer} deals`;
@@ -558,7 +572,7 @@ export function mount(root, ctx) {
         const next = obs.deal_order.find((s) => obs.glasses[s] === null);
         if (next !== undefined) lines.push([`pouring for ${next === you() ? "you" : next === obs.dealer ? "the dealer" : `${plain(name(next))} #${next}`}`, "ivm-centre-small"]);
       }
-      if (obs.last_round && !obs.events.length) lines.push([deathWords(obs.last_round), "ivm-centre-small", 3]);
+      if (obs.last_round && !obs.events.length) lines.push(deathWords(obs.last_round));
       // this round so far, the latest three
       const names = Array.from({ length: obs.players }, (_, s) => name(s));
       const short = (s) => {
@@ -576,10 +590,17 @@ export function mount(root, ctx) {
     }
     // A narrow table wraps the words to the room its layout left them (the
     // title's letters are wider), at most two lines each and eight in all, the
-    // oldest of this round's events dropped first.
+    // oldest of this round's events dropped first. A list of seats too long
+    // for its lines (or, on a wide table, for one line of WIDE_CHARS) gives
+    // way to its summary, "4 players share the win", the whole list in its
+    // tooltip: cut, it lost names and its verb (the seats still say who).
     const most = (cls) => Math.floor(geo.centreChars * (cls === "ivm-centre-title" ? 0.7 : 1));
-    // (who died may take three: two names did not fit in two)
-    const fold = ([words, cls, mostLines = 2]) => (wide || words.length <= most(cls) ? [[words, cls]] : wrap(words, most(cls)).slice(0, mostLines).map((part) => [clip(part, most(cls)), cls]));
+    const fits = (words, cls, mostLines) => (wide ? words.length <= WIDE_CHARS : wrap(words, most(cls)).length <= mostLines);
+    const fold = ([full, cls, mostLines = 2, summary = null]) => {
+      const words = summary && !fits(full, cls, mostLines) ? summary : full;
+      const title = words === full ? null : full;
+      return wide || words.length <= most(cls) ? [[words, cls, title]] : wrap(words, most(cls)).slice(0, mostLines).map((part) => [clip(part, most(cls)), cls, title]);
+    };
     const folded = lines.map(fold);
     const count = () => folded.reduce((sum, parts) => sum + parts.length, 0);
     while (!wide && count() > CENTRE_LINES && folded.some((parts) => parts[0][1] === "ivm-centre-event")) {
@@ -589,21 +610,33 @@ export function mount(root, ctx) {
     while (!wide && count() > CENTRE_LINES) folded.pop();
     const shown = folded.flat();
     let y = -((shown.length - 1) * 20) / 2;
-    for (const [words, cls] of shown) {
-      text(g, 0, y + 5, words, { class: cls });
+    for (const [words, cls, title] of shown) {
+      // (the tooltip on a group round the words, so that their text stays theirs alone)
+      const holder = title ? svg("g", { class: "ivm-centre-summary" }, g) : g;
+      if (title) svg("title", {}, holder).textContent = title;
+      text(holder, 0, y + 5, words, { class: cls });
       y += cls === "ivm-centre-title" ? 24 : cls === "ivm-centre-event" ? 18 : 20;
     }
   }
 
-  // Who a finished round killed. The verb and the round come first: "round 1:
-  // you, medium bot #2 died" read as a list of players once a phone's centre
-  // had wrapped it and run out of lines before "died".
+  // A seat as the centre names it: "you", or its name and "#N" (as under its glass).
+  function centreName(s) {
+    return s === you() ? "you" : `${plain(name(s))} #${s}`;
+  }
+
+  // Seats as the centre lists them: "medium bot #2, easy bot #6 and you".
+  function seatsWords(seats) {
+    return joined(seats.map(centreName));
+  }
+
+  // Who a finished round killed, as a centre line (three lines at most, then
+  // a summary). The verb and the round come first: "round 1: you, medium bot
+  // #2 died" read as a list of players once a phone's centre had wrapped it
+  // and run out of lines before "died".
   function deathWords(round) {
     const died = round.died;
-    if (!died.length) return `nobody died in round ${round.round}`;
-    const names = died.map((s) => (s === you() ? "you" : `${plain(name(s))} #${s}`));
-    const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
-    return `died in round ${round.round}: ${list}`;
+    if (!died.length) return [`nobody died in round ${round.round}`, "ivm-centre-small"];
+    return [`died in round ${round.round}: ${seatsWords(died)}`, "ivm-centre-small", 3, `${died.length} players died in round ${round.round}`];
   }
 
   function lastTableEvent(msg) {

@@ -83,9 +83,14 @@ export function seatWords(ctx, you = () => ctx.you) {
   return { name, label, who };
 }
 
-/** "you, Bob share the win": the `winners` by `name(s)`, "you" for the seat `me`. */
+/** "Ann, Bob and you": `words` joined as a sentence joins them. */
+export function joined(words) {
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}` : words.join("");
+}
+
+/** "Bob, Cy and you share the win": the `winners` by `name(s)`, "you" for the seat `me`. */
 export function sharedWin(winners, me, name) {
-  return `${winners.map((s) => (s === me ? "you" : name(s))).join(", ")} share the win`;
+  return `${joined(winners.map((s) => (s === me ? "you" : name(s))))} share the win`;
 }
 
 /** An update's legal actions by their notation. */
