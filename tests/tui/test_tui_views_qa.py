@@ -5,6 +5,7 @@ as they were."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from typing import Any
@@ -18,6 +19,7 @@ from textual.widgets import Input, Static
 
 import apothecary
 from apothecary.core.game import CHANCE, Game, State, sample_chance
+from apothecary.games.little_drop_of_poison.events import card_words as words
 from apothecary.tui.app import PlayApp
 from apothecary.tui.session import HUMAN, Session
 from apothecary.tui.views import view_for
@@ -160,7 +162,8 @@ def test_a_poison_the_cheese_turned_is_named_with_it_at_the_reveal() -> None:
         summary = view.summary(before.observation(viewer), after.observation(viewer), viewer)
         assert summary is not None
         me = " (you)" if viewer == 1 else ""
-        assert f"seat 1{me} poison + cheese" in summary and "Died: nobody" in summary
+        assert f"seat 1{me} poison + cheese" in summary
+        assert "Died at the reveal: nobody" in summary
         # A glass the cheese did not turn is told without it.
         assert "seat 2 wine" in summary and "seat 2 wine +" not in summary
         board = flat(view.board(after.observation(viewer), viewer).plain)
@@ -183,7 +186,7 @@ def test_in_vino_mortes_final_board_names_the_dead() -> None:
     game = apothecary.load("in-vino-morte", players=3)
     *_, end = scripted(game, BOTH_DIE)
     board = flat(view_for(game).board(end.observation(2), 2).plain)
-    assert "died: seat 1 and seat 2 (you)" in board, board
+    assert "died drinking: seat 1 and seat 2 (you) died at the reveal: nobody" in board, board
 
 
 def test_you_died_says_the_others_play_on_only_when_they_do() -> None:
@@ -233,7 +236,7 @@ def test_little_drop_of_poisons_reveal_names_killers_and_points_in_words() -> No
                 if p
             )
             assert f"points: {points or 'none'}" in board
-            assert re.search(r"died \(by (seat \d( \(you\))?( and |, )?)+\)", board), board
+            assert re.search(r"died, poisoned by (seat \d( \(you\))?( and |, )?)+", board), board
             checked += 1
     assert checked
 
@@ -324,3 +327,72 @@ def test_one_point_is_one_pt_and_the_cheese_turn_reads_as_english() -> None:
     state = scripted(CHEESE, ["deal 1 wine", "deal 2 poison", "deal 0 wine"])[-1]
     status = view_for(CHEESE).status(state.observation(1), 1)
     assert status == "seat 1 (you) drinks, swaps glasses with a seat, or steals a cheese"
+
+
+# -- the second QA pass ----------------------------------------------------------------------
+
+
+def test_the_reveal_line_tells_deaths_by_drinking_from_deaths_at_the_reveal() -> None:
+    """ "Anyone who has not drunk reveals their glass" at the round's end. It read
+    "Round 2 reveal: seat 0 wine, seat 3 wine; died: seat 1 (you) and seat 2"
+    when those two had died drinking and the reveal killed nobody."""
+    game = apothecary.load("in-vino-morte", players=4, cheese=True, round_limit=6)
+    view = view_for(game)
+    both = 0
+    for seed in range(8):
+        for state in random_states(game, seed):
+            for viewer in (0, None):
+                last = state.observation(viewer)["last_round"]
+                if not last:
+                    continue
+                board = flat(view.board(state.observation(viewer), viewer).plain)
+                drank = [s for s in last["died"] if s not in last["revealed"]]
+                at_reveal = [s for s in last["died"] if s in last["revealed"]]
+                names = [f"seat {s}{' (you)' if s == viewer else ''}" for s in at_reveal]
+                told = " and ".join(names[-2:]) if len(names) < 3 else ", ".join(names)
+                assert f"died at the reveal: {told or 'nobody'}" in board, board
+                assert ("died drinking: " in board) == bool(drank), board
+                both += bool(drank)
+    assert both  # a round with a death by drinking came up
+
+
+def test_a_seat_row_is_one_line_with_its_cheese_and_turn() -> None:
+    """At 80×24 "glass [?] covered C" left "cheese", and "(played)", alone on
+    the next line; every seat's row must now fit the board whole."""
+    game = apothecary.load("in-vino-morte", players=4, cheese=True, round_limit=6)
+    view = view_for(game)
+    marked = 0
+    for seed in range(3):
+        for state in random_states(game, seed):
+            for viewer in (*range(4), None):
+                obs = state.observation(viewer)
+                lines = view.board(obs, viewer).plain.splitlines()
+                first = next(i for i, line in enumerate(lines) if line[2:].startswith("seat 0"))
+                rows = lines[first : first + obs["players"]]
+                assert [row[2:8] for row in rows] == [f"seat {s}" for s in range(4)], lines
+                assert lines[first + obs["players"]] == "", lines
+                marked += any("cheese" in row and "played" in row for row in rows)
+    assert marked
+
+
+def test_little_drop_of_poisons_reveal_away_from_the_legend_says_cards_in_words() -> None:
+    """The reveal's pause and "How it went" read "seat 2 had played b! ... p2 p2"
+    with no legend in sight; each card is now in words, its code beside it, and
+    no card a seat played is left out. Death by poison without nested brackets:
+    "died (by seat 0 (you))" read badly."""
+    game = apothecary.load("little-drop-of-poison", players=4, target=4)
+    view = view_for(game)
+    types = {card.code: card for card in game.deck.types}  # type: ignore[attr-defined]
+    seen = 0
+    for seed in range(3):
+        states = random_states(game, seed)
+        for before, after in itertools.pairwise(states):
+            said = view.summary(before.observation(1), after.observation(1), 1)
+            if said is None:
+                continue
+            for play in after.observation(1)["last_reveal"]["plays"]:
+                for code, count in play["cards"].items():
+                    assert said.count(f"{words(types[code])} ({code})") >= count, said
+            assert "(by " not in said
+            seen += "poisoned by" in said
+    assert seen

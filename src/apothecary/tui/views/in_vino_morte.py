@@ -47,6 +47,17 @@ def round_glasses(last: dict[str, Any], viewer: int | None, seats: list[int]) ->
     )
 
 
+def round_deaths(last: dict[str, Any], viewer: int | None) -> list[str]:
+    """Who died in the round ``last``, and how: ``died drinking: seat 1 (you)``
+    (only when anyone did), then ``died at the reveal: seat 2``. A seat that
+    drank is not turned over at the reveal, so the split is public."""
+    revealed = set(last["revealed"])
+    drinking = [s for s in last["died"] if s not in revealed]
+    at_reveal = [s for s in last["died"] if s in revealed]
+    said = [f"died drinking: {seat_names(drinking, viewer)}"] if drinking else []
+    return [*said, f"died at the reveal: {seat_names(at_reveal, viewer)}"]
+
+
 def event_text(event: dict[str, Any], viewer: int | None) -> str:
     """One public event of the round in words."""
     who = seat_name(event["seat"], viewer)
@@ -85,22 +96,26 @@ class InVinoMorteView(GameView):
                 " D " if seat == obs["dealer"] and obs["phase"] != "over" else "   ",
                 style="bold cyan",
             )
-            out.append("alive " if alive else "✝ dead", style="" if alive else "dim strike")
+            # A row holds at most 48 columns, so it never wraps at the
+            # board's 49: "alive" goes without saying (the dead are marked),
+            # the cheese and the turn are one short word each.
+            if not alive:
+                out.append("✝ dead", style="dim strike")
+                out.append("\n")
+                continue
             mark, style, word = GLASSES[obs["glasses"][seat]]
-            out.append(" glass [")
+            out.append("glass [")
             out.append(mark, style=style)
             out.append(f"] {word}" if word else "]")
-            # Marks after the glass, short so that a row stays within the
-            # board's width at 80 columns (fit wraps what still does not fit).
+            if obs["cheese"][seat]:
+                out.append(" cheese", style="bold yellow")
             drunk = obs.get("drunk")
             if drunk and drunk[seat]:
-                out.append(" drunk", style="dim")
-            if obs["cheese"][seat]:
-                out.append(" C cheese", style="bold yellow")
-            if obs["turn_taken"][seat]:
-                out.append(" (played)", style="dim")
+                out.append(" drank", style="dim")
+            elif obs["turn_taken"][seat]:
+                out.append(" played", style="dim")
             out.append("\n")
-        out.append("\nD dealer  W wine  P poison  ? face down\nC cheese  ✝ dead\n")
+        out.append("\nD dealer  W wine  P poison  ? face down  ✝ dead\n")
         if obs["events"]:
             out.append("\nThis round:\n", style="bold")
             for event in obs["events"]:
@@ -108,8 +123,11 @@ class InVinoMorteView(GameView):
         last = obs.get("last_round")
         if last:
             shown = round_glasses(last, viewer, last["revealed"])
-            died = seat_names(last["died"], viewer)
-            out.append(f"\nRound {last['round']} reveal: {shown or 'nothing'}; died: {died}\n")
+            out.append(f"\nRound {last['round']} reveal: {shown or 'nothing'}\n")
+            # Those who died drinking apart from those the reveal killed: the
+            # round's dead together read as if the reveal killed them all.
+            for line in round_deaths(last, viewer):
+                out.append(f"  {line}\n")
         return fit(out)
 
     def turn_status(self, obs: Observation, viewer: int | None) -> str:
@@ -146,7 +164,7 @@ class InVinoMorteView(GameView):
             lines.append(
                 f"Round {last['round']} is over. The glasses turned over: "
                 f"{round_glasses(last, viewer, seats) or 'none'}. "
-                f"Died: {seat_names(last['died'], viewer)}. "
+                f"{'; '.join(round_deaths(last, viewer)).capitalize()}. "
                 f"{plural(sum(after['alive']), 'player')} alive."
             )
         return " ".join(lines) or None

@@ -6,6 +6,8 @@ from typing import Any
 
 from rich.text import Text
 
+from apothecary.games.little_drop_of_poison.events import card_words as words
+from apothecary.games.little_drop_of_poison.rules import LittleDropOfPoisonGame
 from apothecary.tui.views.base import (
     YOU,
     GameView,
@@ -35,10 +37,11 @@ def target_name(on: str, viewer: int | None) -> str:
 
 
 def deaths_words(reveal: dict[str, Any], viewer: int | None) -> list[str]:
-    """Each death of a reveal: ``the king died (by seat 2 and seat 0 (you))``."""
+    """Each death of a reveal: ``the king died, poisoned by seat 2 and seat 0
+    (you)`` (no brackets, which a name may hold already)."""
     return [
         f"{target_name(str(death['character']), viewer)} died"
-        f" (by {seat_names(death['killers'], viewer)})"
+        + (f", poisoned by {seat_names(death['killers'], viewer)}" if death["killers"] else "")
         for death in reveal["deaths"]
     ] or ["nobody died"]
 
@@ -181,15 +184,34 @@ class LittleDropOfPoisonView(GameView):
         who died; seats are named ``seat N``, as the log marks the viewer's own)."""
         return self._reveal(before, after, None, plays_only=True)
 
-    @staticmethod
+    def _in_words(self, counts: dict[str, int]) -> str:
+        """Cards for a sentence away from the board's legend, each in words with
+        its code: ``a blue poison of 1 drop (b1) and a blue antidote (b!)``.
+        The words say exactly what the code does, so nothing more is shown."""
+        game = self.game
+        deck = game.deck.types if isinstance(game, LittleDropOfPoisonGame) else ()
+        types = {card.code: card for card in deck}
+        return listing(
+            [
+                f"{words(types[code])} ({code})" if code in types else code
+                for code, count in counts.items()
+                for _ in range(count)
+            ],
+            "no card",
+        )
+
     def _reveal(
-        before: Observation, after: Observation, viewer: int | None, plays_only: bool = False
+        self,
+        before: Observation,
+        after: Observation,
+        viewer: int | None,
+        plays_only: bool = False,
     ) -> list[str]:
         reveal = after.get("last_reveal")
         if not reveal or reveal == before.get("last_reveal"):
             return []
         lines = [
-            f"{seat_name(play['seat'], viewer)} had played {card_words(play['cards'])} "
+            f"{seat_name(play['seat'], viewer)} had played {self._in_words(play['cards'])} "
             f"on {target_name(str(play['on']), viewer)}"
             for play in reveal["plays"]
         ]
