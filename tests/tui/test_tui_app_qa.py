@@ -19,7 +19,16 @@ from textual.widgets import Button, Footer, Input, Label, OptionList, Static
 
 import apothecary
 from apothecary.core.game import CHANCE
-from apothecary.tui.app import TYPE_HINT, GameScreen, PlayApp, SaveScreen, SetupScreen
+from apothecary.tui.app import (
+    TYPE_HINT,
+    GameScreen,
+    HandOverScreen,
+    PlayApp,
+    ResultScreen,
+    SaveScreen,
+    SetupScreen,
+    SummaryScreen,
+)
 from apothecary.tui.session import HUMAN, Session
 
 
@@ -116,6 +125,62 @@ def test_every_setup_label_is_shown_whole_and_the_switch_in_words(size: tuple[in
         assert spoon.endswith("(on or off; Space switches it)")
 
     run_app(PlayApp(None, bot_delay=0), test, size=size)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("field", ["#players", "#seed"])
+def test_enter_in_a_field_starts_the_game(size: tuple[int, int], field: str) -> None:
+    """Enter in a field did nothing (no start, no message): only Tab to the
+    Start button started the game. A form starts on Enter."""
+
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        setup = await open_setup(app, pilot, "tea-scones-arsenic")
+        setup.query_one(field, Input).focus()
+        await pilot.pause()
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, GameScreen), seconds=10)
+        assert isinstance(app.screen, GameScreen)
+        assert len(app.screen.session.seats) == 4  # the form's pre-filled players
+
+    run_app(PlayApp(None, bot_delay=5), test, size=size)
+
+
+def test_enter_in_a_field_checks_the_settings_as_the_button_does() -> None:
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        setup = await open_setup(app, pilot, "tea-scones-arsenic")
+        await pilot.press("9", "enter")  # Tea, Scones and Arsenic seats 1 to 6
+        await pilot.pause()
+        assert app.screen is setup
+        assert text_of(app, "#setup-error").startswith("✗ ")
+        assert "9" in text_of(app, "#setup-error")
+
+    run_app(PlayApp(None, bot_delay=0), test, size=(80, 24))
+
+
+@pytest.mark.parametrize("field", ["#players", "#option-little_spoon", "#seat-bots", "#seed"])
+def test_the_focused_fields_label_is_on_screen(field: str) -> None:
+    """At 80x24 the form opened scrolled down so far that the focused
+    Players field showed without its label ("Players (1 to 6):" above the
+    top edge); Tab to a field keeps its label in sight too."""
+
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        setup = await open_setup(app, pilot, "tea-scones-arsenic")
+        target = setup.query_one(field)
+        while app.focused is not target:
+            await pilot.press("tab")
+        await pilot.pause()
+        form = setup.query_one("#setup")
+        rows = list(form.children)
+        row = target if target.parent is form else target.parent
+        assert row is not None
+        label = rows[rows.index(row) - 1]
+        assert isinstance(label, Label)
+        assert shown(app, label) == whole(str(label.content))
+        screen_rows = app.screen.size.height
+        assert label.region.y >= 0 and label.region.bottom <= screen_rows
+        assert row.region.bottom <= screen_rows - 1  # above the footer
+
+    run_app(PlayApp(None, bot_delay=0), test, size=(80, 24))
 
 
 # -- messages and the notation field ----------------------------------------------------
@@ -239,3 +304,54 @@ def test_a_living_seat_waiting_is_invited_to_type_ahead() -> None:
         assert hint == "waiting for seat 0 (easy); you may type ahead"
 
     run_app(PlayApp(session, bot_delay=5), test, size=(80, 24))
+
+
+# -- hot-seat news ------------------------------------------------------------------------
+
+
+def test_in_hot_seat_everyone_reads_the_round_over_before_play_goes_on() -> None:
+    """In Vino Morte, seats 0 and 1 people, seat 2 a bot: seat 1 drank, the
+    bot's move ended the round ("Play continues clockwise until every player,
+    except the dealer, has taken a turn. When it's the dealer's turn, every
+    player who hasn't drunk flips over their own card."), and only seat 0,
+    next to play, saw the round-over panel; seat 1 saw it a whole turn later.
+    Now each person reads it behind their own hand-over before anyone plays
+    on, and nobody's panel is shown while another seat holds the keyboard."""
+    session = Session(apothecary.load("in-vino-morte", players=3), [HUMAN, HUMAN, "easy"], seed=3)
+    at_keyboard: list[int] = []  # who holds the keyboard, as the hand-overs said
+    told: dict[int, list[str]] = {0: [], 1: []}
+
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        while True:
+            await until(
+                pilot,
+                lambda: (
+                    isinstance(app.screen, HandOverScreen | SummaryScreen | ResultScreen)
+                    or my_turn(app, session, session.to_move())
+                ),
+            )
+            screen = app.screen
+            if isinstance(screen, HandOverScreen):
+                at_keyboard.append(screen.seat)
+            elif isinstance(screen, SummaryScreen):
+                game = app.screen_stack[-2]
+                assert isinstance(game, GameScreen) and game.viewer is not None
+                assert game.viewer == at_keyboard[-1]  # never another seat's panel
+                told[game.viewer].append(screen.text)
+            elif isinstance(screen, GameScreen):
+                if any("Round 1 is over" in line for line in session.summaries(None)):
+                    break  # the first move after the round's end
+                before = len(session.state.history())
+                state = session.state
+                moves = [state.action_to_string(a) for a in state.legal_actions()]
+                screen.query_one("#entry", Input).value = "drink" if "drink" in moves else moves[0]
+                await pilot.press("f2", "enter")
+                await until(pilot, lambda before=before: len(session.state.history()) > before)
+                continue
+            else:
+                raise AssertionError("the game ended before its first round did")
+            await pilot.press("enter")
+
+    run_app(PlayApp(session, bot_delay=0), test, size=(80, 24))
+    for seat in (0, 1):
+        assert any("Round 1 is over" in text for text in told[seat]), (seat, told)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -22,6 +23,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.suggester import SuggestFromList
+from textual.widget import Widget
 from textual.widgets import (
     Button,
     Footer,
@@ -238,16 +240,23 @@ class HandOverScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "I am ready")]
 
-    def __init__(self, seat: int, title: str) -> None:
+    def __init__(self, seat: int, title: str, news: bool = False) -> None:
         super().__init__()
         self.seat = seat
         self.title_text = title
+        self.news = news
+        """Whether the seat is called to read news of the game, not to play."""
 
     def compose(self) -> ComposeResult:
-        """Only the name of the seat to play next; nothing of anyone's view."""
+        """Only the name of the seat called and why; nothing of anyone's view."""
+        why = (
+            f"Seat {self.seat} has news of the game to read (it is not their turn).\n\n"
+            if self.news
+            else ""
+        )
         with Vertical(id="handover-box"):
             yield Static(
-                f"{self.title_text}\n\nPass the keyboard to seat {self.seat}.\n\n"
+                f"{self.title_text}\n\nPass the keyboard to seat {self.seat}.\n\n{why}"
                 f"Seat {self.seat}: press Enter when the others are not looking.",
                 id="handover-text",
             )
@@ -619,17 +628,14 @@ class GameScreen(Screen[None]):
             return
         mover = session.to_move()
         if session.is_human(mover):
+            # Hot-seat: before anyone plays on, each other person with news
+            # (a round's end, their death) reads it behind their own hand-over.
+            told = self._someone_to_tell(mover)
+            if told is not None:
+                self._hand_over(told, self.advance, news=True)
+                return
             if mover != self.viewer and len(session.humans) > 1:
-                self.hidden = True
-                self.viewer = None
-                self.show()
-                self.query_one("#entry", Input).value = ""  # the last person's typing
-                self.query_one("#error", Static).update("")  # and what was said to them
-                self._ahead = False
-                self.app.push_screen(
-                    HandOverScreen(mover, session.game.info.title),
-                    lambda _: self._reveal_to(mover),
-                )
+                self._hand_over(mover, lambda: None)
                 return
             self.viewer = mover
             self.show()
@@ -658,11 +664,38 @@ class GameScreen(Screen[None]):
         self.app.push_screen(SummaryScreen("\n\n".join(news)), lambda _: then())
         return True
 
-    def _reveal_to(self, seat: int) -> None:
+    def _someone_to_tell(self, mover: int) -> int | None:
+        """The first person other than ``mover`` with milestones not yet shown
+        to them, in a hot-seat game (None: nobody). The mover is told after
+        their own hand-over, so they are not handed the keyboard twice."""
+        if len(self.session.humans) == 1:
+            return None
+        for seat in self.session.humans:
+            if seat != mover and self.session.summaries(seat, self._told[seat]):
+                return seat
+        return None
+
+    def _hand_over(self, seat: int, then: Callable[[], None], news: bool = False) -> None:
+        """Hide the view and cover the terminal until ``seat`` is at the
+        keyboard; then show their view and their news, and run ``then``."""
+        self.hidden = True
+        self.viewer = None
+        self.show()
+        self.query_one("#entry", Input).value = ""  # the last person's typing
+        self.query_one("#error", Static).update("")  # and what was said to them
+        self._ahead = False
+        self.app.push_screen(
+            HandOverScreen(seat, self.session.game.info.title, news=news),
+            lambda _: self._reveal_to(seat, then),
+        )
+
+    def _reveal_to(self, seat: int, then: Callable[[], None]) -> None:
         self.viewer = seat
         self.hidden = False
         self.show()
-        self._tell(lambda: None)  # what happened to this person since their last turn
+        # What happened to this person since they last looked; then go on.
+        if not self._tell(then):
+            then()
 
     @work(thread=True, exclusive=True, group="bots")
     def _think(self, token: int, bot: Bot, state: State) -> None:
@@ -827,9 +860,9 @@ class SetupScreen(Screen[None]):
     """Players, options (from the game's option descriptions), seats and seed."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.pop_screen", "Back")]
-    # The first field, ready for typing (by default the scrolling form itself
-    # took the focus, and keys went nowhere until Tab).
-    AUTO_FOCUS = "#players"
+    # The first field is focused on mount, ready for typing (by default the
+    # scrolling form itself took the focus, and keys went nowhere until Tab).
+    AUTO_FOCUS = None
 
     def __init__(self, game_name: str, save_path: Path | None, bot_delay: float) -> None:
         super().__init__()
@@ -892,9 +925,45 @@ class SetupScreen(Screen[None]):
         name = str(event.switch.id).removeprefix("option-")
         self.query_one(f"#state-{name}", Static).update(switch_word(event.value))
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        """Start the game, or say what is wrong with the settings."""
+    def on_mount(self) -> None:
+        """Focus the first field and show it with its label: Textual's own
+        scroll to a newly focused field, done before the form is laid out,
+        centred it and left its label above the top at 80x24."""
+        players = self.query_one("#players", Input)
+        self.set_focus(players, scroll_visible=False)
+        self.call_after_refresh(self._show_label_of, players)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Keep the focused field's label on screen with it (Tab scrolls only
+        as far as the field, which leaves a label above it out of sight)."""
+        self.call_after_refresh(self._show_label_of, event.widget)
+
+    def _show_label_of(self, field: Widget) -> None:
+        form = self.query_one("#setup", VerticalScroll)
+        row: Widget = field
+        while isinstance(row.parent, Widget) and row.parent is not form:
+            row = row.parent
+        if row.parent is not form:
+            return
+        rows = list(form.children)
+        index = rows.index(row)
+        region = row.virtual_region_with_margin
+        if index > 0 and isinstance(rows[index - 1], Label):
+            region = rows[index - 1].virtual_region_with_margin.union(region)
+        form.scroll_to_region(region, animate=False, immediate=True)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in a field starts the game, as submitting a form does."""
         event.stop()
+        self._start()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """The Start button."""
+        event.stop()
+        self._start()
+
+    def _start(self) -> None:
+        """Start the game, or say what is wrong with the settings."""
         try:
             session = self._session()
         except ApothecaryError as problem:
