@@ -396,3 +396,23 @@ def test_little_drop_of_poisons_reveal_away_from_the_legend_says_cards_in_words(
             assert "(by " not in said
             seen += "poisoned by" in said
     assert seen
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_a_board_wraps_to_the_width_it_is_given(name: str, options: dict[str, Any]) -> None:
+    """At 120×40 the board's pane is 80 wide, yet legends and "discard pile"
+    wrapped at 49: a caller that knows the real width passes it, and the board
+    fills it (and never passes it)."""
+    game = apothecary.load(name, **options)
+    view = view_for(game)
+    wider = 0
+    states = [s for seed in range(3) for s in random_states(game, seed, avoid=("stop",))]
+    for state in states[::3]:
+        for viewer in (0, None):
+            obs = state.observation(viewer)
+            lines = view.board(obs, viewer, width=80).plain.splitlines()
+            assert max(cell_len(line) for line in lines) <= 80, lines
+            narrow = view.board(obs, viewer).plain.splitlines()
+            assert flat("\n".join(lines)) == flat("\n".join(narrow))  # the same words
+            wider += len(lines) < len(narrow)
+    assert wider  # some line that wrapped at 49 fits whole at 80

@@ -94,8 +94,10 @@ class GameView:
 
     # -- the picture ---------------------------------------------------------------
 
-    def board(self, obs: Observation, viewer: int | None) -> Text:
-        """The table as ``viewer`` sees it."""
+    def board(self, obs: Observation, viewer: int | None, width: int = BOARD_WIDTH) -> Text:
+        """The table as ``viewer`` sees it, its lines wrapped to ``width``
+        columns: the board's real width when the caller knows it (a wider
+        window), else what the smallest window keeps."""
         return Text(json.dumps(obs, indent=1, sort_keys=True))
 
     def status(self, obs: Observation, viewer: int | None) -> str:

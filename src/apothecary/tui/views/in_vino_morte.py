@@ -7,6 +7,7 @@ from typing import Any
 from rich.text import Text
 
 from apothecary.tui.views.base import (
+    BOARD_WIDTH,
     YOU,
     GameView,
     Observation,
@@ -75,7 +76,7 @@ def event_text(event: dict[str, Any], viewer: int | None) -> str:
 class InVinoMorteView(GameView):
     """The table round by round: glasses face down unless you dealt them."""
 
-    def board(self, obs: Observation, viewer: int | None) -> Text:
+    def board(self, obs: Observation, viewer: int | None, width: int = BOARD_WIDTH) -> Text:
         """Each seat's glass as a letter ([W] wine, [P] poison, [?] covered)."""
         out = Text()
         deck = obs["deck"]
@@ -128,7 +129,7 @@ class InVinoMorteView(GameView):
             # round's dead together read as if the reveal killed them all.
             for line in round_deaths(last, viewer):
                 out.append(f"  {line}\n")
-        return fit(out)
+        return fit(out, width)
 
     def turn_status(self, obs: Observation, viewer: int | None) -> str:
         """Who deals or acts (the app adds examples legal in the position)."""

@@ -9,6 +9,7 @@ from rich.text import Text
 from apothecary.games.little_drop_of_poison.events import card_words as words
 from apothecary.games.little_drop_of_poison.rules import LittleDropOfPoisonGame
 from apothecary.tui.views.base import (
+    BOARD_WIDTH,
     YOU,
     GameView,
     Observation,
@@ -71,7 +72,7 @@ def cards(out: Text, counts: dict[str, int]) -> None:
 class LittleDropOfPoisonView(GameView):
     """Face-down plays show as counts; your own as cards."""
 
-    def board(self, obs: Observation, viewer: int | None) -> Text:
+    def board(self, obs: Observation, viewer: int | None, width: int = BOARD_WIDTH) -> Text:
         """The king, then a line per seat with its peasant, score and cards."""
         out = Text()
         out.append(
@@ -133,7 +134,7 @@ class LittleDropOfPoisonView(GameView):
             "\nbN N blue drops, gN green, pN purple, g+pN both;\n"
             "X! antidote of colour X, u! universal antidote\n"
         )
-        return fit(out)
+        return fit(out, width)
 
     def turn_status(self, obs: Observation, viewer: int | None) -> str:
         """Who chooses a character, adds cards, or passes."""

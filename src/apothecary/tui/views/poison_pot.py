@@ -7,7 +7,7 @@ from itertools import groupby
 
 from rich.text import Text
 
-from apothecary.tui.views.base import YOU, GameView, Observation, seat_name
+from apothecary.tui.views.base import BOARD_WIDTH, YOU, GameView, Observation, seat_name
 
 # Letter first, colour second: R/B/Y read the same in monochrome.
 PIECES: dict[str, tuple[str, str]] = {
@@ -22,9 +22,10 @@ PIECES: dict[str, tuple[str, str]] = {
 class PoisonPotView(GameView):
     """The board as one hexagon of named circles."""
 
-    def board(self, obs: Observation, viewer: int | None) -> Text:
+    def board(self, obs: Observation, viewer: int | None, width: int = BOARD_WIDTH) -> Text:
         """One hexagon, each circle as its name and what stands on it (``d4R``),
-        the last placement in ``[ ]`` and the end of the last slide in ``( )``."""
+        the last placement in ``[ ]`` and the end of the last slide in ``( )``.
+        The hexagon keeps its shape at any ``width``: it fits the smallest board."""
         names: list[str] = obs["circles"]
         pieces: list[str] = obs["board"]
         index = {name: i for i, name in enumerate(names)}

@@ -6,7 +6,15 @@ from typing import Any
 
 from rich.text import Text
 
-from apothecary.tui.views.base import YOU, GameView, Observation, fit, plural, seat_name
+from apothecary.tui.views.base import (
+    BOARD_WIDTH,
+    YOU,
+    GameView,
+    Observation,
+    fit,
+    plural,
+    seat_name,
+)
 
 KIND_STYLES = ("bold red", "bold green", "bold yellow", "bold blue", "bold magenta", "bold cyan")
 """A colour per scone kind 1..6; the kind's number is always printed too."""
@@ -40,7 +48,7 @@ def marked_notations(marked: list[Any]) -> list[str]:
 class TeaSconesArsenicView(GameView):
     """Doses you have seen are numbers; the rest are ``?``."""
 
-    def board(self, obs: Observation, viewer: int | None) -> Text:
+    def board(self, obs: Observation, viewer: int | None, width: int = BOARD_WIDTH) -> Text:
         """The box, then a line per seat with its cup (the hand is pinned below)."""
         out = Text()
         out.append(
@@ -91,7 +99,7 @@ class TeaSconesArsenicView(GameView):
         if obs.get("eat_off") is not None:
             out.append("\nEat-off between seats " + ", ".join(map(str, obs["eat_off"])) + "\n")
         out.append("\nkN scone of kind N, :D its dose (? unknown), ▪ sugar cube, ✝ dead\n")
-        return fit(out)
+        return fit(out, width)
 
     def turn_status(self, obs: Observation, viewer: int | None) -> str:
         """Whose turn and what they decide."""
