@@ -150,6 +150,8 @@ def test_a_whole_game_by_the_table(
     assert device_page.locator("#room").get_attribute("data-status") == "over"
     assert "win" in (device_page.text_content("#result") or "")
     assert device_page.locator(".table-area .ldp-live").count() == 0
+    # no hand under the result ("Your hand (your peasant is dead this round) / no cards")
+    assert device_page.locator(".table-area .ldp-hand").is_hidden()
     assert not device_page.errors
 
 
@@ -278,3 +280,94 @@ def test_readme_picture(browser: Any, api: Any, enter_room: Any) -> None:
         page.locator(HAND).first.click()
         page.wait_for_timeout(200)
         page.mouse.move(1, 1)  # no hover on the picture
+
+
+def test_your_own_seat_says_whom_you_play_on(page: Any, api: Any, enter_room: Any) -> None:
+    # your own mat, played on, said "playing on self"
+    answer = kit.start_room(api, GAME, 3, ["open", "easy", "easy"], "ldp-self-1", {"target": 3})
+    enter_room(page, answer)
+    page.locator(HAND).first.click()
+    with kit.next_position(page):
+        page.locator(f'{MATS}[data-character="0"]').click()
+    doing = page.locator('.table-area .ldp-mat[data-character="0"] .ldp-doing')
+    assert doing.text_content() == "playing on your own peasant"
+    assert kit.overflowing(page, ".table-area .ldp-doing") == []
+
+
+def position(**fields: Any) -> dict[str, Any]:
+    """Seat 0's update in a 3-seat game just after a reveal (a position a game of the
+    QA pass reached: seat 0 and seat 2 poisoned their own peasants), with ``fields``."""
+    seat = {"alive": True, "round_points": 0, "hand": 2, "played_on": None, "played": 0}
+    empty: dict[str, Any] = {"cards": {}, "blocked": []}
+    obs: dict[str, Any] = {
+        "game": GAME,
+        "players": 3,
+        "target": 10,
+        "phase": "play",
+        "to_move": 2,
+        "assassination_round": 3,
+        "poison_round": 1,
+        "starting_seat": 2,
+        "king": "weasel",
+        "king_alive": True,
+        "king_lethal": 5,
+        "peasant_lethal": 3,
+        "seats": [
+            {**seat, "seat": 0, "kind": "rat", "score": 0},
+            {**seat, "seat": 1, "kind": "weasel", "score": 3},
+            {**seat, "seat": 2, "kind": "weasel", "score": 3},
+        ],
+        "table": {character: empty for character in ("0", "1", "2", "king")},
+        "deck": 42,
+        "discard": {},
+        "discard_count": 0,
+        "cards": ["b1", "b2", "b3", "g1", "g2", "g3", "p1", "p2", "p3", "g+p1", "b!", "u!"],
+        "colours": ["blue", "green", "purple"],
+        "last_reveal": {
+            "assassination_round": 2,
+            "poison_round": 2,
+            "plays": [
+                {"seat": 1, "on": "1", "cards": {"g1": 1, "p1": 1}},
+                {"seat": 2, "on": "2", "cards": {"g3": 1}},
+                {"seat": 0, "on": "0", "cards": {"g2": 1, "p1": 1}},
+            ],
+            "deaths": [{"character": "0", "killers": [0]}, {"character": "2", "killers": [2]}],
+            "points": [0, 0, 0],
+            "discarded_hands": [
+                {"seat": 0, "cards": {"b1": 2, "g1": 1}},
+                {"seat": 2, "cards": {"g+p1": 1, "u!": 1}},
+            ],
+        },
+        "outcome": None,
+        "seat": 0,
+        "hand": {"b1": 1, "u!": 1},
+        "my_play": {},
+    }
+    obs.update(fields)
+    return {"state_id": "1:68", "observation": obs, "legal": [], "events": []}
+
+
+NAMES = ["Ann", "easy bot (seat 1)", "easy bot (seat 2)"]
+
+
+def test_the_reveal_names_discarded_cards_in_words(page: Any, web_server: str) -> None:
+    # "Your hand is discarded face up: b1 b1 g1." while the log says cards in words
+    kit.table_alone(page, web_server, GAME, NAMES, width=700)
+    kit.show(page, position())
+    said = page.text_content(".ldp-reveal-result") or ""
+    mine = "a blue poison of 1 drop, a blue poison of 1 drop and a green poison of 1 drop"
+    assert f"Your hand is discarded face up: {mine}." in said, said
+    theirs = "a green and purple poison of 1 drop each and a universal antidote"
+    assert f"easy bot (seat 2)'s hand is discarded face up: {theirs}." in said, said
+
+
+def test_no_hand_once_the_game_is_over(page: Any, web_server: str) -> None:
+    # under the result it still said "Your hand (your peasant is dead this round) / no cards"
+    kit.table_alone(page, web_server, GAME, NAMES, width=360)
+    dead = position()["observation"]["seats"][0] | {"alive": False}
+    kit.show(page, position())
+    assert page.locator(".ldp-hand").is_visible()
+    over = {"winners": [1, 2], "scores": [0, 10, 10]}
+    seats = [dead, *position()["observation"]["seats"][1:]]
+    kit.show(page, position(phase="over", to_move=None, hand={}, seats=seats, outcome=over))
+    assert page.locator(".ldp-hand").is_hidden()

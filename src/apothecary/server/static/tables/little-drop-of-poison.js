@@ -163,6 +163,18 @@ export function mount(root, ctx) {
     return { kind: "unknown", letters: [], drops: 0, words: code };
   }
 
+  /** A card in words for a sentence, as the log words it (the game's events.card_words):
+   * "a blue poison of 2 drops", "a green and purple poison of 1 drop each", "a blue
+   * antidote", "a universal antidote". */
+  function cardWords(code) {
+    const card = parse(code);
+    const names = card.letters.map((l) => (look.get(l) ? look.get(l).name : l));
+    const a = (words) => `${/^[aeio]/.test(words) ? "an" : "a"} ${words}`;
+    if (card.kind === "poison") return a(`${names.join(" and ")} poison of ${plural(card.drops, "drop")}${names.length > 1 ? " each" : ""}`);
+    if (card.kind === "antidote") return a(`${names[0]} antidote`);
+    return card.kind === "universal" ? "a universal antidote" : code;
+  }
+
   function droplet(parent, x, y, size, fill) {
     const s = size / 10;
     svg("path", {
@@ -408,7 +420,7 @@ export function mount(root, ctx) {
         const doing = html("div", "ldp-doing", mat);
         doing.textContent = seatInfo.played_on === null || seatInfo.played_on === undefined
           ? (seatInfo.seat === ctx.you ? "your turn" : "choosing…")
-          : `playing on ${seatInfo.played_on === "king" ? "the king" : seatInfo.played_on === character ? "self" : name(Number(seatInfo.played_on))}`;
+          : `playing on ${seatInfo.played_on === "king" ? "the king" : seatInfo.played_on === character ? characterWords(character, obs, seatInfo.seat) : name(Number(seatInfo.played_on))}`;
       }
       // what clicking does
       const action = moves.targets.get(character);
@@ -443,7 +455,9 @@ export function mount(root, ctx) {
 
   function drawHand(msg, obs, moves) {
     clear(handBox);
-    if (obs.seat === null || obs.seat === undefined || !obs.hand) {
+    // (once the game is over a hand means nothing: it said "your peasant is dead
+    // this round / no cards" under the result)
+    if (obs.seat === null || obs.seat === undefined || !obs.hand || obs.phase === "over" || obs.outcome) {
       handBox.hidden = true;
       return;
     }
@@ -591,7 +605,8 @@ export function mount(root, ctx) {
     else if (deaths.length) words += " No points.";
     for (const hand of reveal.discarded_hands || []) {
       const cards = expand(hand.cards, obs.cards || []);
-      if (cards.length) words += ` ${hand.seat === ctx.you ? "Your" : `${name(hand.seat)}'s`} hand is discarded face up: ${cards.join(" ")}.`;
+      // in words, as the log says them (its codes, "b1 b1 g1", were the only ones left)
+      if (cards.length) words += ` ${hand.seat === ctx.you ? "Your" : `${name(hand.seat)}'s`} hand is discarded face up: ${listWords(cards.map(cardWords))}.`;
     }
     result.textContent = words;
     if (motion) window.setTimeout(() => revealBox.classList.remove("ldp-animate"), i * step + 900);
