@@ -6,6 +6,11 @@ right edge were out of sight with nothing to say they were there: on a phone a
 4-seat series of Tea, Scones and Arsenic three of four), the one to move among
 the hidden ones. The bar now wraps: below the two-column layout into a grid, on
 a desktop into more rows. Every seat is in view at once, the one to move included.
+
+Wrapped, the grid's narrow chips cut "medium bot" to "medium …" on a phone and at
+768 px, even in a 3-seat room, so a room of medium bots showed chips that differed
+only by "seat N". A chip's name now wraps onto a second line when it must; a name
+up to 16 characters is shown whole at every width.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from typing import Any
 
 import pytest
 import tables_kit as kit
+from serving import host_headers, make_room
 
 PHONE = {"width": 360, "height": 740}
 
@@ -46,11 +52,46 @@ chip is scrolled out of sight) as the room opens; all of them when the page itse
 is wider than the window."""
 
 
+CUT_NAMES = """() => [...document.querySelectorAll('#seats li.seat-chip .chip-name')]
+  .filter((name) => name.scrollWidth > name.clientWidth + 1
+    || name.scrollHeight > name.clientHeight + 1)
+  .map((name) => name.textContent)"""
+"""The chip names not shown whole: wider than their box (cut with an ellipsis) or
+taller (lines past the second cut off)."""
+
+# The chip names as they were: one line, cut with an ellipsis, and on a phone
+# beside the dot and the turn mark.
+OLD_NAMES = """
+.seat-chip .chip-name { white-space: nowrap !important; display: block !important;
+                        text-overflow: ellipsis !important; }
+@media (max-width: 899px) {
+  .seat-chip .chip-name { flex: 1 1 0 !important; }
+  .seat-chip .dot, .seat-chip .turn-mark { order: 0 !important; }
+  .seat-chip .turn-mark { display: inline !important; }
+}
+"""
+
+LONG_NAME = "Henrietta Greene"  # 16 characters
+
+WIDTHS = [
+    {"width": 360, "height": 740},
+    {"width": 390, "height": 844},
+    {"width": 768, "height": 1024},
+    {"width": 1280, "height": 800},
+]
+
+
 def open_full_room(
-    api: Any, enter_room: Any, page: Any, game: str, players: int, seed: str
+    api: Any,
+    enter_room: Any,
+    page: Any,
+    game: str,
+    players: int,
+    seed: str,
+    level: str = "easy",
 ) -> None:
-    """A started room of ``game`` with every seat taken (Ann in seat 0, bots after)."""
-    seats = ["open", *["easy"] * (players - 1)]
+    """A started room of ``game`` with every seat taken (Ann in seat 0, ``level`` bots after)."""
+    seats = ["open", *[level] * (players - 1)]
     enter_room(page, kit.start_room(api, game, players, seats, seed))
     page.wait_for_selector(f"#seats li.seat-chip >> nth={players - 1}")
     page.wait_for_selector("#room[data-status=playing]")
@@ -84,3 +125,43 @@ def test_on_a_desktop_every_seat_of_a_full_room_is_in_view(
     hidden = page.evaluate(OUT_OF_VIEW)
     kit.snap(page, artifacts, "in-vino-morte-9-desktop-old-bar", full_page=False)
     assert 0 not in hidden and len(hidden) >= 3
+
+
+@pytest.mark.parametrize("players", [3, 9])
+def test_a_bots_name_is_shown_whole_at_every_width(
+    api: Any, enter_room: Any, page: Any, artifacts: Path, players: int
+) -> None:
+    # "medium bot" (10 characters) was cut on the old one-line chips; it and a
+    # 16-character name in seat 0 must be read whole.
+    answer = make_room(
+        api,
+        game="in-vino-morte",
+        players=players,
+        seats=["open", *["medium"] * (players - 1)],
+        options={},
+        seed=f"names-{players}",
+        host_name=LONG_NAME,
+    )
+    started = api.post(f"/api/rooms/{answer['code']}/start", headers=host_headers(answer))
+    assert started.status_code < 300, started.text
+    enter_room(page, answer)
+    page.wait_for_selector(f"#seats li.seat-chip >> nth={players - 1}")
+    page.wait_for_selector("#room[data-status=playing]")
+    names = page.locator("#seats li.seat-chip .chip-name")
+    assert names.all_text_contents() == [LONG_NAME, *["medium bot"] * (players - 1)]
+    cut_before: dict[int, list[str]] = {}
+    for size in WIDTHS:
+        page.set_viewport_size(size)
+        kit.snap(page, artifacts, f"names-{players}-{size['width']}", full_page=False)
+        assert page.evaluate(CUT_NAMES) == [], size
+        assert page.evaluate(OUT_OF_VIEW) == [], size
+    # The check catches the old one-line names: "medium …" on a phone and, with
+    # nine chips, at 768 px.
+    style = page.add_style_tag(content=OLD_NAMES)
+    for size in WIDTHS[:3]:
+        page.set_viewport_size(size)
+        cut_before[size["width"]] = page.evaluate(CUT_NAMES)
+    style.evaluate("tag => tag.remove()")
+    # (In a 3-seat room the old grid's three chips shared 768 px widely enough.)
+    cut_widths = {width for width, cut in cut_before.items() if "medium bot" in cut}
+    assert cut_widths == ({360, 390, 768} if players == 9 else {360, 390}), cut_before
