@@ -21,6 +21,7 @@ import apothecary
 from apothecary.core.game import CHANCE
 from apothecary.tui.app import (
     TYPE_HINT,
+    GameLog,
     GameScreen,
     HandOverScreen,
     PlayApp,
@@ -355,3 +356,63 @@ def test_in_hot_seat_everyone_reads_the_round_over_before_play_goes_on() -> None
     run_app(PlayApp(session, bot_delay=0), test, size=(80, 24))
     for seat in (0, 1):
         assert any("Round 1 is over" in text for text in told[seat]), (seat, told)
+
+
+# -- the log panels -----------------------------------------------------------------------
+
+
+def played_on(moves: int, seed: int = 3) -> Session:
+    """An In Vino Morte game for seat 0 against three bots, played ``moves`` moves in."""
+    session = Session(
+        apothecary.load("in-vino-morte", players=4), [HUMAN, "easy", "easy", "easy"], seed=seed
+    )
+    while len(session.log) < moves and not session.is_over():
+        mover = session.to_move()
+        if mover == CHANCE:
+            session.play_chance()
+        else:
+            session.play(mover, session.state.legal_actions()[0])
+    return session
+
+
+def test_the_result_logs_text_keeps_a_space_from_the_panels_edge() -> None:
+    """The result's log ran into its edge: "│  1. seat 0..." then "│scone from"."""
+    session = played_on(10_000)
+    assert session.is_over()
+
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: isinstance(app.screen, ResultScreen))
+        await pilot.pause()
+        panel = app.screen.query_one("#result-log")
+        region = panel.region
+        rows = app.screen._compositor.render_strips()[region.y : region.bottom]
+        edges = [strip.text[region.x : region.x + 2] for strip in rows]
+        written = [edge for edge in edges if edge[0] == "│" and edge != "│ "]
+        assert len(edges) > 5 and not written, edges
+
+    run_app(PlayApp(session, bot_delay=0), test, size=(80, 24))
+
+
+def test_the_game_log_wraps_again_when_the_window_is_resized() -> None:
+    """The log's lines kept the wrap width of the window they were written
+    in: after widening it they stayed cut short, a wide panel half empty."""
+    session = played_on(12)
+
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: isinstance(app.screen, GameScreen))
+        log = app.screen.query_one("#log", GameLog)
+        await until(pilot, lambda: len(log.lines) > 0)
+        narrow = [line.text.rstrip() for line in log.lines]
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        await pilot.pause()
+        width = log.scrollable_content_region.width
+        wide = [line.text.rstrip() for line in log.lines]
+        assert width > max(len(line) for line in narrow) + 5
+        assert len(wide) < len(narrow)  # fewer lines: each long entry is on fewer
+        assert max(len(line) for line in wide) > max(len(line) for line in narrow)
+        assert all(len(line) <= width for line in wide)
+        # The same words, in the same order.
+        assert " ".join(" ".join(wide).split()) == " ".join(" ".join(narrow).split())
+
+    run_app(PlayApp(session, bot_delay=5), test, size=(80, 24))

@@ -97,6 +97,40 @@ class ActionList(OptionList):
             replace_or_insert(entry, event.character)
 
 
+class GameLog(RichLog):
+    """The log panel. A RichLog wraps a line once, as it is written; this one
+    keeps its lines and wraps them again when its width changes (a resized
+    window left them at the old width, cut or half-empty)."""
+
+    def __init__(self, *, id: str) -> None:
+        super().__init__(id=id, wrap=True, min_width=16, max_lines=LOG_LINES_SHOWN)
+        self._texts: list[str] = []
+        self._wrapped_at = 0
+
+    def add(self, text: str) -> None:
+        """Write ``text`` as a line of the log (the oldest go past the limit)."""
+        self._texts = [*self._texts, text][-LOG_LINES_SHOWN:]
+        self.write(text)
+
+    def clear(self) -> GameLog:
+        """Empty the log."""
+        self._texts = []
+        super().clear()
+        return self
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Wrap the lines again at the new width (RichLog's own handler, run
+        after this one, writes what came before the first size was known)."""
+        width = event.size.width
+        if self._wrapped_at and width and width != self._wrapped_at:
+            texts = self._texts
+            self.clear()
+            for text in texts:
+                self.add(text)
+        if width:
+            self._wrapped_at = width
+
+
 def replace_or_insert(entry: Input, text: str) -> None:
     """Type ``text`` into ``entry`` as a key would: over the selected text (a
     refused move is left selected), else at the cursor."""
@@ -427,7 +461,7 @@ class GameScreen(Screen[None]):
                 yield ActionList(id="actions")
             with Vertical(id="side"):
                 yield Static("", id="seats")
-                yield RichLog(id="log", wrap=True, min_width=16, max_lines=LOG_LINES_SHOWN)
+                yield GameLog(id="log")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -458,7 +492,7 @@ class GameScreen(Screen[None]):
         status = self.query_one("#status", Static)
         board = self.query_one("#board", Static)
         seats = self.query_one("#seats", Static)
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", GameLog)
         pinned = self.query_one("#pinned", Static)
         if self.hidden:
             status.update("Hand-over: the view is hidden")
@@ -487,7 +521,7 @@ class GameScreen(Screen[None]):
         else:
             log.clear()
         for entry in session.log[written:][-LOG_LINES_SHOWN:]:
-            log.write(entry.line(viewer))
+            log.add(entry.line(viewer))
         self._log_for = (viewer, len(session.log))
         if viewer is not None and mover == viewer and not session.is_over():
             self._offer(session.state.legal_actions())
@@ -1071,7 +1105,9 @@ class PlayApp(App[None]):
     #save-box { width: 80%; height: auto; background: $panel; border: thick $primary; }
     SaveScreen { align: center middle; }
     #rules-box { background: $panel; padding: 1 2; }
-    #result-log { width: 34%; min-width: 26; max-width: 46; border-left: solid $primary; }
+    #result-log {
+        width: 34%; min-width: 26; max-width: 46; border-left: solid $primary; padding: 0 1;
+    }
     #result-main { padding: 0 1; }
     #result-board { width: auto; }
     #setup { padding: 1 2; }
@@ -1116,6 +1152,7 @@ __all__ = [
     "HUMAN",
     "ActionList",
     "ConfirmScreen",
+    "GameLog",
     "GameScreen",
     "HandOverScreen",
     "MenuScreen",
