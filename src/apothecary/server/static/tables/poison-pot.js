@@ -591,7 +591,9 @@ export function mount(root, ctx) {
       const mine = seat === ctx.you && (msg.legal || []).length > 0;
       if (obs.phase === "slide") {
         if (!mine) return `${ctx.seatName(seat)} (${colour}) is sliding a piece`;
-        return `Your turn: slide ${slidable(msg)} (choose a piece, then where it goes)`;
+        // (one piece to slide, the pot on the first turn, is no piece to choose)
+        const one = legalMoves(msg).slides.size === 1;
+        return `Your turn: slide ${slidable(msg)} (choose ${one ? "it" : "a piece"}, then where it goes)`;
       }
       if (obs.phase === "draw") return `${seat === ctx.you ? "You turn" : `${ctx.seatName(seat)} (${colour}) turns`} up a cauldron`;
       if (obs.phase === "place") {
