@@ -356,12 +356,15 @@ def no_cut_sentence(lines: list[dict[str, Any]]) -> None:
         assert "(seat" not in line["words"], lines
 
 
-def test_a_shared_win_of_many_keeps_its_verb_on_a_phone(page: Any, web_server: str) -> None:
+def test_a_shared_win_of_many_keeps_its_verb_on_a_phone(
+    page: Any, web_server: str, artifacts: Path
+) -> None:
     # The 9-seat phone centre read "medium bot (seat 2), easy bot (seat 6)," (two names and
     # "share the win" lost) over "died in round 2: medium bot #2, easy bot #6, medium bot".
     # The rule (DESIGN's In Vino Morte): when everyone left dies in one round, they share it.
     kit.table_alone(page, web_server, GAME, twins(9), width=350)
     kit.show(page, game_over(9, [2, 6, 7, 8], [2, 6, 7, 8]))
+    kit.snap(page, artifacts, "ivm-9-shared-win", full_page=False)
     lines = centre(page)
     no_cut_sentence(lines)
     words = said(lines)
@@ -380,7 +383,9 @@ def test_a_shared_win_of_many_keeps_its_verb_on_a_phone(page: Any, web_server: s
     assert any(line["title"] and line["title"].endswith("and easy bot #8") for line in lines)
 
 
-def test_the_reveal_of_many_deaths_keeps_its_verb_on_a_phone(page: Any, web_server: str) -> None:
+def test_the_reveal_of_many_deaths_keeps_its_verb_on_a_phone(
+    page: Any, web_server: str, artifacts: Path
+) -> None:
     # "Round 2: the reveal / you, easy bot #1, medium bot #4," and no verb: the list had two
     # lines and ran out before "die".
     kit.table_alone(page, web_server, GAME, twins(9), width=350)
@@ -390,6 +395,7 @@ def test_the_reveal_of_many_deaths_keeps_its_verb_on_a_phone(page: Any, web_serv
     after["events"] = [{"kind": "drink", "actor": 0, "reveal": [{"seat": s} for s in died[1:]]}]
     kit.show(page, after)
     page.wait_for_selector(".ivm-centre-title")
+    kit.snap(page, artifacts, "ivm-9-reveal", full_page=False)
     lines = centre(page)
     no_cut_sentence(lines)
     assert said(lines).startswith("Round 2: the reveal"), lines
