@@ -10,6 +10,7 @@ text cut at the window's edge is caught as a person would see it.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from pilot_helpers import my_turn, run_app, text_of, until
@@ -31,6 +32,7 @@ from apothecary.tui.app import (
     SummaryScreen,
 )
 from apothecary.tui.session import HUMAN, Session
+from apothecary.tui.views.base import BOARD_WIDTH
 
 
 def shown(app: PlayApp, widget: Widget) -> str:
@@ -416,3 +418,30 @@ def test_the_game_log_wraps_again_when_the_window_is_resized() -> None:
         assert " ".join(" ".join(wide).split()) == " ".join(" ".join(narrow).split())
 
     run_app(PlayApp(session, bot_delay=5), test, size=(80, 24))
+
+
+def test_the_board_is_drawn_to_the_width_its_pane_has() -> None:
+    """The views wrap a board to the width they are given; the game screen gives
+    its pane's real width (49 columns at 80x24, wider in a wider window, again
+    after a resize), so a 120-column window is not wrapped as if it had 80."""
+    game = apothecary.load("little-drop-of-poison", players=3)
+    session = Session(game, [HUMAN, "easy", "easy"], seed=4)
+    widths: list[int] = []
+    draw = session.view.board
+
+    def board(obs: Any, viewer: int | None, width: int = BOARD_WIDTH) -> Any:
+        widths.append(width)
+        return draw(obs, viewer, width)
+
+    session.view.board = board  # type: ignore[method-assign]
+
+    async def test(app: PlayApp, pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: my_turn(app, session))
+        await pilot.pause()
+        assert widths and widths[-1] == BOARD_WIDTH, widths
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        await pilot.pause()
+        assert widths[-1] >= 70, widths
+
+    run_app(PlayApp(session, bot_delay=0), test, size=(80, 24))

@@ -45,6 +45,7 @@ from apothecary.core.errors import ApothecaryError, BadOptionError, MalformedAct
 from apothecary.core.game import CHANCE, Action, State
 from apothecary.core.registry import game_class, games, load
 from apothecary.tui.session import DEFAULT_BOT, HUMAN, Session, Viewer, plan_seats
+from apothecary.tui.views.base import BOARD_WIDTH
 
 LOG_LINES_SHOWN = 400
 """The side panel keeps the latest lines; a saved record has them all."""
@@ -469,10 +470,30 @@ class GameScreen(Screen[None]):
         self.query_one("#entry", Input).focus()
         self._fit(self.app.size.width, self.app.size.height)
         self.advance()
+        self.call_after_refresh(self._redraw_board)  # now the board's width is known
 
     def on_resize(self, event: events.Resize) -> None:
-        """Say so when the window is too small to keep the essentials in sight."""
+        """Say so when the window is too small to keep the essentials in sight;
+        draw the board again for its new width once the layout has it."""
         self._fit(event.size.width, event.size.height)
+        self.call_after_refresh(self._redraw_board)
+
+    def _board_width(self) -> int:
+        """The columns the board has: its pane's width once laid out, never
+        less than what the smallest window keeps (the views' default)."""
+        scroll = self.query_one("#board-scroll", ScrollableContainer)
+        width = scroll.scrollable_content_region.width
+        if not scroll.show_vertical_scrollbar:  # a long board brings one: leave it room
+            width -= scroll.styles.scrollbar_size_vertical
+        return max(BOARD_WIDTH, width)
+
+    def _redraw_board(self) -> None:
+        if self.hidden or not self.is_mounted:
+            return
+        viewer = self.viewer
+        obs = self.session.state.observation(viewer)
+        board = self.session.view.board(obs, viewer, self._board_width())
+        self.query_one("#board", Static).update(board)
 
     def _fit(self, width: int, height: int) -> None:
         small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
@@ -512,7 +533,7 @@ class GameScreen(Screen[None]):
         if viewer is not None and mover == viewer and not session.is_over():
             line += f"; e.g. {', '.join(self._examples())}"
         status.update(Text(line, style="bold"))
-        board.update(session.view.board(obs, viewer))
+        board.update(session.view.board(obs, viewer, self._board_width()))
         pinned.update(session.view.pinned(obs, viewer) or "")
         seats.update(self._seats_text(obs))
         written = 0
