@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,7 +24,7 @@ from apothecary.games.little_drop_of_poison.events import card_words as words
 from apothecary.tui.app import PlayApp
 from apothecary.tui.session import HUMAN, Session
 from apothecary.tui.views import view_for
-from apothecary.tui.views.base import BOARD_WIDTH
+from apothecary.tui.views.base import BOARD_WIDTH, Observation
 
 
 def flat(text: str) -> str:
@@ -39,6 +40,15 @@ def scripted(game: Game, moves: list[str]) -> list[State]:
         state.apply_action(state.string_to_action(move))
         states.append(state.clone())
     return states
+
+
+def seats_to_move(game: Game, seed: int) -> Iterator[tuple[State, int, Observation]]:
+    """Each position of one random game where a seat is to move: the state, the
+    seat and its observation."""
+    for state in random_states(game, seed):
+        mover = state.current_player()
+        if mover != CHANCE and not state.is_terminal():
+            yield state, mover, state.observation(mover)
 
 
 def random_states(game: Game, seed: int, avoid: tuple[str, ...] = ()) -> list[State]:
@@ -276,11 +286,7 @@ def test_steals_the_rules_forbid_are_refused_in_their_words() -> None:
 def test_a_second_target_and_a_pass_with_cards_are_refused() -> None:
     game = apothecary.load("little-drop-of-poison", players=3)
     view = view_for(game)
-    for state in random_states(game, 3):
-        mover = state.current_player()
-        if mover == CHANCE or state.is_terminal():
-            continue
-        obs = state.observation(mover)
+    for state, mover, obs in seats_to_move(game, 3):
         if obs["phase"] == "play" and obs["hand"] and obs["seats"][mover]["played_on"] is None:
             assert view.why_illegal(obs, "pass") == (
                 "only a seat with no card may pass; with cards, choose whom to play on"
@@ -298,11 +304,7 @@ def test_a_second_target_and_a_pass_with_cards_are_refused() -> None:
 def test_a_card_not_in_hand_is_refused_naming_only_your_own_hand() -> None:
     game = apothecary.load("little-drop-of-poison", players=3)
     view = view_for(game)
-    for state in random_states(game, 3):
-        mover = state.current_player()
-        if mover == CHANCE or state.is_terminal():
-            continue
-        obs = state.observation(mover)
+    for state, mover, obs in seats_to_move(game, 3):
         if obs["phase"] != "play" or obs["seats"][mover]["played_on"] is None:
             continue
         legal = {state.action_to_string(a) for a in state.legal_actions()}
