@@ -79,3 +79,25 @@ export function flask(size = 28) {
     s("circle", { cx: "18.5", cy: "23", r: "0.8", fill: "var(--bg)" }),
   );
 }
+
+// Stylesheets added by key, each as the promise of its load.
+const sheets = new Map();
+
+// Add the stylesheet at `href` once per `key`; the promise settles when it has
+// loaded (or failed, or after `most` ms), so a table is never drawn before its
+// CSS applies: drawn unstyled for a moment, its text took sizes of its own.
+export function stylesheet(href, key, most = 3000) {
+  if (!sheets.has(key)) {
+    sheets.set(
+      key,
+      new Promise((done) => {
+        const link = h("link", { rel: "stylesheet", href, dataset: { css: key } });
+        link.addEventListener("load", () => done(true));
+        link.addEventListener("error", () => done(false));
+        setTimeout(() => done(false), most);
+        document.head.append(link);
+      }),
+    );
+  }
+  return sheets.get(key);
+}

@@ -9,7 +9,7 @@
 // only draws it. Links: /replay/CODE/GAME?move=K&view=all|spectator|N; /replay uploads a file.
 
 import { api } from "./api.js";
-import { h, replace, s as svg, toast } from "./dom.js";
+import { h, replace, s as svg, stylesheet, toast } from "./dom.js";
 
 const SEAT_COLOURS = ["#b5472f", "#2f6db5", "#3b8a3e", "#8a5bb5", "#b58a2f", "#2fa3a3", "#b52f7a", "#6b6b6b", "#4a4ab5"];
 
@@ -30,15 +30,10 @@ async function getJson(path, options = {}) {
   return data;
 }
 
-function loadCss(href, key) {
-  if (document.querySelector(`link[data-css="${key}"]`)) return;
-  document.head.append(h("link", { rel: "stylesheet", href, dataset: { css: key } }));
-}
-
 async function tableModule(name) {
   try {
     const module = await import(`/static/tables/${name}.js`);
-    loadCss(`/static/tables/${name}.css`, name);
+    await stylesheet(`/static/tables/${name}.css`, `table-${name}`);
     return { module, kind: name };
   } catch {
     return { module: await import("/static/tables/generic.js"), kind: "generic" };
@@ -60,7 +55,7 @@ function refused(main, title, message) {
 
 // -- /replay: open a record file ---------------------------------------------------------------
 export function showUpload(main) {
-  loadCss("/static/replay.css", "replay");
+  stylesheet("/static/replay.css", "replay");
   document.title = "Open a game record · apothecary";
   const input = h("input", { type: "file", id: "record-file", accept: ".json,application/json", "aria-label": "A game record file" });
   const status = h("p", { class: "muted", role: "status" });
@@ -90,7 +85,7 @@ export function showUpload(main) {
 
 // -- /replay/CODE/GAME -------------------------------------------------------------------------
 export async function showReplay(main, code, gameNo) {
-  loadCss("/static/replay.css", "replay");
+  stylesheet("/static/replay.css", "replay");
   let facts;
   try {
     facts = await getJson(`/api/replays/${encodeURIComponent(code)}/${gameNo}`);

@@ -3,7 +3,7 @@
 // chat and result; and the WebSocket connection behind it.
 
 import { ApiError, api, keep, kept, setting, setSetting } from "./api.js";
-import { h, prefersReducedMotion, replace, s as svgEl, toast } from "./dom.js";
+import { h, prefersReducedMotion, replace, s as svgEl, stylesheet, toast } from "./dom.js";
 import { render as renderMarkdown } from "./markdown.js";
 import { svg as qrSvg } from "./qr.js";
 import * as sound from "./sound.js";
@@ -556,7 +556,7 @@ class RoomScreen {
       module = await import("/static/tables/generic.js");
       this.tableKind = "generic";
     }
-    if (this.tableKind !== "generic") this.loadTableCss(name);
+    if (this.tableKind !== "generic") await this.loadTableCss(name);
     const root = h("div", { class: "table-area", dataset: { table: this.tableKind } });
     replace(this.tableSlot, root);
     const screen = this;
@@ -595,16 +595,20 @@ class RoomScreen {
     replace(this.tableSlot);
   }
 
+  // The table's own CSS, loaded before the table is drawn (a table without one is fine).
   async loadTableCss(name) {
     const href = `/static/tables/${name}.css`;
-    if (document.querySelector(`link[data-table-css="${name}"]`)) return;
-    try {
-      const response = await fetch(href, { method: "HEAD" });
-      if (!response.ok) return;
-    } catch {
-      return;
+    if (!this.tableCss) this.tableCss = new Map();
+    if (!this.tableCss.has(name)) {
+      this.tableCss.set(
+        name,
+        fetch(href, { method: "HEAD" }).then(
+          (response) => response.ok,
+          () => false,
+        ),
+      );
     }
-    document.head.append(h("link", { rel: "stylesheet", href, dataset: { tableCss: name } }));
+    if (await this.tableCss.get(name)) await stylesheet(href, `table-${name}`);
   }
 
   // -- the room's lobby ------------------------------------------------------------------------
