@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -77,31 +78,34 @@ def server_process(
         "warning",
         *extra,
     ]
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ}
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                output = process.stdout.read() if process.stdout else ""
-                raise RuntimeError(f"the server exited with {process.returncode}:\n{output}")
-            try:
-                if httpx.get(f"{base}/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("the server did not answer /health within 60 s")
-            time.sleep(0.1)
-        yield base, process
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGKILL)
-            process.wait(10)
-        if process.stdout:
-            process.stdout.close()
+    # Its output goes to a file, not a pipe: nobody reads a pipe while the test
+    # runs, and a server that fills one (64 kB of warnings) blocks on its next
+    # write, its event loop with it, until its leases lapse and its rooms move.
+    with tempfile.TemporaryFile(mode="w+") as log:
+        process = subprocess.Popen(
+            command, stdout=log, stderr=subprocess.STDOUT, text=True, env={**os.environ}
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                if process.poll() is not None:
+                    log.seek(0)
+                    output = log.read()
+                    raise RuntimeError(f"the server exited with {process.returncode}:\n{output}")
+                try:
+                    if httpx.get(f"{base}/health", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the server did not answer /health within 60 s")
+                time.sleep(0.1)
+            yield base, process
+        finally:
+            if process.poll() is None:
+                process.send_signal(signal.SIGKILL)
+                process.wait(10)
 
 
 def sqlite_url(folder: Path) -> str:
