@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 import tables_kit as kit
 
+from apothecary import Record
+
 GAME = "tea-scones-arsenic"
 BOARD = ".table-area [role=button].tsa-can"
 
@@ -245,3 +247,21 @@ def test_readme_picture(browser: Any, api: Any, enter_room: Any) -> None:
         page.wait_for_selector(".table-area [data-key^=kind-]")
         page.click(".table-area [data-key^=kind-]")
         page.wait_for_selector(".table-area [data-key=hand-eat]")
+
+
+def test_a_marked_scones_chip_fits_a_phone(page: Any, web_server: str) -> None:
+    # "by medium bot #1" ran a pixel out of its chip (and the table) on a phone; seen
+    # once in CI when a bot had put a scone back by the time the test looked
+    state = Record(
+        game=GAME, players=2, options={}, actions=["d1", "dose0", "back", "d2", "dose3", "back"]
+    ).replay()
+    legal = [
+        {"id": a, "notation": state.action_to_string(a), "label": state.action_label(a)}
+        for a in state.legal_actions()
+    ]
+    message = {"observation": state.observation(0), "legal": legal, "events": [], "to_move": 0}
+    kit.table_alone(page, web_server, GAME, ["Ann", "medium bot (seat 1)"], width=366)
+    kit.show(page, message)
+    chip = page.locator(".table-area .tsa-marked").nth(1).text_content() or ""
+    assert "by medium b" in chip and "#1" in chip, chip  # the right-hand chip
+    assert kit.outside(page, ".table-area svg text") == []

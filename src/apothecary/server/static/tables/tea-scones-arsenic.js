@@ -9,7 +9,7 @@
 // (eat it, or put it back for a sugar cube), your place at the table (stop),
 // and the little spoon when another player chooses to eat.
 
-import { clickable as kitClickable, clip, focusedKey as keyInFocus, html, legalByNotation, plain, refocus, seatWords, sharedWin, svg, text, watchWidth } from "./kit.js";
+import { clickable as kitClickable, clip, focusedKey as keyInFocus, html, legalByNotation, plain, refocus, seatWords, sharedWin, shortName, svg, text, watchWidth } from "./kit.js";
 
 const DOSES = [0, 0, 1, 1, 2, 3]; // every kind's doses
 // Okabe-Ito colours, one per kind; the kind's number is always drawn on it.
@@ -293,8 +293,9 @@ export function mount(root, ctx) {
         const chip = svg("g", { class: "tsa-marked", "data-kind": m.kind, "data-by": m.by }, g);
         svg("rect", { x: cx + 2, y: cy, width: chipW - 4, height: markedRowH - 6, rx: 10, class: "tsa-chip" }, chip);
         scone(chip, cx + 24, cy + (markedRowH - 6) / 2, wide ? 15 : 13, m.kind);
-        // the flag: whose mark
-        text(chip, cx + 46, cy + 20, clip(`by ${tag(m.by)}`, wide ? 17 : 16), { class: "tsa-small tsa-bold" });
+        // whose mark, cut to the chip with the seat's number kept ("by medium b… #1")
+        const by = m.by === me() ? "you" : shortName(`${plain(name(m.by))} (seat ${m.by})`, wide ? 14 : 12);
+        text(chip, cx + 46, cy + 20, `by ${by}`, { class: "tsa-small tsa-bold" });
         const dose = m.dose === null || m.dose === undefined ? "dose ?" : `dose ${m.dose}`;
         text(chip, cx + 46, cy + 38, dose, { class: `tsa-small ${m.dose === null || m.dose === undefined ? "" : "tsa-known"}` });
         const action = legal.get(notes[i]);
