@@ -5,7 +5,7 @@
 // character first); then more cards on the same character, and "Done". The reveal
 // turns the round's cards over one by one.
 
-import { clear, focusKeeper, html, legalByNotation, mountId, seatWords, shortName, svg, text } from "./kit.js";
+import { clear, focusKeeper, html, joined, legalByNotation, mountId, seatWords, shortName, svg, text } from "./kit.js";
 
 const PALETTE = {
   blue: "#0072b2",
@@ -25,11 +25,6 @@ const CARD_H = 64;
 
 function plural(n, one, many = `${one}s`) {
   return `${n} ${n === 1 ? one : many}`;
-}
-
-function listWords(items) {
-  if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 }
 
 /** Expand {code: count} into a list of codes, in the deck's order of kinds. */
@@ -597,7 +592,7 @@ export function mount(root, ctx) {
     const deaths = (reveal.deaths || []).map((death) => {
       const victim = death.character === "king" ? "the king" : Number(death.character) === ctx.you ? "your peasant" : `${name(Number(death.character))}'s peasant`;
       const by = (death.killers || []).map(whose);
-      return `${victim} dies${by.length ? `, poisoned by ${listWords(by)}` : ""}`;
+      return `${victim} dies${by.length ? `, poisoned by ${joined(by)}` : ""}`;
     });
     const gained = (reveal.points || []).map((p, s) => (p ? `${whose(s)} +${p}` : null)).filter(Boolean);
     let words = deaths.length ? `☠ ${deaths.join("; ")}.` : "Nobody dies.";
@@ -606,7 +601,7 @@ export function mount(root, ctx) {
     for (const hand of reveal.discarded_hands || []) {
       const cards = expand(hand.cards, obs.cards || []);
       // in words, as the log says them (its codes, "b1 b1 g1", were the only ones left)
-      if (cards.length) words += ` ${hand.seat === ctx.you ? "Your" : `${name(hand.seat)}'s`} hand is discarded face up: ${listWords(cards.map(cardWords))}.`;
+      if (cards.length) words += ` ${hand.seat === ctx.you ? "Your" : `${name(hand.seat)}'s`} hand is discarded face up: ${joined(cards.map(cardWords))}.`;
     }
     result.textContent = words;
     if (motion) window.setTimeout(() => revealBox.classList.remove("ldp-animate"), i * step + 900);
@@ -706,7 +701,7 @@ export function mount(root, ctx) {
         const winners = (outcome.winners || []).map(whose);
         const best = Math.max(...(outcome.scores || [0]));
         if (winners.length === 1) return `${winners[0] === "you" ? "You win" : `${winners[0]} wins`} with ${plural(best, "point")}`;
-        return `${listWords(winners)} share the win with ${plural(best, "point")}`;
+        return `${joined(winners)} share the win with ${plural(best, "point")}`;
       }
       const seat = obs.to_move;
       if (seat === null || seat === undefined) {
