@@ -74,7 +74,7 @@ def _layout(state: State) -> tuple[int, int, int]:
     game = state.game
     assert isinstance(game, TeaSconesArsenic)
     n = game.num_players
-    return 2 * n + 1, game._turn_width(), n + tsa._TURN_ACTIONS + game.max_marked + 1
+    return 3 * n + 2, game._turn_width(), n + tsa._TURN_ACTIONS + game.max_marked + 1
 
 
 def _in_every_turn(offset: Callable[[int], int], length: Callable[[int], int]) -> Tensor:

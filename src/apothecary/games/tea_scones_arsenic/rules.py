@@ -181,7 +181,7 @@ class TeaSconesArsenic(Game):
     def information_state_tensor_size(self) -> int:
         """See :meth:`TeaSconesArsenicState.information_state_tensor` for the layout."""
         n = self.num_players
-        return 2 * n + 1 + self.turns * self._turn_width()
+        return 3 * n + 2 + self.turns * self._turn_width()
 
     def _turn_width(self) -> int:
         """Numbers per turn slot of the information-state tensor."""
@@ -344,8 +344,8 @@ class TeaSconesArsenicState(State):
         if phase == DOSE:
             self._trail.append(p)
             k = self.hand_kind
+            # unmarked[k] already went down at the draw: the scone left the box then.
             self.pool[k * 4 + action] -= 1
-            self.unmarked[k] -= 1
             self.hand_dose = action
             self.hand_known = 1 << p
             self.phase = DECIDE
@@ -366,7 +366,10 @@ class TeaSconesArsenicState(State):
                 return
             self._trail.append(p)
             if action >= DRAW_BASE:
-                self.hand_kind = action - DRAW_BASE
+                self.hand_kind = kind = action - DRAW_BASE
+                # The scone is in hand: the box's count of its kind and its total
+                # both drop now, before chance draws its dose.
+                self.unmarked[kind] -= 1
                 self.box_count -= 1
                 self.fresh_turn = False
                 self.phase = DOSE
@@ -533,6 +536,10 @@ class TeaSconesArsenicState(State):
         self._start_turn(q)
 
     def _finish(self, winners: tuple[int, ...], reason: str) -> None:
+        if self.eat_off:
+            # Every total is turned over at the very end; the eat-off's scones
+            # were face down, so this tells the others something new.
+            self._notice(f"game over; totals {list(self.totals)}")
         self.phase = OVER
         self.to_move = TERMINAL
         self.hand_kind = -1
@@ -843,7 +850,9 @@ class TeaSconesArsenicState(State):
         ``information_state_string(player)`` says, as numbers of a fixed layout.
 
         A header: the asking seat (one-hot), whether the main game is over, and
-        each seat's total as turned over then (over the heaviest possible total).
+        each seat's total as turned over then (over the heaviest possible total);
+        then whether the game ended in the eat-off, and each seat's total as
+        turned over at that end (the eat-off's scones were face down).
         Then one slot per turn, as many as a game can hold (every turn ends in an
         eat, a paid put-back, a spoon or a stop): the turn's player (one-hot);
         which of stop, shuffle, draw of kind 1-6, eat, put back, put back and
@@ -860,7 +869,7 @@ class TeaSconesArsenicState(State):
         width = rules._turn_width()
         out = [0.0] * rules.information_state_tensor_size()
         out[player] = 1.0
-        header = 2 * n + 1
+        header = 3 * n + 2
         act = n  # offsets inside a turn slot
         drawn = act + _TURN_ACTIONS + rules.max_marked
         seen = drawn + 1
@@ -907,6 +916,11 @@ class TeaSconesArsenicState(State):
             heaviest = _heaviest_total(lethal)
             for q, total in enumerate(self._main_game_totals()):
                 out[n + 1 + q] = total / heaviest
+            if self.phase == OVER and self.eat_off:
+                # the cups turned over again at the end of the eat-off
+                out[2 * n + 1] = 1.0
+                for q, total in enumerate(self.totals):
+                    out[2 * n + 2 + q] = total / heaviest
         return out
 
     def _main_game_totals(self) -> list[int]:
