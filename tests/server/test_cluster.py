@@ -25,7 +25,15 @@ from typing import Any
 
 import httpx
 import pytest
-from serving import cluster_flags, server_process, sqlite_url, stored_row
+from serving import (
+    bots_play_a_game,
+    cluster_flags,
+    free_port,
+    kill_leaves_nothing,
+    server_process,
+    sqlite_url,
+    stored_row,
+)
 from test_secrecy import Played, leaks, play_room
 from typer.testing import CliRunner
 
@@ -171,6 +179,22 @@ def test_workers_share_the_port_and_stop_together(
             raise AssertionError("the bots did not finish within 15 s")
         supervisor.send_signal(signal.SIGTERM)
         assert supervisor.wait(30) == 0
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process tree in /proc")
+def test_kill_9_of_the_supervisor_leaves_nothing_serving(
+    postgres_db_url: str, redis_url: str, prefix: str
+) -> None:
+    """``serve --workers 2`` killed outright: its server processes stop by
+    themselves, and their bot pools and the resource tracker with them, so a
+    server started again gets the port. Before, both went on serving on it."""
+    flags = (*cluster_flags(redis_url, prefix), "--workers", "2", "--workers-for-bots", "1")
+    port = free_port()
+    with server_process(postgres_db_url, *flags, port=port) as (base, supervisor):
+        bots_play_a_game(base)
+        kill_leaves_nothing(supervisor, "multiprocessing.spawn")
+    with server_process(postgres_db_url, *flags, port=port) as (base, _supervisor):
+        bots_play_a_game(base)
 
 
 def test_processes_starting_at_once_on_a_new_database_migrate_it_once(

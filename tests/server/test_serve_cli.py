@@ -20,7 +20,14 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
-from serving import host_headers, make_room, server_process, sqlite_url
+from serving import (
+    bots_play_a_game,
+    host_headers,
+    kill_leaves_nothing,
+    make_room,
+    server_process,
+    sqlite_url,
+)
 from typer.testing import CliRunner
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
@@ -368,3 +375,18 @@ def test_the_default_database_is_a_sqlite_file_in_the_user_data_folder(tmp_path:
         assert httpx.get(f"{served.base}/health", timeout=10).status_code == 200
         served.terminate()
     assert expected.stat().st_size > 0
+
+
+# -- kill -9 ------------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process tree in /proc")
+def test_kill_9_leaves_no_bot_worker_nor_resource_tracker(tmp_path: Path) -> None:
+    """A server killed outright takes its bot-pool worker and the multiprocessing
+    resource tracker with it; before, both ran on as orphans, about 50 MB a crash."""
+    db = sqlite_url(tmp_path)
+    with server_process(db, "--workers-for-bots", "1") as (base, process):
+        bots_play_a_game(base)
+        kill_leaves_nothing(process, "multiprocessing.spawn")
+    with server_process(db, "--workers-for-bots", "1") as (base, _process):
+        bots_play_a_game(base)  # a restarted server starts a pool of its own

@@ -3,6 +3,7 @@ the HTTP API, and a subprocess server on a loopback port."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -139,3 +140,88 @@ def stored_row(db_url: str, code: str) -> dict[str, Any]:
     finally:
         engine.dispose()
     return {k: v for k, v in row.items() if k != "updated"}
+
+
+def _stat(pid: int) -> tuple[int, str, int] | None:
+    """(parent pid, state letter, start time) of a live process from /proc; None once it
+    is gone (a zombie is gone: it has exited, and only waits to be reaped)."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2 :].split()  # the name in brackets may hold spaces
+    if fields[0] in "ZX":
+        return None
+    return int(fields[1]), fields[0], int(fields[19])
+
+
+def descendants(pid: int) -> dict[int, int]:
+    """Every live process below ``pid`` (children, grandchildren ...) as {pid: start time},
+    read from /proc (Linux)."""
+    parents: dict[int, tuple[int, int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (stat := _stat(int(entry.name))) is not None:
+            parents[int(entry.name)] = (stat[0], stat[2])
+    found: dict[int, int] = {}
+    below = [pid]
+    while below:
+        parent = below.pop()
+        for child, (ppid, started) in parents.items():
+            if ppid == parent and child not in found:
+                found[child] = started
+                below.append(child)
+    return found
+
+
+def still_alive(processes: dict[int, int]) -> list[str]:
+    """Those of ``processes`` (from :func:`descendants`) still running, each as its
+    pid and command line; a pid given to a new process since does not count."""
+    alive = []
+    for pid, started in processes.items():
+        stat = _stat(pid)
+        if stat is not None and stat[2] == started:
+            try:
+                command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+            except OSError:  # it ended just now
+                continue
+            alive.append(f"{pid}: {command.decode(errors='replace').strip()}")
+    return alive
+
+
+def bots_play_a_game(base: str) -> None:
+    """A room of two easy bots on the server at ``base``, played to its end (so its
+    bot pool, if it has one, has really started)."""
+    with httpx.Client(base_url=base, timeout=10) as client:
+        room = make_room(
+            client, host_name=None, game="poison-pot", players=2, seats=["easy", "easy"]
+        )
+        url = f"/api/rooms/{room['code']}"
+        started = client.post(f"{url}/start", headers=host_headers(room))
+        assert started.status_code == 200, started.text
+        deadline = time.monotonic() + 60
+        while client.get(url).json()["status"] != "over":
+            assert time.monotonic() < deadline, "the bots did not finish within 60 s"
+            time.sleep(0.1)
+
+
+def kill_leaves_nothing(process: subprocess.Popen[str], expected: str) -> None:
+    """``kill -9`` of ``process``: every process below it (among them one whose command
+    line holds ``expected``, so the test knows it looked at a real tree) ends within
+    ``ORPHAN_WAIT`` seconds."""
+    below = descendants(process.pid)
+    assert any(expected in line for line in still_alive(below)), still_alive(below)
+    process.send_signal(signal.SIGKILL)
+    process.wait(10)
+    deadline = time.monotonic() + ORPHAN_WAIT
+    while alive := still_alive(below):
+        if time.monotonic() > deadline:
+            for pid in below:  # the test fails, but leaves no orphans of its own behind
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            raise AssertionError(f"still running {ORPHAN_WAIT} s after kill -9: {alive}")
+        time.sleep(0.1)
+
+
+ORPHAN_WAIT = 10.0
+"""Seconds a killed server's processes may take to end (a server process of
+``--workers`` stops cleanly first)."""

@@ -5,15 +5,22 @@ lock; :class:`ThinkingPool` runs ``bot.step(state)`` in worker processes
 instead. The bot comes back with the action (its random generators, and
 those of the bots it plays out with), so a bot that thinks in the pool makes
 the same choices, move after move, as it would in-process.
+
+Each worker ends when the process that made the pool ends, however it ends
+(:func:`apothecary.lifeline.die_with_parent`): a server killed with
+``kill -9`` leaves no worker behind, nor the multiprocessing resource
+tracker, which the workers' inherited pipe would otherwise keep alive.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
 import multiprocessing
+import os
 
 from apothecary.core.bot import Bot
 from apothecary.core.game import Action, State
+from apothecary.lifeline import die_with_parent
 
 
 def _think(bot: Bot, state: State) -> tuple[Action, Bot]:
@@ -32,7 +39,11 @@ class ThinkingPool:
         # "spawn" works the same on every platform and does not copy a
         # server's threads and sockets into the workers as "fork" would.
         context = multiprocessing.get_context("spawn")
-        self._executor = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context)
+        # A worker holds its own task queue's writing end, so it never sees the
+        # queue close when its parent dies: it watches the parent instead.
+        self._executor = concurrent.futures.ProcessPoolExecutor(
+            workers, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
+        )
 
     def step(self, bot: Bot, state: State) -> concurrent.futures.Future[Action]:
         """Start ``bot`` thinking about a copy of ``state``."""

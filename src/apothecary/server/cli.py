@@ -8,7 +8,9 @@ With ``--workers N`` this process binds the socket, starts N server
 processes that share it (the kernel hands each new connection to one of
 them), restarts one that dies, and stops them all on SIGTERM or Ctrl-C. The
 processes share rooms through the database and Redis (:mod:`.cluster`), as
-separate ``apothecary serve --redis`` processes on several hosts do.
+separate ``apothecary serve --redis`` processes on several hosts do. A
+server process whose supervisor dies without stopping it (``kill -9``) stops
+itself as on SIGTERM, so nothing is left serving on the port.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -26,6 +29,7 @@ import typer
 
 from apothecary.cli_common import user_errors
 from apothecary.core.errors import BadOptionError
+from apothecary.lifeline import die_with_parent, exit_now
 
 
 def register(app: typer.Typer) -> None:
@@ -250,9 +254,24 @@ def _run_server(plan: _Plan, sockets: list[Any] | None, announce: bool) -> None:
         server.run(sockets=sockets)
 
 
-def _worker(plan: _Plan, sock: Any) -> None:
+ORPHAN_STOP_SECONDS = 10.0
+"""How long a server process whose supervisor died may take to stop cleanly
+before it is ended outright."""
+
+
+def _stop_orphan() -> None:
+    """Stop this server process as on SIGTERM (its sockets closed with a
+    reason, its bot pool shut), and end it outright if that hangs."""
+    os.kill(os.getpid(), signal.SIGTERM)
+    backstop = threading.Timer(ORPHAN_STOP_SECONDS, exit_now)
+    backstop.daemon = True
+    backstop.start()
+
+
+def _worker(plan: _Plan, sock: Any, supervisor: int) -> None:
     """A worker process's life (the supervisor's child)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the supervisor, which says stop
+    die_with_parent(supervisor, _stop_orphan)
     _run_server(plan, [sock], announce=False)
 
 
@@ -282,7 +301,9 @@ def _supervise(plan: _Plan, count: int) -> None:
     signal.signal(signal.SIGINT, stop)
 
     def spawn() -> Any:
-        process = context.Process(target=_worker, args=(plan, sock), name="apothecary-worker")
+        process = context.Process(
+            target=_worker, args=(plan, sock, os.getpid()), name="apothecary-worker"
+        )
         process.start()
         return process
 
