@@ -18,6 +18,7 @@ from apothecary.server.replays import (
     frame,
     import_record,
     load_finished,
+    summary,
 )
 from apothecary.server.room import NotAllowed, NotYourTurn, Room, RoomError, Settings, WrongPhase
 from apothecary.server.store import Store
@@ -97,6 +98,34 @@ def test_an_imported_record_replays_from_the_store_as_it_was_played(store: Store
             assert shown["observation"] == seen[step][column]["observation"]
     with pytest.raises(NotFinished):
         import_record(store, Record.from_state(record.replay(upto=5)))
+
+
+def test_a_replay_names_the_seats_as_the_room_did() -> None:
+    """A person by their name, a bot as "medium bot", two of one name with their
+    seats, as the room's own screen names them; before, the replay had the bot's
+    bare level ("medium") and the API nothing else to name it by."""
+    room, _ = Room.create(
+        "in-vino-morte", 4, {}, ["open", "easy", "easy", "medium"], Settings(), 0.0, seed="n"
+    )
+    room.claim("Ann", 0)
+    room.start(0.0)
+    play_out(room)
+    assert room.status == "over"
+    facts = summary(room, room.code, 1)
+    assert facts["names"] == ["Ann", "easy bot (seat 1)", "easy bot (seat 2)", "medium bot"]
+    # The game keeps the names the room showed (for its record too).
+    assert room.seating == [seat["name"] for seat in room.seats_view()]
+
+
+def test_an_uploaded_records_seats_keep_its_names_or_their_numbers(store: Store) -> None:
+    room, _ = played_live("poison-pot", 3, "named")
+    assert room.state is not None
+    for seats, names in [
+        (None, ["seat 0", "seat 1", "seat 2"]),
+        (["Bo", " ", "Bo"], ["Bo (seat 0)", "seat 1", "Bo (seat 2)"]),
+    ]:
+        code = import_record(store, Record.from_state(room.state, seats))
+        assert summary(load_finished(store, code, 1), code, 1)["names"] == names
 
 
 def test_uploads_are_bounded_per_address(tmp_path: Path) -> None:

@@ -66,7 +66,7 @@ def test_a_room_comes_back_as_it_was(store: Store) -> None:
     assert [r.code for r in store.load_active()] == [room.code]
     notation, seating = store.game_actions(room.code, 1)
     assert notation == room.state.history_notation()
-    assert seating == ["Ann", "easy", "Bob"]
+    assert seating == ["Ann", "easy bot", "Bob"]
     assert store.load("no-such-room") is None
 
 

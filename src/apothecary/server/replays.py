@@ -25,8 +25,8 @@ import json
 import logging
 import secrets
 import time
-from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections import Counter, OrderedDict
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -254,6 +254,18 @@ def revealed_moves(room: Room) -> list[dict[str, JSON]]:
     return moves
 
 
+def seat_names(seating: Sequence[str]) -> list[str]:
+    """Each seat's name as the room showed it, from a game's ``seating``: the name
+    alone ("Ann", "medium bot"), with its seat where two seats share it
+    ("easy bot (seat 1)"), and "seat N" for a seat with no name (a record may
+    name none)."""
+    names = [name.strip() or f"seat {seat}" for seat, name in enumerate(seating)]
+    shared = Counter(names)
+    return [
+        f"{name} (seat {seat})" if shared[name] > 1 else name for seat, name in enumerate(names)
+    ]
+
+
 def summary(room: Room, code: str, game_no: int) -> dict[str, JSON]:
     """A finished game's replay facts: the game, who sat where, the outcome, the moves."""
     state = room.state
@@ -267,6 +279,7 @@ def summary(room: Room, code: str, game_no: int) -> dict[str, JSON]:
         "players": room.game.num_players,
         "options": dict(room.game.options),
         "seats": list(room.seating),
+        "names": list(seat_names(room.seating)),
         "outcome": None if outcome is None else outcome.to_json(),
         "steps": state.move_number(),
         "moves": revealed_moves(room),

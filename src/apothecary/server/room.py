@@ -472,8 +472,9 @@ class Room:
         return changes
 
     def _seat_label(self, index: int) -> str:
+        # The name the room shows ("Ann", "medium bot"): the game's replay and record use it.
         place = self.seats[index]
-        return place.name if place.kind == HUMAN else place.level
+        return place.name if place.kind == HUMAN else f"{place.level} bot"
 
     # -- play ----------------------------------------------------------------------------
 
