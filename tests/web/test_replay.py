@@ -216,6 +216,12 @@ def test_a_room_game_opens_from_its_result_and_an_unfinished_one_is_refused(
     page.wait_for_selector("#replay[data-step='0']")
     record = Record.from_json(api.get(f"/api/rooms/{answer['code']}/games/1/record").json())
     assert frame(page)["truth"] == str(replayed(record, 0))
+    # The seats by the names the room gave them (not "random (seat 1)", "host (seat 0)").
+    assert page.locator("#replay-view option").all_inner_texts()[2:] == [
+        "host, as they saw it",
+        "random bot (seat 1), as they saw it",
+        "random bot (seat 2), as they saw it",
+    ]
 
     # A game still being played: the link is refused, and so is the API.
     playing = make_room(api, game="in-vino-morte", players=3, seats=["open", "random", "random"])
@@ -231,6 +237,29 @@ def test_a_room_game_opens_from_its_result_and_an_unfinished_one_is_refused(
     assert "not over" in page.inner_text("#replay-refused")
     assert page.locator("#replay").count() == 0
     page.screenshot(path=str(artifacts / "replay-refused.png"))
+
+
+def test_the_arrow_keys_step_as_soon_as_the_replay_opens(
+    page: Any, web_server: str, api: httpx.Client
+) -> None:
+    """Nothing clicked or focused first (before, the keys were heard only inside
+    the replay, so they did nothing until a click there)."""
+    link = upload(api, finished_record("poison-pot", 2, 2))
+    page.goto(f"{web_server}{link}?view=all")
+    wait_step(page, 0, "all")
+    assert page.evaluate("document.activeElement === document.body")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#replay[data-step='1']", timeout=5_000)
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#replay[data-step='2']", timeout=5_000)
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector("#replay[data-step='1']", timeout=5_000)
+    # The viewpoint menu keeps its own arrows.
+    page.focus("#replay-view")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(300)  # nothing to wait for: the step must stay where it is
+    assert page.get_attribute("#replay", "data-step") == "1"
+    assert page.errors == []
 
 
 def test_a_tampered_upload_names_its_first_bad_action(

@@ -117,9 +117,9 @@ class ReplayScreen {
     this.loading = 0;
   }
 
+  // The name the room used ("Ann", "medium bot", "easy bot (seat 1)" for twins), as the server gives it.
   seatName(seat) {
-    const name = this.facts.seats[seat];
-    return name && name !== `seat ${seat}` ? `${name} (seat ${seat})` : `seat ${seat}`;
+    return (this.facts.names || [])[seat] || `seat ${seat}`;
   }
 
   start() {
@@ -172,16 +172,22 @@ class ReplayScreen {
       h("div", { class: "replay-body" }, this.board, h("aside", { class: "replay-side" }, this.analysisBox, h("section", { class: "panel" }, h("h2", {}, "Moves"), this.moves))),
     );
     replace(this.main, this.root);
-    this.root.addEventListener("keydown", (event) => {
-      // The slider, the link box and the viewpoint menu use the arrow keys themselves.
-      if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
-      if (event.key === "ArrowRight") this.go(this.step + 1);
-      else if (event.key === "ArrowLeft") this.go(this.step - 1);
-      else return;
-      event.preventDefault();
-    });
+    // On the document, not the replay: the arrows step as soon as the page opens,
+    // before anything in it has the focus.
+    document.addEventListener("keydown", (event) => this.arrowKey(event));
     this.drawAnalysis();
     this.draw();
+  }
+
+  arrowKey(event) {
+    // The slider, the link box and the viewpoint menu use the arrow keys themselves,
+    // and Alt+Left is the browser's Back.
+    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement || event.target instanceof HTMLTextAreaElement) return;
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || !this.root.isConnected) return;
+    if (event.key === "ArrowRight") this.go(this.step + 1);
+    else if (event.key === "ArrowLeft") this.go(this.step - 1);
+    else return;
+    event.preventDefault();
   }
 
   go(step) {
