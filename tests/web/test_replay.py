@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,12 @@ def finished_record(name: str, players: int, seed: int) -> Record:
     seated = [bots.load("medium", game, p, seed=seed + p) for p in range(players)]
     state = play_game(game, seated, random.Random(seed))
     return Record.from_state(state, [f"P{i}" for i in range(players)])
+
+
+def named(text: str, names: list[str]) -> str:
+    """The engine's words with each "seat N" given its name, as the replay (and the
+    room's log) shows them."""
+    return re.sub(r"\bseat (\d+)\b", lambda m: names[int(m[1])], text)
 
 
 def upload(api: httpx.Client, record: Record) -> str:
@@ -186,11 +193,11 @@ def test_everything_revealed_shows_what_the_seats_hide(
     page.select_option("#replay-view", "1")
     page.wait_for_selector("#replay-moves[data-view='1']")
     as_seen = page.locator("#replay-moves li").first.inner_text()
-    assert as_seen == first.describe_action(pour, 1)["text"]
+    assert as_seen == named(first.describe_action(pour, 1)["text"], record.seats)
     page.select_option("#replay-view", "all")
     page.wait_for_selector("#replay-moves[data-view='all']")
     revealed_words = page.locator("#replay-moves li").first.inner_text()
-    assert revealed_words == first.describe_action(pour, 0)["text"] != as_seen
+    assert revealed_words == named(first.describe_action(pour, 0)["text"], record.seats) != as_seen
     assert page.locator("#replay-moves li").count() == len(record.actions)
     page.screenshot(path=str(artifacts / "replay-everything-ivm.png"), full_page=True)
 
@@ -216,12 +223,16 @@ def test_a_room_game_opens_from_its_result_and_an_unfinished_one_is_refused(
     page.wait_for_selector("#replay[data-step='0']")
     record = Record.from_json(api.get(f"/api/rooms/{answer['code']}/games/1/record").json())
     assert frame(page)["truth"] == str(replayed(record, 0))
-    # The seats by the names the room gave them (not "random (seat 1)", "host (seat 0)").
-    assert page.locator("#replay-view option").all_inner_texts()[2:] == [
-        "host, as they saw it",
-        "random bot (seat 1), as they saw it",
-        "random bot (seat 2), as they saw it",
-    ]
+    # The seats by the names the room gave them (not "random (seat 1)", "host (seat 0)"),
+    # in the menu, the moves and the result (not "seat 0 deals ... to seat 2").
+    names = ["host", "random bot (seat 1)", "random bot (seat 2)"]
+    options = page.locator("#replay-view option").all_inner_texts()[2:]
+    assert options == [f"{name}, as they saw it" for name in names]
+    facts = api.get(f"/api/replays/{answer['code']}/1").json()
+    shown = page.locator("#replay-moves li").all_inner_texts()
+    assert shown == [named(move["text"], names) for move in facts["moves"]]
+    assert any("seat 0" in move["text"] for move in facts["moves"])  # so a name was put in
+    assert named(facts["outcome"]["reason"], names) in page.inner_text(".replay-head")
 
     # A game still being played: the link is refused, and so is the API.
     playing = make_room(api, game="in-vino-morte", players=3, seats=["open", "random", "random"])

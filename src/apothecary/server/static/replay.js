@@ -10,6 +10,7 @@
 
 import { api } from "./api.js";
 import { h, replace, s as svg, stylesheet, toast } from "./dom.js";
+import { naturalJoin, seatRuns } from "./room.js";
 
 const SEAT_COLOURS = ["#b5472f", "#2f6db5", "#3b8a3e", "#8a5bb5", "#b58a2f", "#2fa3a3", "#b52f7a", "#6b6b6b", "#4a4ab5"];
 
@@ -122,6 +123,15 @@ class ReplayScreen {
     return (this.facts.names || [])[seat] || `seat ${seat}`;
   }
 
+  // "seat 0 deals to seat 2" as the room's log says it: "Ann deals to medium bot"
+  // (a first word that is not a name capitalised, as the log does).
+  named(text) {
+    const runs = seatRuns(text);
+    const words = runs.map((piece) => (typeof piece === "string" ? piece : naturalJoin(piece.seats.map((seat) => this.seatName(seat))).join("")));
+    if (typeof runs[0] === "string") words[0] = words[0].replace(/^./, (c) => c.toUpperCase());
+    return words.join("");
+  }
+
   start() {
     const f = this.facts;
     document.title = `Replay of ${f.title} · apothecary`;
@@ -148,7 +158,8 @@ class ReplayScreen {
     this.movesByView = new Map([["all", f.moves.map((m) => m.text || m.notation)]]);
     this.analysisBox = h("section", { class: "panel replay-analysis", id: "replay-analysis", "aria-label": "Analysis" });
     const outcome = f.outcome || {};
-    const winners = (outcome.winners || []).map((s) => this.seatName(s));
+    const winners = naturalJoin((outcome.winners || []).map((s) => this.seatName(s))).join("");
+    const reason = this.named(outcome.reason || "The game is over");
     this.root = h(
       "div",
       { class: "replay", id: "replay", dataset: { game: f.game, table: this.kind } },
@@ -156,7 +167,7 @@ class ReplayScreen {
         "header",
         { class: "replay-head panel" },
         h("h1", {}, `Replay: ${f.title}, game ${f.game_no}`),
-        h("p", { class: "muted" }, `${outcome.reason || "The game is over"}${/[.!]$/.test(outcome.reason || "") ? "" : "."}`, winners.length ? ` Won by ${winners.join(" and ")}.` : " Nobody won."),
+        h("p", { class: "muted" }, `${reason}${/[.!]$/.test(reason) ? "" : "."}`, winners ? ` Won by ${winners}.` : " Nobody won."),
         h(
           "div",
           { class: "replay-controls" },
@@ -250,7 +261,7 @@ class ReplayScreen {
     replace(
       this.moves,
       words.map((text, i) =>
-        h("li", { dataset: { step: String(i + 1) } }, h("button", { type: "button", class: "linkish", onclick: () => this.go(i + 1) }, text)),
+        h("li", { dataset: { step: String(i + 1) } }, h("button", { type: "button", class: "linkish", onclick: () => this.go(i + 1) }, this.named(text))),
       ),
     );
     this.markMove();

@@ -1180,7 +1180,7 @@ class RoomScreen {
 // (a list), or "survivors N, M" (a list after a word that stays, as a string before it).
 const SEAT_RUN = /\bseat (\d+)\b|\bseats (\d+(?:(?:,? and |, )\d+)*)\b|\b(survivors )(\d+(?:(?:,? and |, )\d+)+)\b/g;
 
-function seatRuns(text) {
+export function seatRuns(text) {
   const whole = String(text);
   const pieces = [];
   let at = 0;
@@ -1196,7 +1196,7 @@ function seatRuns(text) {
 }
 
 // [a] -> [a]; [a, b] -> [a, " and ", b]; [a, b, c] -> [a, ", ", b, " and ", c].
-function naturalJoin(items) {
+export function naturalJoin(items) {
   return items.flatMap((item, i) => (i === 0 ? [item] : [i === items.length - 1 ? " and " : ", ", item]));
 }
 
