@@ -1,0 +1,106 @@
+"""Drive a batch engine and the scalar engine side by side and compare them.
+
+Each of the batch's games has a scalar twin. At every step both get the same
+action (a random legal one, from a seeded ``random.Random``) and the same
+chance outcomes (drawn for the scalar game by its probabilities, then handed
+to the batch through ``step(..., chance=)``); a twin whose game has ended is
+replaced by a new game as the batch auto-resets it (next-step). After every
+step every field a learner reads is compared for every game: current player,
+legal mask, every seat's observation tensor, rewards and terminated.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from apothecary.batch import BatchGame
+from apothecary.core.game import State, sample_chance
+
+
+@dataclass
+class Drive:
+    """What one differential run covered."""
+
+    steps: int
+    finished: int
+    """Games played to their end (over every slot of the batch)."""
+
+
+class Mismatch(AssertionError):
+    """The two engines disagree; the message says where."""
+
+
+def expected(game: Any, worlds: list[State]) -> dict[str, np.ndarray]:
+    """The scalar engines' answers, shaped as the batch's fields."""
+    n, players = len(worlds), game.num_players
+    player = np.array([w.current_player() for w in worlds], dtype=np.int64)
+    mask = np.zeros((n, game.num_distinct_actions()), dtype=np.bool_)
+    obs = np.empty((n, players, game.observation_tensor_size()), dtype=np.float32)
+    rewards = np.zeros((n, players), dtype=np.float32)
+    for i, world in enumerate(worlds):
+        mask[i, list(world.legal_actions())] = True
+        for seat in range(players):
+            obs[i, seat] = world.observation_tensor(seat)
+        if world.is_terminal():  # it ended on this step (the next one restarts it)
+            rewards[i] = world.returns()
+    terminated = np.array([w.is_terminal() for w in worlds], dtype=np.bool_)
+    return {
+        "current_player": player,
+        "legal_action_mask": mask,
+        "observation": obs,
+        "rewards": rewards,
+        "terminated": terminated,
+    }
+
+
+def compare(engine: BatchGame[Any], state: Any, want: dict[str, np.ndarray], step: int) -> None:
+    """Raise Mismatch naming the first game and field where the engines differ."""
+    got = {
+        "current_player": state.current_player.astype(np.int64),
+        "legal_action_mask": state.legal_action_mask,
+        "observation": engine.observation(state),
+        "rewards": state.rewards,
+        "terminated": state.terminated,
+    }
+    for field, expect in want.items():
+        have = got[field]
+        if have.shape != expect.shape:
+            raise Mismatch(f"step {step}: {field} has shape {have.shape}, expected {expect.shape}")
+        if not np.array_equal(have, expect):
+            bad = np.argwhere(have != expect)[0]
+            raise Mismatch(
+                f"step {step}: {field} differs first at index {tuple(bad.tolist())}: "
+                f"batch {have[tuple(bad)]!r}, scalar {expect[tuple(bad)]!r}"
+            )
+
+
+def drive(engine: BatchGame[Any], games: int, steps: int, seed: int) -> Drive:
+    """Run ``games`` games in both engines for ``steps`` steps, comparing after each."""
+    game = engine.game
+    rng = random.Random(seed)
+    has_chance = game.info.has_chance
+    state = engine.init(seed, games)
+    worlds = [game.new_initial_state() for _ in range(games)]
+    compare(engine, state, expected(game, worlds), 0)
+    finished = 0
+    for step in range(1, steps + 1):
+        actions = np.zeros(games, dtype=np.int64)
+        chance = np.full(games, -1, dtype=np.int64)
+        for i, world in enumerate(worlds):
+            if world.is_terminal():
+                worlds[i] = game.new_initial_state()
+                finished += 1
+                continue
+            actions[i] = rng.choice(world.legal_actions())
+            world.apply_action(int(actions[i]))
+            if world.is_chance_node():  # one chance event per step at most, here
+                chance[i] = sample_chance(world, rng)
+                world.apply_action(int(chance[i]))
+                assert not world.is_chance_node()
+        state = engine.step(state, actions, chance if has_chance else None)
+        compare(engine, state, expected(game, worlds), step)
+    return Drive(steps, finished)
