@@ -100,6 +100,9 @@ class BatchGame(ABC, Generic[S]):
     refused_options: ClassVar[Mapping[str, str]] = {}
     """Option names this engine does not play (at other than their default),
     with the reason, for the error that refuses them."""
+    opening_chance: ClassVar[bool] = False
+    """Whether a game begins with chance events (drawn in :meth:`_start` from
+    the episode's key); when not, every new game starts from one position."""
 
     def __init__(self, game: Game) -> None:
         if game.name != self.name:
@@ -112,6 +115,7 @@ class BatchGame(ABC, Generic[S]):
                     f"{option}={game.options[option]!r}: {reason}"
                 )
         self.game = game
+        self._opening: S | None = None
         self.num_players: int = game.num_players
         self.options: Mapping[str, OptionValue] = game.options
 
@@ -145,10 +149,25 @@ class BatchGame(ABC, Generic[S]):
         self._advance(new, played, outcomes)
         ended = np.flatnonzero(state.terminated)
         if ended.size:
-            fresh = self._start(state.key[ended], state.episode[ended] + 1)
-            for field in dataclasses.fields(new):
-                getattr(new, field.name)[ended] = getattr(fresh, field.name)
+            self._restart(new, ended)
         return new
+
+    def _restart(self, state: S, rows: NDArray[np.intp]) -> None:
+        """Start games ``rows`` of ``state`` (a fresh copy) again, each on its
+        next episode."""
+        episode = state.episode[rows] + 1
+        if self.opening_chance:
+            fresh = self._start(state.key[rows], episode)
+        else:
+            # Every new game is the same position until its first chance event:
+            # made once and copied in, rather than built again at every reset.
+            if self._opening is None:
+                self._opening = self._start(game_keys(0, 1), np.zeros(1, dtype=np.int64))
+            fresh = self._opening
+        for field in dataclasses.fields(state):
+            if field.name != "key":  # a slot keeps its root key for ever
+                getattr(state, field.name)[rows] = getattr(fresh, field.name)
+        state.episode[rows] = episode
 
     def _check_actions(self, state: S, actions: ArrayLike) -> NDArray[np.int64]:
         played = np.asarray(actions)

@@ -1,0 +1,147 @@
+"""Random playouts on the batch engines, beside the scalar engine and OpenSpiel's C++ loop.
+
+    python benchmarks/batch.py [--seconds S] [--sizes 1,64,1024,4096]
+        [--write docs/performance.md]
+
+For each game with a batch engine, at its usual table sizes, one run
+measures: the scalar engine under benchmarks/playout.py's driver loop (random
+legal action, chance drawn by its probabilities), then the numpy batch engine
+at each batch size, each game of the batch taking a random legal action per
+step (the argmax of random scores over the legal mask, drawn with numpy),
+without and with every seat's observation tensor built at every step.
+OpenSpiel's C++ ``kuhn_poker`` under the same Python driver loop is measured
+first and last (with ``open_spiel`` installed), as in playout.py.
+
+Actions are counted as the scalar engine counts them: decisions and chance
+events (a Poison Pot slide's step is two, the slide and its draw); the step
+that restarts a finished game is not an action. One process, one core: numpy
+here uses no threads for these element-wise programs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import apothecary
+from apothecary import batch
+from playout import floor, measure, playout_rate, replace_between
+
+CONFIGURATIONS: tuple[tuple[str, int, dict[str, Any]], ...] = (
+    ("in-vino-morte", 4, {}),
+    ("in-vino-morte", 9, {}),
+    ("in-vino-morte", 4, {"cheese": True}),
+    ("poison-pot", 2, {}),
+    ("poison-pot", 3, {}),
+)
+SIZES = (1, 64, 1024, 4096)
+
+
+def batch_rate(engine: batch.BatchGame[Any], size: int, seconds: float, observe: bool) -> float:
+    """Actions per second of random playouts over a batch of ``size`` games."""
+    rng = np.random.default_rng(0)
+    state = engine.init(0, size)
+    actions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        scores = rng.random(state.legal_action_mask.shape, dtype=np.float32)
+        choice = (scores * state.legal_action_mask).argmax(axis=1)
+        new = engine.step(state, choice)
+        if observe:
+            engine.observation(new)
+        live = ~state.terminated
+        actions += int(live.sum()) + int((new.draws - state.draws)[live].sum())
+        state = new
+        if time.perf_counter() >= deadline:
+            break
+    return actions / (time.perf_counter() - start)
+
+
+def measure_batches(seconds: float, sizes: tuple[int, ...]) -> list[dict[str, Any]]:
+    """One row per configuration: the scalar rate, and per size both batch rates."""
+    rows = []
+    for name, players, options in CONFIGURATIONS:
+        game = apothecary.load(name, players=players, **options)
+        engine = batch.load(name, players=players, **options)
+        row: dict[str, Any] = {
+            "game": name,
+            "players": players,
+            "options": ", ".join(f"{k}={v}" for k, v in options.items()) or "-",
+            "scalar": playout_rate(game.new_initial_state, seconds),
+        }
+        for size in sizes:
+            row[size] = batch_rate(engine, size, seconds, observe=False)
+            row[("obs", size)] = batch_rate(engine, size, seconds, observe=True)
+        rows.append(row)
+    return rows
+
+
+def batch_table(rows: list[dict[str, Any]], sizes: tuple[int, ...], kuhn: float | None) -> str:
+    """Markdown: per configuration the scalar rate, then per batch size the
+    batch's rate and its ratio to the scalar engine (and to the C++ loop)."""
+    head = "| game | players | options | scalar actions/s |"
+    rule = "| --- | ---: | --- | ---: |"
+    for size in sizes:
+        head += f" batch {size:,} |"
+        rule += " ---: |"
+    lines = [head, rule]
+    for row in rows:
+        for observe in (False, True):
+            mode = "+ observation" if observe else "mask only"
+            cells = f"| {row['game']} | {row['players']} | {row['options']}, {mode} |"
+            cells += f" {row['scalar']:,.0f} |"
+            for size in sizes:
+                rate = row[("obs", size) if observe else size]
+                ratio = f"{rate / row['scalar']:.1f}× scalar"
+                if kuhn:
+                    ratio += f", {rate / kuhn:.2f}× C++"
+                cells += f" {rate:,.0f} ({ratio}) |"
+            lines.append(cells)
+    if kuhn:
+        lines += [
+            "",
+            f"C++ is OpenSpiel's kuhn_poker under the same Python driver loop, {kuhn:,.0f} "
+            "actions/s (the mean of its runs before and after).",
+        ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    """Measure, print, and optionally write the figures into a docs page."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
+    parser.add_argument(
+        "--sizes",
+        type=lambda text: tuple(int(part) for part in text.split(",")),
+        default=SIZES,
+        help="batch sizes, comma-separated",
+    )
+    parser.add_argument("--write", type=Path, help="replace the figures in this markdown file")
+    args = parser.parse_args()
+    reference = measure(args.seconds, [])  # kuhn_poker before and after, nothing between
+    rows = measure_batches(args.seconds, args.sizes)
+    reference += measure(args.seconds, [])
+    text = batch_table(rows, args.sizes, floor(reference))
+    machine = (
+        f"{date.today()}, Python {platform.python_version()}, numpy {np.__version__}, "
+        f"{platform.machine()}; {args.seconds:g} s per measurement"
+    )
+    print(machine)
+    print(text)
+    if args.write:
+        page = args.write.read_text(encoding="utf-8")
+        page = replace_between(
+            page, "<!-- batch:begin -->", "<!-- batch:end -->", f"{machine}\n\n{text}"
+        )
+        args.write.write_text(page, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
