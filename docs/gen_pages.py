@@ -32,6 +32,7 @@ GUIDES = (
     "study.md",
     "analysis.md",
     "interop.md",
+    "batch.md",
     "records.md",
     "performance.md",
 )
