@@ -164,3 +164,14 @@ def test_observations_lie_in_the_scalar_bounds() -> None:
         assert (obs >= low).all() and (obs <= high).all()
         scores = rng.random(state.legal_action_mask.shape) * state.legal_action_mask
         state = engine.step(state, scores.argmax(axis=1))
+
+
+def test_an_option_an_engine_cannot_play_is_refused_by_name() -> None:
+    class WithoutCheese(batch_ivm.InVinoMorteBatch):
+        refused_options = {"cheese": "a reason given here"}
+
+    with pytest.raises(
+        apothecary.BadOptionError, match="does not support option cheese=True: a reason given here"
+    ):
+        WithoutCheese(apothecary.load("in-vino-morte", cheese=True))
+    assert WithoutCheese(apothecary.load("in-vino-morte")).num_players == 4  # the default plays
