@@ -7,7 +7,7 @@ For each game with a batch engine, at its usual table sizes, one run
 measures: the scalar engine under benchmarks/playout.py's driver loop (random
 legal action, chance drawn by its probabilities), then the numpy batch engine
 at each batch size, each game of the batch taking a random legal action per
-step (the argmax of random scores over the legal mask, drawn with numpy),
+step (``apothecary.batch.random_legal_actions``, part of the measured time),
 without and with every seat's observation tensor built at every step.
 OpenSpiel's C++ ``kuhn_poker`` under the same Python driver loop is measured
 first and last (with ``open_spiel`` installed), as in playout.py.
@@ -51,9 +51,7 @@ def batch_rate(engine: batch.BatchGame[Any], size: int, seconds: float, observe:
     start = time.perf_counter()
     deadline = start + seconds
     while True:
-        scores = rng.random(state.legal_action_mask.shape, dtype=np.float32)
-        choice = (scores * state.legal_action_mask).argmax(axis=1)
-        new = engine.step(state, choice)
+        new = engine.step(state, batch.random_legal_actions(state.legal_action_mask, rng))
         if observe:
             engine.observation(new)
         live = ~state.terminated

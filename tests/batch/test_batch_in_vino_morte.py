@@ -9,7 +9,8 @@ rule changed on either side.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -168,10 +169,20 @@ def test_observations_lie_in_the_scalar_bounds() -> None:
 
 def test_an_option_an_engine_cannot_play_is_refused_by_name() -> None:
     class WithoutCheese(batch_ivm.InVinoMorteBatch):
-        refused_options = {"cheese": "a reason given here"}
+        refused_options: ClassVar[Mapping[str, str]] = {"cheese": "a reason given here"}
 
     with pytest.raises(
         apothecary.BadOptionError, match="does not support option cheese=True: a reason given here"
     ):
         WithoutCheese(apothecary.load("in-vino-morte", cheese=True))
     assert WithoutCheese(apothecary.load("in-vino-morte")).num_players == 4  # the default plays
+
+
+def test_random_legal_actions_are_legal_and_uniform() -> None:
+    mask = np.zeros((3, 6), dtype=np.bool_)
+    mask[0, [1, 4]] = True
+    mask[2, :] = True  # row 1 has none: a game that has ended
+    rng = np.random.default_rng(0)
+    picks = np.array([batch.random_legal_actions(mask, rng) for _ in range(6000)])
+    assert set(picks[:, 0]) == {1, 4} and set(picks[:, 1]) == {0}
+    assert np.allclose(np.bincount(picks[:, 2], minlength=6) / 6000, 1 / 6, atol=0.02)

@@ -49,7 +49,8 @@ def plant_drive(engine: batch.BatchGame[Any], seed: int) -> None:
 
 def test_a_batch_without_the_tie_rule_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     engine = batch.load("poison-pot", players=2, radius=2)
-    monkeypatch.setattr(engine, "_last", engine._before)  # both half points cancel on one seat
+    # Both half points on one seat, where they cancel: no tie rule.
+    monkeypatch.setattr(engine, "_last_placer", engine._placer_before)
     with pytest.raises(Mismatch, match="rewards"):
         plant_drive(engine, 1)
 
@@ -79,7 +80,8 @@ def test_a_scalar_engine_without_the_tie_rule_is_caught(monkeypatch: pytest.Monk
 
 def test_a_batch_that_slides_through_pieces_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     engine = batch.load("poison-pot", players=2, radius=2)
-    monkeypatch.setattr(batch_pp, "path_clear", lambda empty: empty)  # only the target empty
+    # Only the target need be empty.
+    monkeypatch.setattr(batch_pp, "path_clear", lambda empty, nearer, steps: empty)
     with pytest.raises(Mismatch, match="legal_action_mask"):
         drive(engine, 64, 20, seed=4)
 

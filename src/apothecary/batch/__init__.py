@@ -7,14 +7,13 @@ programs, for reinforcement learning and large simulations.
 >>> state = game.init(seed=7, n=1024)
 >>> rng = np.random.default_rng(0)
 >>> for _ in range(50):
-...     # a random legal action per game: argmax of random scores on the mask
-...     scores = rng.random(state.legal_action_mask.shape) * state.legal_action_mask
-...     state = game.step(state, scores.argmax(axis=1))
+...     state = game.step(state, batch.random_legal_actions(state.legal_action_mask, rng))
 >>> game.observation(state).shape
 (1024, 4, 113)
 
 The API every engine follows is :class:`~apothecary.batch.core.BatchGame`
-(``init``, ``step``, ``observation``) and
+(``init``, ``step``, ``observation``),
+:func:`~apothecary.batch.core.random_legal_actions`, and
 :class:`~apothecary.batch.core.BatchState` (``current_player``,
 ``legal_action_mask``, ``rewards``, ``terminated``); docs/batch.md explains
 the conventions (a step is one decision, chance is drawn from each game's
@@ -27,7 +26,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from apothecary.batch.core import TERMINAL_PLAYER, BatchGame, BatchState
+from apothecary.batch.core import TERMINAL_PLAYER, BatchGame, BatchState, random_legal_actions
 from apothecary.core.errors import UnknownGameError
 from apothecary.core.registry import games
 from apothecary.core.registry import load as load_scalar
@@ -77,4 +76,5 @@ __all__ = [
     "NoBatchEngineError",
     "engines",
     "load",
+    "random_legal_actions",
 ]

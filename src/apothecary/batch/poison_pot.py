@@ -58,10 +58,15 @@ class PoisonPotBatchState(BatchState):
     """(n,) the last placement's circle, or -1."""
 
 
-def path_clear(empty: NDArray[np.bool_]) -> NDArray[np.bool_]:
-    """Along the last axis (the circles of a ray, nearest first): every circle
-    up to and including this one is empty. A slide may not jump a piece."""
-    clear: NDArray[np.bool_] = np.logical_and.accumulate(empty, axis=-1)
+def path_clear(
+    empty: NDArray[np.bool_], before: NDArray[np.intp], steps: list[tuple[int, int]]
+) -> NDArray[np.bool_]:
+    """Per slide (rows: a ray's circles, nearest first, ``steps`` giving each
+    distance's rows) and game (columns): its target and every circle before
+    it on the ray (row ``before[row]``) are empty. A slide may not jump a piece."""
+    clear = empty.copy()
+    for low, high in steps[1:]:  # each distance over the whole batch at once
+        clear[low:high] &= clear[before[low:high]]
     return clear
 
 
@@ -79,20 +84,36 @@ class PoisonPotBatch(BatchGame[PoisonPotBatchState]):
         # The rays of the scalar board as a table (circle, direction, step);
         # steps past the edge point at an extra circle that is never empty, so
         # "every circle up to here is empty" fails there.
-        longest = 2 * geometry.radius
-        rays = np.full((size, 6, longest), size, dtype=np.intp)
-        for circle, circle_rays in enumerate(geometry.rays):
-            for direction, ray in enumerate(circle_rays):
-                rays[circle, direction, : len(ray)] = ray
-        self._rays = rays
-        self._on_board = rays < size
-        origins = np.broadcast_to(np.arange(size)[:, None, None], rays.shape)
-        self._slide_ids = (origins * size + rays)[self._on_board]
+        # Every slide as a row: by distance, then origin and direction, so
+        # each distance's rows follow the rows one circle shorter they extend.
+        rows: dict[tuple[int, int, int], int] = {}
+        origins: list[int] = []
+        targets: list[int] = []
+        before: list[int] = []
+        steps: list[tuple[int, int]] = []
+        for distance in range(2 * geometry.radius):
+            low = len(targets)
+            for circle, circle_rays in enumerate(geometry.rays):
+                for direction, ray in enumerate(circle_rays):
+                    if distance < len(ray):
+                        rows[distance, circle, direction] = len(targets)
+                        origins.append(circle)
+                        targets.append(ray[distance])
+                        before.append(rows.get((distance - 1, circle, direction), -1))
+            steps.append((low, len(targets)))
+        self._origins = np.array(origins, dtype=np.intp)
+        self._targets = np.array(targets, dtype=np.intp)
+        self._nearer = np.array(before, dtype=np.intp)
+        self._steps = steps
+        self._slide_ids = self._origins * size + self._targets
+        """The slide action id of each row."""
         neighbours = np.full((size, 6), size, dtype=np.intp)
         for circle, near in enumerate(geometry.neighbours):
             neighbours[circle, : len(near)] = near
         self._neighbours = neighbours
-        self._last, self._before = placers_of_last_two(self.num_players, game.cauldrons)
+        self._last_placer, self._placer_before = placers_of_last_two(
+            self.num_players, game.cauldrons
+        )
 
     # -- new games --------------------------------------------------------------------
 
@@ -196,8 +217,8 @@ class PoisonPotBatch(BatchGame[PoisonPotBatchState]):
         scores = self.safe_groups(cells, pot).astype(np.float64)
         best = scores.max(axis=1, keepdims=True)
         tied = (scores == best).sum(axis=1) > 1
-        scores[:, self._last] += np.where(tied, 0.5, 0.0)
-        scores[:, self._before] -= np.where(tied, 0.5, 0.0)
+        scores[:, self._last_placer] += np.where(tied, 0.5, 0.0)
+        scores[:, self._placer_before] -= np.where(tied, 0.5, 0.0)
         return scores
 
     def safe_groups(self, cells: Ints, pot: Ints) -> NDArray[np.int64]:
@@ -245,11 +266,11 @@ class PoisonPotBatch(BatchGame[PoisonPotBatchState]):
         mask = s.legal_action_mask
         mask[...] = False
         # A slide: a piece on the origin, every circle up to the target empty.
-        empty = np.concatenate([s.cells == EMPTY, np.zeros((s.size, 1), np.bool_)], axis=1)
-        free = path_clear(empty[:, self._rays])
-        sliding = (s.phase == SLIDE)[:, None, None, None]
-        moves = free & ((s.cells != EMPTY)[:, :, None, None] & sliding)
-        mask[:, self._slide_ids] = moves[:, self._on_board]
+        # Computed slide by game (the transpose), so each distance is a block.
+        empty = (s.cells == EMPTY).T
+        free = path_clear(empty[self._targets], self._nearer, self._steps)
+        movable = ((s.cells != EMPTY) & (s.phase == SLIDE)[:, None]).T
+        mask[:, self._slide_ids] = (free & movable[self._origins]).T
         base = self.game.place_base
         mask[:, base:] = (s.cells == EMPTY) & (s.phase == PLACE)[:, None]
 
