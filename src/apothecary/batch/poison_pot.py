@@ -81,11 +81,9 @@ class PoisonPotBatch(BatchGame[PoisonPotBatchState]):
         geometry = game.board
         size = geometry.size
         self.circles = size
-        # The rays of the scalar board as a table (circle, direction, step);
-        # steps past the edge point at an extra circle that is never empty, so
-        # "every circle up to here is empty" fails there.
-        # Every slide as a row: by distance, then origin and direction, so
-        # each distance's rows follow the rows one circle shorter they extend.
+        # Every slide of the scalar board's rays as a row: by distance, then
+        # origin and direction, so each distance's rows follow the rows one
+        # circle shorter that they extend (``before``, -1 at distance 1).
         rows: dict[tuple[int, int, int], int] = {}
         origins: list[int] = []
         targets: list[int] = []
@@ -107,6 +105,7 @@ class PoisonPotBatch(BatchGame[PoisonPotBatchState]):
         self._steps = steps
         self._slide_ids = self._origins * size + self._targets
         """The slide action id of each row."""
+        # Off the board, a neighbour is an extra circle (``size``) that holds nothing.
         neighbours = np.full((size, 6), size, dtype=np.intp)
         for circle, near in enumerate(geometry.neighbours):
             neighbours[circle, : len(near)] = near
