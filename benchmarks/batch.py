@@ -8,14 +8,18 @@ measures: the scalar engine under benchmarks/playout.py's driver loop (random
 legal action, chance drawn by its probabilities), then the numpy batch engine
 at each batch size, each game of the batch taking a random legal action per
 step (``apothecary.batch.random_legal_actions``, part of the measured time),
-without and with every seat's observation tensor built at every step.
+without and with every seat's observation tensor built at every step (into
+one buffer, ``observation(state, out=...)``, as a training loop would).
 OpenSpiel's C++ ``kuhn_poker`` under the same Python driver loop is measured
 first and last (with ``open_spiel`` installed), as in playout.py.
 
 Actions are counted as the scalar engine counts them: decisions and chance
 events (a Poison Pot slide's step is two, the slide and its draw); the step
 that restarts a finished game is not an action. One process, one core: numpy
-here uses no threads for these element-wise programs.
+here uses no threads for these element-wise programs. Every rate is on the
+process's CPU time (``time.process_time``), not wall time: on a shared
+machine a process is often waiting for a core, and a batch step of several
+milliseconds waited through would be counted against the batch alone.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ import numpy as np
 
 import apothecary
 from apothecary import batch
-from playout import floor, measure, playout_rate, replace_between
+from playout import playout_rate, replace_between
 
 CONFIGURATIONS: tuple[tuple[str, int, dict[str, Any]], ...] = (
     ("in-vino-morte", 4, {}),
@@ -47,19 +51,20 @@ def batch_rate(engine: batch.BatchGame[Any], size: int, seconds: float, observe:
     """Actions per second of random playouts over a batch of ``size`` games."""
     rng = np.random.default_rng(0)
     state = engine.init(0, size)
+    buffer = np.empty((size, engine.num_players, engine.observation_tensor_size()), np.float32)
     actions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
     while True:
         new = engine.step(state, batch.random_legal_actions(state.legal_action_mask, rng))
         if observe:
-            engine.observation(new)
+            engine.observation(new, out=buffer)
         live = ~state.terminated
         actions += int(live.sum()) + int((new.draws - state.draws)[live].sum())
         state = new
-        if time.perf_counter() >= deadline:
+        if time.process_time() >= deadline:
             break
-    return actions / (time.perf_counter() - start)
+    return actions / (time.process_time() - start)
 
 
 def measure_batches(seconds: float, sizes: tuple[int, ...]) -> list[dict[str, Any]]:
@@ -72,13 +77,23 @@ def measure_batches(seconds: float, sizes: tuple[int, ...]) -> list[dict[str, An
             "game": name,
             "players": players,
             "options": ", ".join(f"{k}={v}" for k, v in options.items()) or "-",
-            "scalar": playout_rate(game.new_initial_state, seconds),
+            "scalar": playout_rate(game.new_initial_state, seconds, clock=time.process_time),
         }
         for size in sizes:
             row[size] = batch_rate(engine, size, seconds, observe=False)
             row[("obs", size)] = batch_rate(engine, size, seconds, observe=True)
         rows.append(row)
     return rows
+
+
+def kuhn_rate(seconds: float) -> float | None:
+    """OpenSpiel's C++ kuhn_poker under playout.py's loop, or None without OpenSpiel."""
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("kuhn_poker")
+    return playout_rate(game.new_initial_state, seconds, clock=time.process_time)
 
 
 def batch_table(rows: list[dict[str, Any]], sizes: tuple[int, ...], kuhn: float | None) -> str:
@@ -123,13 +138,14 @@ def main() -> None:
     )
     parser.add_argument("--write", type=Path, help="replace the figures in this markdown file")
     args = parser.parse_args()
-    reference = measure(args.seconds, [])  # kuhn_poker before and after, nothing between
+    before = kuhn_rate(args.seconds)
     rows = measure_batches(args.seconds, args.sizes)
-    reference += measure(args.seconds, [])
-    text = batch_table(rows, args.sizes, floor(reference))
+    after = kuhn_rate(args.seconds)
+    kuhn = None if before is None or after is None else (before + after) / 2
+    text = batch_table(rows, args.sizes, kuhn)
     machine = (
         f"{date.today()}, Python {platform.python_version()}, numpy {np.__version__}, "
-        f"{platform.machine()}; {args.seconds:g} s per measurement"
+        f"{platform.machine()}; {args.seconds:g} s of CPU time per measurement"
     )
     print(machine)
     print(text)

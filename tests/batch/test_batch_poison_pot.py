@@ -134,3 +134,21 @@ def test_a_chance_outcome_with_no_cauldron_left_is_refused() -> None:
         engine.step(state, slide, chance=np.array([draw_red, -1]))
     with pytest.raises(apothecary.IllegalActionError, match="game 1: chance 7"):
         engine.step(state, slide, chance=np.array([-1, 7]))
+
+
+@pytest.mark.parametrize(
+    ("name", "options"), [("poison-pot", {"players": 3}), ("in-vino-morte", {"cheese": True})]
+)
+def test_an_observation_written_into_a_buffer_is_the_same(
+    name: str, options: dict[str, Any]
+) -> None:
+    engine = batch.load(name, **options)
+    state = engine.init(2, 16)
+    rng = np.random.default_rng(2)
+    buffer = np.full((16, engine.num_players, engine.observation_tensor_size()), np.nan, "float32")
+    for _ in range(30):  # a buffer full of anything is overwritten everywhere
+        assert engine.observation(state, out=buffer) is buffer
+        assert np.array_equal(buffer, engine.observation(state))
+        state = engine.step(state, batch.random_legal_actions(state.legal_action_mask, rng))
+    with pytest.raises(apothecary.ApothecaryError, match="out must be a float32 array"):
+        engine.observation(state, out=buffer[:8])

@@ -92,7 +92,7 @@ class BatchGame(ABC, Generic[S]):
     validated options, sizes and tables it reuses: a batch engine is the same
     rules, so it has the same configuration. A subclass sets :attr:`name`,
     lists the options it cannot play in :attr:`refused_options`, and writes
-    :meth:`_start`, :meth:`_advance` and :meth:`observation`.
+    :meth:`_start`, :meth:`_advance` and :meth:`_observe`.
     """
 
     name: ClassVar[str]
@@ -224,10 +224,29 @@ class BatchGame(ABC, Generic[S]):
         Must also set the learner's fields (current player, mask, rewards,
         terminated) of every game."""
 
-    @abstractmethod
-    def observation(self, state: S) -> NDArray[np.float32]:
+    def observation(self, state: S, out: NDArray[np.float32] | None = None) -> NDArray[np.float32]:
         """(n, players, observation_tensor_size): per game, per seat, the scalar
-        engine's ``observation_tensor(seat)``, number for number."""
+        engine's ``observation_tensor(seat)``, number for number.
+
+        ``out``, an array of that shape and dtype float32, is written into and
+        returned instead of a new array: a loop that reads observations at
+        every step then reuses one buffer (a new one of tens of megabytes,
+        at large batches, costs the page faults of its first writes each time).
+        """
+        shape = (state.size, self.num_players, self.observation_tensor_size())
+        if out is None:
+            out = np.empty(shape, dtype=np.float32)
+        elif out.shape != shape or out.dtype != np.float32:
+            raise ApothecaryError(
+                f"{self.name}: out must be a float32 array of shape {shape}, got "
+                f"{out.dtype} {out.shape}"
+            )
+        self._observe(state, out)
+        return out
+
+    @abstractmethod
+    def _observe(self, state: S, out: NDArray[np.float32]) -> None:
+        """Write :meth:`observation` into ``out`` (every entry: it may hold anything)."""
 
     def __repr__(self) -> str:
         opts = "".join(f", {k}={v!r}" for k, v in self.options.items())

@@ -319,13 +319,12 @@ class InVinoMorteBatch(BatchGame[InVinoMorteBatchState]):
 
     # -- what each seat sees -----------------------------------------------------------
 
-    def observation(self, state: InVinoMorteBatchState) -> NDArray[np.float32]:
+    def _observe(self, state: InVinoMorteBatchState, out: NDArray[np.float32]) -> None:
         """(n, P, size): each seat's scalar ``observation_tensor``, block for
         block (see :meth:`InVinoMorteState.observation_tensor
         <apothecary.games.in_vino_morte.rules.InVinoMorteState.observation_tensor>`)."""
         s = state
         n, count = self.num_players, s.size
-        out = np.empty((count, n, self.observation_tensor_size()), dtype=np.float32)
         at = _SEAT_PLANES * n
         planes = out[:, :, :at].reshape(count, n, n, _SEAT_PLANES)
         assert np.shares_memory(planes, out)  # a view: the planes are written into out
@@ -339,7 +338,6 @@ class InVinoMorteBatch(BatchGame[InVinoMorteBatchState]):
         at += 2 + 6 * n
         over = s.phase == OVER_PHASE
         out[:, :, at:] = (over[:, None] & s.winners)[:, None, :]
-        return out
 
     def _seat_planes(self, s: InVinoMorteBatchState, planes: NDArray[np.float32]) -> None:
         """Fill ``planes`` (n, viewer, seat, 11), the per-seat block as each

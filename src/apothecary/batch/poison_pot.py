@@ -275,7 +275,7 @@ class PoisonPotBatch(BatchGame[PoisonPotBatchState]):
 
     # -- what each seat sees -----------------------------------------------------------
 
-    def observation(self, state: PoisonPotBatchState) -> NDArray[np.float32]:
+    def _observe(self, state: PoisonPotBatchState, out: NDArray[np.float32]) -> None:
         """(n, players, size): each seat's scalar ``observation_tensor``: five
         planes per circle, the pile's fractions, the phase, the colour drawn,
         the seat to move, the viewer, the last slide and placement."""
@@ -301,6 +301,5 @@ class PoisonPotBatch(BatchGame[PoisonPotBatchState]):
         common[slid, at + size + target] = 1.0
         placed = np.flatnonzero(s.last_placement >= 0)
         common[placed, at + 2 * size + s.last_placement[placed].astype(np.intp)] = 1.0
-        out = np.repeat(common[:, None, :], players, axis=1)
+        out[...] = common[:, None, :]
         out[:, np.arange(players), viewer + np.arange(players)] = 1.0
-        return out
