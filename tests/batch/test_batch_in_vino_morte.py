@@ -41,6 +41,8 @@ CONFIGURATIONS: list[tuple[int, dict[str, Any], int, int]] = [
     (5, {"cheese": True, "cheese_on_reveal": False}, 128, 48),
     (7, {"cheese": True}, 64, 70),
     (9, {"cheese": True, "cheese_on_reveal": False}, 32, 90),
+    (5, {"round_limit": 1}, 192, 20),
+    (7, {"round_limit": 3, "deck": "9+9"}, 64, 50),
     (3, {"cheese": True, "round_limit": 1}, 256, 12),
     (4, {"cheese": True, "round_limit": 2, "deck": "9+9"}, 192, 30),
 ]

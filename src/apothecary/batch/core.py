@@ -139,7 +139,8 @@ class BatchGame(ABC, Generic[S]):
         A game that had ended (``state.terminated``) ignores its action and
         starts again. ``chance`` gives, per game, the outcome of the chance
         event the action sets off (the scalar engine's chance action id; -1 to
-        draw it from the game's key); games without chance refuse it.
+        draw it from the game's key; ignored for a game whose action sets off
+        none); games without chance refuse it.
         Raises MalformedActionError for an id outside the game's range and
         IllegalActionError for an illegal one, naming the first such game.
         """
