@@ -13,7 +13,8 @@
   ``page``) and as ``phone-dark`` (on ``phone_page``, in the dark colour scheme).
 - ``enter_room``: ``enter_room(page, answer, seat_token=..., host_token=...)`` opens
   ``/rooms/CODE`` as the seat (and host) of ``answer`` (what ``make_room`` or a seat claim
-  returned) by putting the tokens where the client keeps them, then waits for the room screen.
+  returned) by putting the tokens where the client keeps them, then waits for the room screen;
+  ``base=`` opens it on a server the test started itself instead of ``web_server``.
 - ``axe``: ``axe(page)`` puts axe-core (vendored under ``vendor/``) into the page; a test that
   takes it is skipped when it is not vendored.
 - ``artifacts``: a folder for screenshots (``$APOTHECARY_ARTIFACTS/<test>`` when set, else the
@@ -134,8 +135,9 @@ def storage_key(code: str) -> str:
 
 
 @pytest.fixture
-def enter_room(web_server: str) -> Callable[..., Any]:
-    """Open a room's page as a seat (or host, or spectator) and wait for its room screen."""
+def enter_room(request: pytest.FixtureRequest) -> Callable[..., Any]:
+    """Open a room's page as a seat (or host, or spectator) and wait for its room screen
+    (on ``web_server``, or on the server at ``base``, which a test started itself)."""
 
     def enter(
         page: Any,
@@ -143,7 +145,9 @@ def enter_room(web_server: str) -> Callable[..., Any]:
         seat_token: str | None = None,
         host_token: str | None = None,
         name: str | None = None,
+        base: str | None = None,
     ) -> Any:
+        web_server = base or request.getfixturevalue("web_server")
         code = answer.get("code") or answer["room"]["code"]
         kept = {
             "seat_token": seat_token or answer.get("seat_token") or answer.get("token"),

@@ -14,6 +14,7 @@ const COLLAPSE_OVER = 12;
 const RETRY_DELAYS = [500, 1000, 2000, 4000, 8000];
 const PING_EVERY = 15000;
 const PONG_WAIT = 6000;
+const WELCOME_WAIT = 10000;
 
 export async function showRoom(main, code) {
   let info;
@@ -292,28 +293,51 @@ class RoomScreen {
       }
       this.chain = this.chain.then(() => this.onMessage(message, ws)).catch((error) => console.error(error));
     });
-    ws.addEventListener("close", () => {
-      if (this.ws !== ws) return;
-      this.ws = null;
-      clearInterval(ws.pinger);
-      if (this.stopped) return;
-      this.showBanner(
-        navigator.onLine === false ? "You are offline. Reconnecting when the network is back…" : "Connection lost. Reconnecting…",
-      );
-      this.root.classList.add("offline");
-      const delay = RETRY_DELAYS[Math.min(this.attempt, RETRY_DELAYS.length - 1)] * (0.8 + Math.random() * 0.4);
-      this.attempt += 1;
-      this.retryTimer = setTimeout(() => this.connect(), navigator.onLine === false ? 30000 : delay);
-    });
+    ws.addEventListener("close", () => this.lost(ws));
+    // A stopped server takes the connection but never answers it: try again later.
+    setTimeout(() => {
+      if (this.ws === ws && !ws.welcomed) this.lost(ws);
+    }, WELCOME_WAIT);
     // A socket can die without a close (a laptop lid, a lost Wi-Fi): ping, and give up on silence.
-    ws.pinger = setInterval(() => {
-      if (ws.readyState !== WebSocket.OPEN) return;
-      const asked = Date.now();
-      ws.send(JSON.stringify({ type: "ping" }));
-      setTimeout(() => {
-        if (this.ws === ws && (ws.lastHeard || 0) < asked) ws.close();
-      }, PONG_WAIT);
-    }, PING_EVERY);
+    ws.pinger = setInterval(() => this.probe(ws), PING_EVERY);
+  }
+
+  // Ping; a socket that says nothing back within PONG_WAIT is taken for dead.
+  probe(ws) {
+    if (ws.readyState !== WebSocket.OPEN) return;
+    const asked = Date.now();
+    ws.send(JSON.stringify({ type: "ping" }));
+    setTimeout(() => {
+      if (this.ws === ws && (ws.lastHeard || 0) < asked) this.lost(ws);
+    }, PONG_WAIT);
+  }
+
+  // The socket is gone (closed, or silent): at once, not after the browser's closing
+  // handshake with a server that may never answer it. A move sent on it and not answered
+  // is kept to be sent again on the next socket.
+  lost(ws) {
+    if (this.ws !== ws) return;
+    this.ws = null;
+    clearInterval(ws.pinger);
+    this.keepUnanswered(ws);
+    if (ws.readyState === WebSocket.CONNECTING || ws.readyState === WebSocket.OPEN) ws.close();
+    if (this.stopped) return;
+    this.showBanner(
+      navigator.onLine === false ? "You are offline. Reconnecting when the network is back…" : "Connection lost. Reconnecting…",
+    );
+    this.root.classList.add("offline");
+    this.retryLater();
+  }
+
+  // Back off: 0.5, 1, 2, 4, then 8 s.
+  retryLater() {
+    if (navigator.onLine === false) {
+      this.retryTimer = setTimeout(() => this.connect(), 30000); // the online event comes first
+      return;
+    }
+    const delay = RETRY_DELAYS[Math.min(this.attempt, RETRY_DELAYS.length - 1)] * (0.8 + Math.random() * 0.4);
+    this.attempt += 1;
+    this.retryTimer = setTimeout(() => this.connect(), delay);
   }
 
   reconnectNow() {
@@ -323,6 +347,7 @@ class RoomScreen {
       const old = this.ws;
       this.ws = null;
       clearInterval(old.pinger);
+      this.keepUnanswered(old);
       old.close();
     }
     this.connect();
@@ -340,11 +365,52 @@ class RoomScreen {
   act(id) {
     const msg = this.msg;
     if (!msg || !(msg.legal || []).some((a) => a.id === id)) return false;
-    if (this.sentFor === msg.state_id) return false; // one move per position
+    if (this.sentFor === msg.state_id) return false; // one move per position, until it is answered
     if (!this.send({ type: "act", action: id, state_id: msg.state_id })) return false;
     this.sentFor = msg.state_id;
-    this.legal.querySelectorAll("button[data-action]").forEach((b) => (b.disabled = true));
+    this.unanswered = { action: id, state_id: msg.state_id, ws: this.ws, resent: false };
+    this.lockMoves();
+    // The server answers a move at once (an update, or an error): silence means it is
+    // stopped or the socket is dead, which a ping tells sooner than the next regular one.
+    this.probe(this.ws);
     return true;
+  }
+
+  lockMoves() {
+    this.legal.querySelectorAll("button[data-action]").forEach((b) => (b.disabled = true));
+  }
+
+  // The socket of an unanswered move is gone: whether the server applied the move is told
+  // by the next socket's first update (resendUnanswered). The choice is open again either way.
+  keepUnanswered(ws) {
+    this.sentFor = null;
+    if (this.unanswered && this.unanswered.ws === ws) this.resend = this.unanswered;
+    this.unanswered = null;
+  }
+
+  // On a new socket's first update: still the position the move was sent in, so the server
+  // never applied it; send it again, once (a move names its state_id, so it is never applied
+  // twice). A position that moved on means it was applied, or overtaken (a timer, a bot).
+  resendUnanswered(msg) {
+    const resend = this.resend;
+    this.resend = null;
+    if (!resend || resend.resent || resend.state_id !== msg.state_id) return;
+    if (this.act(resend.action)) this.unanswered.resent = true;
+  }
+
+  // After the moves are drawn: a new socket's first update may call for the move again;
+  // any other update of the position a move is on its way from keeps the moves locked.
+  settleMove(msg) {
+    if (msg.fresh) this.resendUnanswered(msg);
+    else if (this.sentFor === msg.state_id) this.lockMoves();
+  }
+
+  // The server refused something on the socket a move went on: it answered the move (a
+  // refusal changes nothing), so the choice is open again.
+  releaseMove(ws) {
+    if (!this.unanswered || this.unanswered.ws !== ws) return;
+    this.sentFor = this.unanswered = null;
+    this.legal.querySelectorAll("button[data-action]").forEach((b) => (b.disabled = false));
   }
 
   async onMessage(message, ws) {
@@ -410,7 +476,7 @@ class RoomScreen {
       this.notice.hidden = false;
       return;
     }
-    if (message.error === "stale_state" || message.error === "not_your_turn") this.sentFor = null;
+    this.releaseMove(ws);
     toast(message.message || message.error, "error");
   }
 
@@ -484,7 +550,7 @@ class RoomScreen {
     this.root.dataset.status = msg.status;
     this.root.dataset.stateId = msg.state_id || "";
     this.root.dataset.gameNo = String(msg.game_no);
-    if (this.sentFor !== msg.state_id) this.sentFor = null;
+    if (this.sentFor !== msg.state_id) this.sentFor = this.unanswered = null; // answered: a new position
     // The next game of a series keeps the last one's lines and result under their own
     // heading (it starts a few seconds after the result, too soon to read it all); only
     // that one game is kept. A rematch, or a new connection, starts the log afresh.
@@ -517,6 +583,7 @@ class RoomScreen {
     this.drawSeatsBar(msg);
     this.drawStatus(msg);
     this.drawLegal(msg);
+    this.settleMove(msg);
     this.drawResult(msg);
     // The game ended while you looked on: in a tall layout (a phone, a full desktop room)
     // the page is scrolled to the moves, so bring the winner into view, once.
