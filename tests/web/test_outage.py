@@ -127,3 +127,26 @@ def test_a_move_sent_as_the_server_dies_is_played_once_it_is_back(
             break
     bob.wait_for_function(moved, arg=[after])
     assert ann.errors == [] and bob.errors == []
+
+
+def test_a_page_reconnects_soon_after_the_server_answers_again(
+    server: Server, page: Any, phone_page: Any, enter_room: Any
+) -> None:
+    """Down long enough that the back-off reached 8 s between attempts, the server comes
+    back: the page is connected again well within 1.5 s of the server first answering
+    /health (the old page waited out the 8 s)."""
+    ann, _bob = two_people(server, page, phone_page, enter_room)
+    attempts: list[float] = []
+    ann.on("websocket", lambda _ws: attempts.append(time.monotonic()))
+    server.kill()
+    ann.wait_for_selector("#room.offline")
+    # Four failed attempts, after 0.5, 1, 2 and 4 s: the next waits 8 s.
+    give_up = time.monotonic() + 30
+    while len(attempts) < 4:
+        assert time.monotonic() < give_up, f"only {len(attempts)} attempts to reconnect"
+        ann.wait_for_timeout(100)
+    answered = server.start()
+    ann.wait_for_selector(CONNECTED, timeout=20_000)
+    took = time.monotonic() - answered
+    assert took < 1.5, f"connected {took:.1f} s after the server answered again"
+    assert play_one(ann) or ann.get_attribute("#room", "data-status") == "over"

@@ -14,6 +14,8 @@ const COLLAPSE_OVER = 12;
 const RETRY_DELAYS = [500, 1000, 2000, 4000, 8000];
 const PING_EVERY = 15000;
 const PONG_WAIT = 6000;
+const HEALTH_EVERY = 400;
+const HEALTH_WAIT = 1000;
 const WELCOME_WAIT = 10000;
 
 export async function showRoom(main, code) {
@@ -275,6 +277,7 @@ class RoomScreen {
   connect() {
     if (this.stopped) return;
     clearTimeout(this.retryTimer);
+    this.waiting = null; // ends the /health probe of the wait before (probeHealth)
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${scheme}//${location.host}/ws/rooms/${encodeURIComponent(this.code)}`);
     this.ws = ws;
@@ -329,7 +332,8 @@ class RoomScreen {
     this.retryLater();
   }
 
-  // Back off: 0.5, 1, 2, 4, then 8 s.
+  // Back off (0.5, 1, 2, 4, then 8 s), but ask /health meanwhile, so that a server that
+  // comes back is reconnected to within a second, not after the rest of the wait.
   retryLater() {
     if (navigator.onLine === false) {
       this.retryTimer = setTimeout(() => this.connect(), 30000); // the online event comes first
@@ -338,6 +342,28 @@ class RoomScreen {
     const delay = RETRY_DELAYS[Math.min(this.attempt, RETRY_DELAYS.length - 1)] * (0.8 + Math.random() * 0.4);
     this.attempt += 1;
     this.retryTimer = setTimeout(() => this.connect(), delay);
+    if (delay > HEALTH_EVERY * 2) this.probeHealth();
+  }
+
+  // Only a change from not answering to answering cuts the wait short: a server that
+  // answers /health all along but closes the socket (a room moving between processes,
+  // a full queue) keeps the back-off.
+  probeHealth() {
+    const waiting = {};
+    this.waiting = waiting;
+    let failed = false;
+    const ask = async () => {
+      if (this.waiting !== waiting) return;
+      const up = await answers("/health", HEALTH_WAIT);
+      if (this.waiting !== waiting) return;
+      if (up && failed) {
+        this.connect();
+        return;
+      }
+      failed = failed || !up;
+      setTimeout(ask, HEALTH_EVERY * (0.8 + Math.random() * 0.4));
+    };
+    ask();
   }
 
   reconnectNow() {
@@ -1265,6 +1291,20 @@ export function seatRuns(text) {
 // [a] -> [a]; [a, b] -> [a, " and ", b]; [a, b, c] -> [a, ", ", b, " and ", c].
 export function naturalJoin(items) {
   return items.flatMap((item, i) => (i === 0 ? [item] : [i === items.length - 1 ? " and " : ", ", item]));
+}
+
+// Whether `url` answers 2xx within `wait` ms (a stopped server never does; a proxy in front
+// of a dead one answers 502).
+async function answers(url, wait) {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), wait);
+  try {
+    return (await fetch(url, { cache: "no-store", signal: abort.signal })).ok;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function formatScore(score) {
