@@ -16,9 +16,10 @@ from apothecary.server.store import (
     alembic_config,
     metadata,
     normalise_url,
+    rooms,
 )
 
-HEAD = "0004"
+HEAD = "0005"
 """The newest migration."""
 
 
@@ -141,10 +142,11 @@ def test_a_database_at_0003_gains_the_analyses_table_and_keeps_its_rooms(db_url:
     """0004 adds the finished analyses: a database of the leases' version keeps
     its rooms and games, can keep an analysis of an old game, and goes back."""
     old = Store(db_url)
+    old.migrate()
+    room = played_room(old, 4)  # written by the code, then taken back to the 0003 schema
     with old.engine.begin() as connection:
-        command.upgrade(alembic_config(connection), "0003")
-    room = played_room(old, 4)  # written by the code, to a 0003 schema
-    assert schema_drift(old) != []  # the planted difference: the table 0004 adds
+        command.downgrade(alembic_config(connection), "0003")
+    assert schema_drift(old) != []  # the planted difference: what 0004 and later add
     old.close()
     new = Store(db_url)
     new.migrate()
@@ -159,12 +161,56 @@ def test_a_database_at_0003_gains_the_analyses_table_and_keeps_its_rooms(db_url:
             command.downgrade(alembic_config(connection), "0003")
         assert new.revision() == "0003"
         assert "analyses" not in sa.inspect(new.engine).get_table_names()
+        new.migrate()
         again = new.load(room.code)
         assert again is not None and again.snapshot() == room.snapshot()
-        new.migrate()
         assert new.kept_analysis(room.code, 1, "plan", 1) is None  # dropped with its table
     finally:
         new.close()
+
+
+def test_0005_keeps_when_a_room_was_last_held_and_its_timer_resumes_from_then(
+    db_url: str,
+) -> None:
+    """0005 adds rooms.alive: a database at 0004 upgrades in place; a timed room's
+    deadline is pushed on by the time since it was last held (a row from before
+    0005, which has no alive, counts from its last commit); and 0005 goes back."""
+    old = Store(db_url)
+    with old.engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0004")
+    assert schema_drift(old) != []  # the planted difference: the column 0005 adds
+    old.close()
+    store = Store(db_url)
+    store.migrate()
+    try:
+        assert store.revision() == HEAD and schema_drift(store) == []
+        room, _ = Room.create(
+            "in-vino-morte", 2, {}, ["open", "open"], Settings(turn_seconds=20.0), 0.0, "s"
+        )
+        room.claim("Ann")
+        room.claim("Bob")
+        store.commit(room, Changes(), 0.0)
+        store.commit(room, room.start(100.0), 100.0)
+        assert room.deadline == 120.0
+        assert store.resume_clocks(130.0) == 1  # held by nobody from 100 to 130
+        loaded = store.load(room.code)
+        assert loaded is not None and loaded.deadline == 150.0
+        assert store.resume_clocks(130.0) == 0  # resumed once, not again
+        with store.engine.begin() as connection:  # as a row written before 0005
+            connection.execute(
+                rooms.update().where(rooms.c.code == room.code).values(alive=None, updated=140.0)
+            )
+        store.resume_clocks(160.0)
+        loaded = store.load(room.code)
+        assert loaded is not None and loaded.deadline == 170.0
+        with store.engine.begin() as connection:
+            command.downgrade(alembic_config(connection), "0004")
+        assert "alive" not in {c["name"] for c in sa.inspect(store.engine).get_columns("rooms")}
+        store.migrate()
+        again = store.load(room.code)
+        assert again is not None and again.snapshot() == loaded.snapshot()
+    finally:
+        store.close()
 
 
 @pytest.mark.parametrize("url", ["nonsense", "nosuchdb://x/y"])

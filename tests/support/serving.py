@@ -139,7 +139,7 @@ def stored_row(db_url: str, code: str) -> dict[str, Any]:
             row = connection.execute(rooms.select().where(rooms.c.code == code)).mappings().one()
     finally:
         engine.dispose()
-    return {k: v for k, v in row.items() if k != "updated"}
+    return {k: v for k, v in row.items() if k not in ("updated", "alive")}
 
 
 def _stat(pid: int) -> tuple[int, str, int] | None:

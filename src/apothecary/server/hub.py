@@ -78,6 +78,9 @@ class HubConfig:
     """A finished room nobody watches leaves memory after this long (it stays
     in the store, and loads again when someone asks for it)."""
     clock: Callable[[], float] = time.time
+    vouch_seconds: float = 1.0
+    """How often the store is told that the rooms with a running turn timer are
+    still held: a restart gives the seat to move back the time since then."""
 
 
 class Connection:
@@ -206,6 +209,7 @@ class Hub:
         self._db = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="store")
         self._pool: ThinkingPool | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self._voucher: asyncio.Task[None] | None = None
         self.closing = False
 
     # -- life -------------------------------------------------------------------------
@@ -217,6 +221,7 @@ class Hub:
             self._pool = ThinkingPool(self.config.bot_workers)
         if self.bus is None:
             since = self.config.clock() - self.config.idle_seconds
+            await self._run_db(self.store.resume_clocks, self.config.clock())
             rooms = await self._run_db(self.store.load_active, since)
             for room in rooms:
                 self._rooms[room.code] = _Live(room, touched=self.config.clock())
@@ -235,6 +240,18 @@ class Hub:
             )
             self._heart = asyncio.create_task(self._heartbeat_forever())
         self._sweeper = asyncio.create_task(self._sweep_forever())
+        self._voucher = asyncio.create_task(self._vouch_forever())
+
+    async def _vouch_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.vouch_seconds)
+            timed = [code for code, live in self._rooms.items() if live.room.deadline is not None]
+            if not timed:
+                continue
+            try:
+                await self._run_db(self.store.vouch, timed, self.config.clock())
+            except Exception:  # a database that is away a moment: the next one may do
+                log.exception("could not tell the store the timed rooms are held")
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -290,7 +307,7 @@ class Hub:
         commits finish. Everything accepted was committed before it was told.
         In a cluster the leases are given up, so others take the rooms at once."""
         self.close_sockets()
-        for task in (self._sweeper, self._heart):
+        for task in (self._sweeper, self._heart, self._voucher):
             if task is not None:
                 task.cancel()
         for live in self._rooms.values():
@@ -822,6 +839,8 @@ class Hub:
         got: bool | None = await self._run_db(self.store.acquire, code, *self._lease)
         if not got:
             return got
+        # Held by nobody since its holder died: its turn timer gets that time back.
+        await self._run_db(self.store.resume_clocks, self.config.clock(), code)
         room = await self._run_db(self.store.load, code)
         if room is None:
             return None

@@ -49,6 +49,10 @@ rooms = sa.Table(
     sa.Column("deadline", sa.Float, nullable=True),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("updated", sa.Float, nullable=False),
+    # When the process holding the room last vouched for it: at each commit, and every
+    # second while a turn timer runs (Hub). What lies between it and a restart is time
+    # the room was held by nobody, which the seat to move is given back (resume_clocks).
+    sa.Column("alive", sa.Float, nullable=True),
 )
 
 games = sa.Table(
@@ -232,10 +236,10 @@ class Store:
             updated = connection.execute(
                 rooms.update()
                 .where(rooms.c.code == row["code"])
-                .values(**{k: v for k, v in row.items() if k != "code"}, updated=now)
+                .values(**{k: v for k, v in row.items() if k != "code"}, updated=now, alive=now)
             )
             if updated.rowcount == 0:
-                connection.execute(rooms.insert().values(**row, updated=now))
+                connection.execute(rooms.insert().values(**row, updated=now, alive=now))
                 if lease is not None:
                     connection.execute(
                         leases.insert().values(
@@ -297,6 +301,30 @@ class Store:
                         for entry in changes.chat
                     ],
                 )
+
+    # -- turn timers across an outage ---------------------------------------------------
+
+    def vouch(self, codes: list[str], now: float) -> None:
+        """The process holding these rooms is running at ``now`` (their timers run)."""
+        with self.engine.begin() as connection:
+            connection.execute(rooms.update().where(rooms.c.code.in_(codes)).values(alive=now))
+
+    def resume_clocks(self, now: float, code: str | None = None) -> int:
+        """Before rooms are loaded to be held again (all of them, or ``code``): push
+        each pending turn deadline on by the time since the room was last vouched for
+        (or, in a row written before that was kept, last committed), so the seat to
+        move has the time it had when its server stopped. How many rooms it moved."""
+        last = sa.func.coalesce(rooms.c.alive, rooms.c.updated)
+        query = rooms.update().where(
+            rooms.c.status == "playing", rooms.c.deadline.is_not(None), last < now
+        )
+        if code is not None:
+            query = query.where(rooms.c.code == code)
+        with self.engine.begin() as connection:
+            moved = connection.execute(
+                query.values(deadline=rooms.c.deadline + (now - last), alive=now)
+            )
+            return int(moved.rowcount)
 
     # -- leases (servers sharing one database) -----------------------------------------
 
