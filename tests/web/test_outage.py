@@ -63,11 +63,13 @@ def server(tmp_path: Path) -> Iterator[Server]:
         yield made
 
 
-def two_people(server: Server, page: Any, phone_page: Any, enter_room: Any) -> tuple[Any, Any]:
+def two_people(
+    server: Server, page: Any, phone_page: Any, enter_room: Any, **body: Any
+) -> tuple[Any, Any]:
     """A room of In Vino Morte for Ann (the desktop page), Bob (the phone) and a bot, started."""
     with httpx.Client(base_url=server.base, timeout=10) as api:
         room = make_room(
-            api, host_name="Ann", game="in-vino-morte", players=3, seats=SEATS, seed="5"
+            api, host_name="Ann", game="in-vino-morte", players=3, seats=SEATS, seed="5", **body
         )
         bob = api.post(f"/api/rooms/{room['code']}/seats", json={"name": "Bob"})
         assert bob.status_code == 200, bob.text
@@ -91,7 +93,7 @@ def bobs_turn(ann: Any, bob: Any) -> None:
 
 
 def test_a_move_sent_as_the_server_dies_is_played_once_it_is_back(
-    server: Server, page: Any, phone_page: Any, enter_room: Any
+    server: Server, page: Any, phone_page: Any, enter_room: Any, artifacts: Path
 ) -> None:
     """The field report: on Bob's turn the server stops (SIGSTOP), Bob clicks a move
     (sent into a socket nobody reads), the server is killed and started again. Both pages
@@ -108,6 +110,8 @@ def test_a_move_sent_as_the_server_dies_is_played_once_it_is_back(
     server.kill()
     for who in (ann, bob):
         who.wait_for_selector("#room.offline")
+    ann.screenshot(path=str(artifacts / "desktop-offline.png"))
+    bob.screenshot(path=str(artifacts / "phone-offline.png"))
     server.start()
     for who in (ann, bob):
         who.wait_for_selector(CONNECTED, timeout=20_000)
@@ -118,6 +122,8 @@ def test_a_move_sent_as_the_server_dies_is_played_once_it_is_back(
     bob.wait_for_function(moved, arg=[before], timeout=10_000)
     assert bob.locator("#log li.log-event.mine").count() == mine + 1  # played once
     ann.wait_for_function(moved, arg=[before])
+    ann.screenshot(path=str(artifacts / "desktop-back.png"))
+    bob.screenshot(path=str(artifacts / "phone-back.png"))
     # The game goes on: the next move (the bot's, or a person's) is played too.
     after = state_id(bob)
     assert bob.get_attribute("#room", "data-status") == "playing"
@@ -150,3 +156,31 @@ def test_a_page_reconnects_soon_after_the_server_answers_again(
     took = time.monotonic() - answered
     assert took < 1.5, f"connected {took:.1f} s after the server answered again"
     assert play_one(ann) or ann.get_attribute("#room", "data-status") == "over"
+
+
+def seconds_left(page: Any) -> int:
+    """What the room's countdown shows."""
+    label = page.get_attribute("#clock", "aria-label") or ""
+    return int(label.split()[0])
+
+
+def test_the_clock_after_an_outage_shows_the_time_the_seat_had(
+    server: Server, page: Any, phone_page: Any, enter_room: Any
+) -> None:
+    """The field report: a 30 s turn, the server killed and down 5 s. Back, the seat
+    to move has about what it had at the kill (the old server kept the stored deadline,
+    so the outage, the restart and the back-off came off the seat's time)."""
+    ann, bob = two_people(server, page, phone_page, enter_room, turn_seconds=30)
+    ann.wait_for_selector(ENABLED)
+    ann.wait_for_selector("#clock:not([hidden])")
+    had = seconds_left(ann)
+    server.kill()
+    ann.wait_for_selector("#room.offline")
+    ann.wait_for_timeout(5000)
+    server.start()
+    for who in (ann, bob):
+        who.wait_for_selector(CONNECTED, timeout=20_000)
+    assert ann.locator(ENABLED).count() > 0  # still Ann's turn
+    left = seconds_left(ann)
+    assert had - 3 <= left <= had + 1, (had, left)
+    assert abs(seconds_left(bob) - left) <= 1  # every viewer counts down to the same deadline
