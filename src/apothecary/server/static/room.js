@@ -16,7 +16,7 @@ const PING_EVERY = 15000;
 const PONG_WAIT = 6000;
 const HEALTH_EVERY = 400;
 const HEALTH_WAIT = 1000;
-const WELCOME_WAIT = 10000;
+const WELCOME_WAIT = 20000; // longer than a cluster takes to move a room (docs/deploy.md)
 
 export async function showRoom(main, code) {
   let info;
