@@ -425,10 +425,10 @@ class RoomScreen {
   }
 
   // After the moves are drawn: a new socket's first update may call for the move again;
-  // any other update of the position a move is on its way from keeps the moves locked.
+  // an update of the position a move is on its way from keeps the moves locked.
   settleMove(msg) {
     if (msg.fresh) this.resendUnanswered(msg);
-    else if (this.sentFor === msg.state_id) this.lockMoves();
+    if (this.sentFor === msg.state_id) this.lockMoves();
   }
 
   // The server refused something on the socket a move went on: it answered the move (a
