@@ -3,8 +3,10 @@
 Each test runs its own ``apothecary serve`` (a subprocess on a SQLite file and a fixed
 port), stops or kills it, and starts it again on the same database and port, as a crash
 and a restart do: a move sent into the dying connection is played once the server is
-back, and a page whose back-off has grown reconnects within a second or so of the server
-answering again.
+back; a move a stopped server does not answer drops the socket within seconds, and is
+played once when the server goes on; a page whose back-off has grown reconnects within a
+second or so of the server answering again; and the seat to move is back with the time
+it had.
 """
 
 from __future__ import annotations
@@ -132,6 +134,36 @@ def test_a_move_sent_as_the_server_dies_is_played_once_it_is_back(
             who.locator(ENABLED).first.click()
             break
     bob.wait_for_function(moved, arg=[after])
+    assert ann.errors == [] and bob.errors == []
+
+
+def test_a_move_a_stopped_server_does_not_answer_is_played_once_when_it_goes_on(
+    server: Server, page: Any, phone_page: Any, enter_room: Any
+) -> None:
+    """The server stops (SIGSTOP) as Bob moves, and goes on (SIGCONT) 8 s later. The page
+    takes the silence after its move for a dead socket within a few seconds (the old page
+    waited for its next ping, up to 21 s), reconnects once the server answers, and the
+    move is played once: the socket it went on delivers it, or the page sends it again,
+    and the server refuses whichever comes second."""
+    ann, bob = two_people(server, page, phone_page, enter_room)
+    bobs_turn(ann, bob)
+    before = state_id(bob)
+    mine = bob.locator("#log li.log-event.mine").count()
+    server.signal(signal.SIGSTOP)
+    try:
+        bob.locator(ENABLED).first.click()
+        bob.wait_for_selector("#room.offline", timeout=8_000)
+    finally:
+        server.signal(signal.SIGCONT)
+    bob.wait_for_selector(CONNECTED, timeout=30_000)
+    bob.wait_for_function(
+        "([s]) => document.querySelector('#room').dataset.stateId !== s", arg=[before]
+    )
+    ann.wait_for_function(
+        "([s]) => document.querySelector('#room').dataset.stateId !== s", arg=[before]
+    )
+    bob.wait_for_timeout(500)  # a second copy of the move, had it been played, would be in
+    assert bob.locator("#log li.log-event.mine").count() == mine + 1
     assert ann.errors == [] and bob.errors == []
 
 
