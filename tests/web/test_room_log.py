@@ -5,6 +5,10 @@ measured "near the bottom" after putting the batch in, so one tall batch left it
 stranded and it never scrolled again. Now whether the reader was at the bottom is
 judged before the batch goes in; a reader who scrolled up keeps their place.
 
+The log could not be scrolled by keyboard (axe-core: "scrollable-region-focusable",
+serious, on every table, light and dark, desktop and phone): it now takes the focus
+(Tab reaches it; arrows and Page Down scroll it) and keeps its name.
+
 The next game of a series started about five seconds after the result and cleared
 the log, so the last round's story was gone. Now the last game's lines stay under
 their "Game N begins" heading, closed by a line saying who won it.
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import tables_kit as kit
 from serving import make_room
 from test_room_shell import ivm_with_bots, play_to_the_end, start
 
@@ -113,3 +118,26 @@ def test_the_next_game_of_a_series_keeps_the_last_games_log_and_result(
     assert any(t.startswith("Game 2: ") for t in texts)
     assert "game 3 begins" in [t.lower() for t in texts]
     assert page.errors == []
+
+
+def test_the_log_scrolls_by_keyboard(device_page: Any, api: Any, enter_room: Any, axe: Any) -> None:
+    page = device_page
+    room = ivm_with_bots(api, players=5, seats=["open", *["easy"] * 4], seed="log-follow")
+    enter_room(page, room)
+    page.add_style_tag(content=TALL_LINES)
+    page.wait_for_selector("#room[data-status=playing] .table-area")
+    while page.evaluate(LOG_PLACE)["overflow"] < 300:
+        assert step(page), "the game ended before its log filled the box"
+    axe(page)
+    found = page.evaluate(
+        "async () => (await axe.run('#log-panel', {runOnly: ['scrollable-region-focusable']}))"
+        ".violations.map((v) => v.id)"
+    )
+    assert found == []
+    assert page.get_attribute("#log", "aria-label") == "What happened"
+    page.eval_on_selector("#log", "box => { box.scrollTop = 0; }")
+    kit.tab_until(
+        page, lambda: page.evaluate("() => document.activeElement.id === 'log'"), 200, "the log"
+    )
+    page.keyboard.press("PageDown")
+    page.wait_for_function("() => document.querySelector('#log').scrollTop > 0", timeout=5_000)

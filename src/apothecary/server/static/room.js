@@ -123,8 +123,9 @@ class RoomScreen {
     this.result = h("section", { id: "result", class: "result panel", hidden: true, "aria-labelledby": "result-title" });
     this.tableSlot = h("div", { class: "table-slot" });
     this.legal = h("section", { id: "legal", class: "legal", "aria-label": "Your moves" });
-    this.log = h("ol", { id: "log", class: "log", "aria-live": "polite", "aria-label": "What happened" });
-    this.chatLog = h("ol", { id: "chat-log", class: "chat-log", "aria-live": "polite", "aria-label": "Table talk" });
+    // Both lists scroll: tabindex 0 lets the keyboard reach them to scroll (arrows, Page Down).
+    this.log = h("ol", { id: "log", class: "log", tabindex: "0", "aria-live": "polite", "aria-label": "What happened" });
+    this.chatLog = h("ol", { id: "chat-log", class: "chat-log", tabindex: "0", "aria-live": "polite", "aria-label": "Table talk" });
     this.chatForm = this.buildChatForm();
     this.hostTools = h("div", { id: "host-tools", class: "host-tools" });
     const logTab = h("button", { type: "button", role: "tab", id: "tab-log", "aria-controls": "log-panel", "aria-selected": "true" }, "Log");
