@@ -14,7 +14,8 @@
   ``APOTHECARY_REFRESH_PICTURES=1``;
 - ``overflowing``, ``outside``, ``overlapping``: boxes measured in the page (words
   spilling out of their box, out of the table's picture, or over other things);
-- ``contrast``: the contrast ratio of an element's text on its background (WCAG's);
+- ``contrast``: the contrast ratio of an element's text on its background (WCAG's; an SVG
+  text's fill and opacity on the shapes painted under it);
 - ``table_alone``, ``show``: a table's own module mounted alone in a page of the server and
   given updates the test writes (a position a game seldom reaches: nine seats, four of them
   sharing the win).
@@ -235,6 +236,43 @@ OVERLAPPING = """([group, a, b]) => [...document.querySelectorAll(group)].flatMa
 COLOURS = """sel => { const s = getComputedStyle(document.querySelector(sel));
   return [s.color, s.backgroundColor]; }"""
 
+# An SVG text's colour is its fill, faded by its own and its groups' opacity, and its
+# background is what is painted under its middle: the shapes below it, translucent ones
+# laid over the first solid one (a panel), or the page's colour.
+SVG_COLOURS = """sel => {
+  const node = document.querySelector(sel);
+  const rgba = (css) => { const v = css.match(/[\\d.]+/g).map(Number);
+    return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1]; };
+  const faded = (n) => { let a = 1;
+    for (let e = n; e instanceof Element; e = e.parentElement)
+      a *= Number(getComputedStyle(e).opacity);
+    return a; };
+  const paint = (n) => { const s = getComputedStyle(n);
+    if (n instanceof SVGElement) {
+      if (!/^rgba?\\(/.test(s.fill)) return null;
+      const c = rgba(s.fill);
+      c[3] *= Number(s.fillOpacity) * faded(n);
+      return c;
+    }
+    const c = rgba(s.backgroundColor);
+    c[3] *= faded(n);
+    return c; };
+  const over = (top, under) => top.slice(0, 3).map((v, i) => v * top[3] + under[i] * (1 - top[3]));
+  const r = node.getBoundingClientRect();
+  const stack = document.elementsFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  const below = stack.slice(stack.indexOf(node) + 1).filter((n) => n.tagName !== 'text');
+  const layers = [];
+  for (const n of below) {
+    const c = paint(n);
+    if (!c || c[3] === 0) continue;
+    layers.push(c);
+    if (c[3] >= 1) break;
+  }
+  let bg = [255, 255, 255];
+  for (const c of layers.reverse()) bg = over(c, bg);
+  return [over(paint(node), bg), bg];
+}"""
+
 
 def overflowing(page: Any, selector: str) -> list[str]:
     """The elements ``selector`` finds whose content is wider or taller than their box."""
@@ -266,8 +304,12 @@ def _luminance(css: str) -> float:
 
 
 def contrast(page: Any, selector: str) -> float:
-    """The contrast ratio (1 to 21) of the text of ``selector`` on its own background."""
-    fg, bg = page.evaluate(COLOURS, selector)
+    """The contrast ratio (1 to 21) of the text of ``selector`` on its own background; for
+    an SVG text, its fill (with its opacity) on what is painted under it."""
+    if page.eval_on_selector(selector, "n => n instanceof SVGElement"):
+        fg, bg = (f"rgb({', '.join(map(str, c))})" for c in page.evaluate(SVG_COLOURS, selector))
+    else:
+        fg, bg = page.evaluate(COLOURS, selector)
     light, dark = sorted((_luminance(fg), _luminance(bg)), reverse=True)
     return (light + 0.05) / (dark + 0.05)
 
