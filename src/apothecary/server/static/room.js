@@ -1248,6 +1248,9 @@ class RoomScreen {
     const levels = this.game.levels.map((l) => l.name);
     const who = h("select", { id: "host-seat", "aria-label": "Whose seat" }, people.map((s) => h("option", { value: String(s.seat) }, `${this.seatName(s.seat)}${s.connected ? "" : " (not here)"}`)));
     const level = h("select", { id: "host-level", "aria-label": "Bot level" }, levels.map((l) => h("option", { value: l }, l)));
+    // The level the room's timer would hand the seat to, not the list's first (easy).
+    const fallback = this.info.settings?.fallback_level;
+    if (levels.includes(fallback)) level.value = fallback;
     const previous = this.hostTools.querySelector("details");
     const details = h(
       "details",
