@@ -16,9 +16,9 @@
   spilling out of their box, out of the table's picture, or over other things);
 - ``contrast``: the contrast ratio of an element's text on its background (WCAG's; an SVG
   text's fill and opacity on the shapes painted under it);
-- ``table_alone``, ``show``: a table's own module mounted alone in a page of the server and
-  given updates the test writes (a position a game seldom reaches: nine seats, four of them
-  sharing the win).
+- ``table_alone``, ``show``, ``update_after``: a table's own module mounted alone in a page
+  of the server and given updates the test writes, or a seat's update after some moves (a
+  position a game seldom reaches: nine seats, four of them sharing the win).
 
 What a table's board offers, and how a test plays it, stay in that table's test.
 """
@@ -35,6 +35,8 @@ from typing import Any
 
 import pytest
 from serving import host_headers, make_room
+
+from apothecary import Record
 
 ROOT = Path(__file__).resolve().parents[2]
 PICTURES = ROOT / "docs" / "images"  # the README's pictures of the tables
@@ -346,6 +348,33 @@ def table_alone(
     seats named ``names`` (as the shell names them) and ``you`` the seat looking on."""
     page.goto(f"{web_server}/health")  # the server's origin, for its scripts and styles
     page.evaluate(MOUNT_ALONE, [game, names, you, width])
+
+
+def update_after(
+    game: str,
+    players: int,
+    actions: list[str],
+    seat: int = 0,
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The update (for ``show``) that ``seat`` reads after ``actions`` (notations) of a
+    game of ``players``; once the game is over, with its ``status`` and ``outcome``."""
+    state = Record(game=game, players=players, options=options or {}, actions=actions).replay()
+    over = state.is_terminal()
+    legal = [
+        {"id": a, "notation": state.action_to_string(a), "label": state.action_label(a)}
+        for a in ([] if over else state.legal_actions())
+    ]
+    message: dict[str, Any] = {
+        "observation": state.observation(seat),
+        "legal": legal,
+        "events": [],
+        "to_move": None if over else state.current_player(),
+        "status": "over" if over else "playing",
+    }
+    if over:
+        message["outcome"] = state.outcome().to_json()
+    return message
 
 
 def show(page: Any, message: dict[str, Any]) -> None:

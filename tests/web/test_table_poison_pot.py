@@ -199,3 +199,47 @@ def test_readme_picture(browser: Any, api: Any, enter_room: Any) -> None:
         page.locator(".table-area .pp-movable").first.click()
         page.wait_for_timeout(300)
         page.mouse.move(1, 1)  # no hover on the picture
+
+
+# A whole three-seat game (radius 3) whose three colours tie with 5: yellow placed
+# last (+1/2, 5.5) and blue before it (-1/2, 4.5).
+TIE_BROKEN_MOVES = """
+d4-a4 yellow b5 b5-d7 red e6 d7-b5 yellow d6 e6-e4 red d4 b5-b2 blue f4 d4-c4 blue f5
+b2-c2 blue g3 d6-e5 red d7 c4-f2 red b4 b4-e3 yellow d2 e5-b3 yellow a3 b3-b1 blue a1
+a3-e6 yellow g4 e4-f3 blue d5 d5-d3 yellow e2 c2-b2 yellow d5 d5-a2 yellow g1 b1-d1 red
+d5 d2-c2 red b5 f3-e4 red f1 a1-b1 blue g2 b5-b3 yellow c5 g3-f3 blue c3 d1-d2 yellow b4
+a2-a1 red a3 a3-a2 blue d4 e4-e5 red c6 b4-b5 blue d1 e3-e4 blue d6 c3-c4 blue c3 c5-a3
+blue g3 f2-e3 red b4 d1-c1 yellow f2 b5-c5 yellow b5 e2-e1 red d1 d3-e2 red d3
+"""
+TIE_BROKEN = TIE_BROKEN_MOVES.split()
+
+
+def test_a_tie_broken_result_reads_on_a_phone(page: Any, web_server: str, artifacts: Path) -> None:
+    # On a phone's third-wide chip "safe group" ran under the score "4.5", and
+    # "medium bot #2" ran out past the chip's edge
+    message = kit.update_after(GAME, 3, TIE_BROKEN, options={"radius": 3})
+    assert message["outcome"]["scores"] == [5.0, 4.5, 5.5]
+    names = ["Ann", "medium bot (seat 1)", "medium bot (seat 2)"]
+    for width in (336, 370):
+        kit.table_alone(page, web_server, GAME, names, width=width)
+        kit.show(page, message)
+        kit.snap(page, artifacts, f"pp-tie-{width}", full_page=False, table=True)
+        assert kit.overlapping(page, ".table-area .pp-chip", "text", "text") == []
+        assert kit.outside(page, ".table-area .pp-chip text", ".pp-chip", ".pp-chip-box") == []
+        chips = page.eval_on_selector_all(
+            ".table-area .pp-chip", "cs => cs.map((c) => c.textContent)"
+        )
+        assert "4.5" in chips[1] and "5.5" in chips[2] and "wins" in chips[2], chips
+
+
+def test_a_two_digit_group_reads_on_a_phone(page: Any, web_server: str, artifacts: Path) -> None:
+    # "safe group" and a group of 12 need as much room as "4.5": on a phone's chip the
+    # words go up under the name
+    message = kit.update_after(GAME, 3, TIE_BROKEN[:80], options={"radius": 3})
+    message["observation"]["groups"] = [12, 11, 10]
+    kit.table_alone(page, web_server, GAME, ["Ann", "Bob", "Cy"], width=336)
+    kit.show(page, message)
+    kit.snap(page, artifacts, "pp-groups-336", full_page=False, table=True)
+    assert kit.overlapping(page, ".table-area .pp-chip", "text", "text") == []
+    assert kit.outside(page, ".table-area .pp-chip text", ".pp-chip", ".pp-chip-box") == []
+    assert "safe group" in (page.text_content(".table-area .pp-chip") or "")

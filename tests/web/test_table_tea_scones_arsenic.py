@@ -19,8 +19,6 @@ from typing import Any
 import pytest
 import tables_kit as kit
 
-from apothecary import Record
-
 GAME = "tea-scones-arsenic"
 BOARD = ".table-area [role=button].tsa-can"
 
@@ -249,20 +247,10 @@ def test_readme_picture(browser: Any, api: Any, enter_room: Any) -> None:
         page.wait_for_selector(".table-area [data-key=hand-eat]")
 
 
-def update_after(players: int, actions: list[str], seat: int = 0) -> dict[str, Any]:
-    """The update ``seat`` is sent after ``actions`` (notations) of a ``players`` game."""
-    state = Record(game=GAME, players=players, options={}, actions=actions).replay()
-    legal = [
-        {"id": a, "notation": state.action_to_string(a), "label": state.action_label(a)}
-        for a in state.legal_actions()
-    ]
-    return {"observation": state.observation(seat), "legal": legal, "events": [], "to_move": 0}
-
-
 def test_a_marked_scones_chip_fits_a_phone(page: Any, web_server: str) -> None:
     # "by medium bot #1" ran a pixel out of its chip (and the table) on a phone; seen
     # once in CI when a bot had put a scone back by the time the test looked
-    message = update_after(2, ["d1", "dose0", "back", "d2", "dose3", "back"])
+    message = kit.update_after(GAME, 2, ["d1", "dose0", "back", "d2", "dose3", "back"])
     kit.table_alone(page, web_server, GAME, ["Ann", "medium bot (seat 1)"], width=366)
     kit.show(page, message)
     chip = page.locator(".table-area .tsa-marked").nth(1).text_content() or ""
@@ -275,7 +263,7 @@ def test_struck_doses_can_be_read(page: Any, web_server: str, scheme: str) -> No
     # A struck digit says a dose has left the box: at 12 px, faded to 70 %, it read
     # at 3.05:1 (light) and 3.66:1 (dark); WCAG AA asks 4.5:1.
     page.emulate_media(color_scheme=scheme)
-    message = update_after(2, ["d1", "dose2", "eat", "d5", "dose3", "back"])
+    message = kit.update_after(GAME, 2, ["d1", "dose2", "eat", "d5", "dose3", "back"])
     kit.table_alone(page, web_server, GAME, ["Ann", "medium bot"], width=366)
     kit.show(page, message)
     assert page.locator(".table-area .tsa-dose-gone").count() == 1  # kind 1's dose 2

@@ -48,6 +48,50 @@ export function clip(words, most) {
   return words.length <= most ? words : `${words.slice(0, most - 1)}\u2026`;
 }
 
+/** How wide `node` (an SVG text in the page) is drawn, in its picture's units; 0 when it
+ * is not laid out (then the callers' character counts are all there is to go by). */
+export function textWidth(node) {
+  try {
+    return node.getComputedTextLength();
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * `node` (an SVG text in the page) made no wider than `width` units: its words are
+ * given again by `shorten(most)` with one character fewer at a time until they fit.
+ * Character counts only guess a width (a bold "W" is three "i"s), so the drawn words
+ * are measured.
+ */
+export function fitText(node, width, shorten) {
+  for (let most = node.textContent.length - 1; most > 1 && textWidth(node) > width; most -= 1) {
+    node.textContent = shorten(most);
+  }
+  return node;
+}
+
+/**
+ * `words` cut at their spaces into lines no wider than `width` units as `probe` (an
+ * SVG text in the page, styled as the lines will be) draws them; `probe` is left
+ * holding the first line.
+ */
+export function measuredLines(probe, words, width) {
+  const lines = [];
+  let line = "";
+  for (const word of String(words).split(" ")) {
+    const longer = line ? `${line} ${word}` : word;
+    probe.textContent = longer;
+    if (line && textWidth(probe) > width) {
+      lines.push(line);
+      line = word;
+    } else line = longer;
+  }
+  if (line) lines.push(line);
+  probe.textContent = lines[0] || "";
+  return lines;
+}
+
 /** A name cut to `most` characters, keeping the shell's "(seat N)" as "#N" (and a last " (you)"). */
 export function shortName(name, most) {
   const m = /^(.*) \(seat (\d+)\)( \(you\))?$/.exec(name);

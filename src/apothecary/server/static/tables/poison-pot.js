@@ -5,7 +5,7 @@
 // Every cauldron shows its colour, a pattern and a letter; each player's largest
 // group that does not touch the pot is outlined on the board.
 
-import { asButton, clear, focusKeeper, html, legalByNotation, mountId, onActivate, seatWords, shortName, svg, text, watchWidth } from "./kit.js";
+import { asButton, clear, fitText, focusKeeper, html, legalByNotation, mountId, onActivate, seatWords, shortName, svg, text, textWidth, watchWidth } from "./kit.js";
 
 const D = 60; // distance between neighbouring circles (SVG units)
 const PIECE = 24; // radius of a piece
@@ -487,15 +487,26 @@ export function mount(root, ctx) {
       text(chip, x + 15, y0 + h / 2 + 0.5, look.letter, { class: "pp-letter" });
       svg("rect", { x, y: y0, width: w, height: h, rx: 12, class: "pp-chip-edge" }, chip);
       const most = Math.max(5, Math.floor((w - 46) / 10.2));
-      text(chip, x + 40, y0 + 28, shortName(name(seat), most), { class: "pp-chip-name" });
+      const named = text(chip, x + 40, y0 + 28, shortName(name(seat), most), { class: "pp-chip-name" });
+      fitText(named, w - 48, (m) => shortName(name(seat), m));
       const size = (obs.groups || [])[seat] ?? 0;
-      let state = "safe group";
+      // a tie broken by the last placements scores half a point off the group
+      const broken = scores && scores[seat] !== size;
+      let state = broken ? "score" : "safe group";
       if (won) state = winners.length > 1 ? "shares the win" : "wins";
       else if (moving) state = obs.phase === "place" ? "placing" : obs.phase === "draw" ? "drawing" : "sliding";
-      text(chip, x + 40, y0 + 60, state, { class: `pp-chip-state${won ? " pp-chip-win" : moving ? " pp-chip-turn" : ""}` });
-      const score = scores && scores[seat] !== size ? String(scores[seat]) : String(size);
-      text(chip, x + w - 10, y0 + 60, score, { class: "pp-chip-group" });
+      const said = text(chip, x + 40, y0 + 60, state, { class: `pp-chip-state${won ? " pp-chip-win" : moving ? " pp-chip-turn" : ""}` });
+      const score = text(chip, x + w - 10, y0 + 60, broken ? String(scores[seat]) : String(size), { class: "pp-chip-group" });
+      if (textWidth(said) + textWidth(score) > w - 56) stackChip(named, said, score, y0);
     }
+  }
+
+  // A phone's chip too narrow for the words and the number side by side ("safe group"
+  // ran under "4.5"): the words go up under the name, the number stays at the bottom.
+  function stackChip(named, said, score, y0) {
+    named.setAttribute("y", y0 + 22);
+    said.setAttribute("y", y0 + 42);
+    score.setAttribute("y", y0 + 72);
   }
 
   // The keyboard's place survives an update: the same circle if it can still be
