@@ -272,3 +272,32 @@ def test_struck_doses_can_be_read(page: Any, web_server: str, scheme: str) -> No
     # the digits not struck stay as clear
     ratio = kit.contrast(page, ".table-area .tsa-dose-digit:not(.tsa-dose-gone)")
     assert ratio >= 4.5, f"a digit: {ratio:.2f}:1"
+
+
+# Ann stops after a scone each: the two others owe two honour turns each.
+OWED = ["d1", "dose2", "eat", "d5", "dose3", "back", "d1", "dose0", "eat", "stop"]
+
+
+@pytest.mark.parametrize(
+    "names",
+    [["Ann", "medium bot (seat 1)", "medium bot (seat 2)"], ["Ann", "Mummy", "Grandma Wendy"]],
+)
+def test_the_strip_and_hand_fit_a_phone(
+    page: Any, web_server: str, artifacts: Path, names: list[str]
+) -> None:
+    # The bold "Honour turns owed: … — nobody may" ran past the table's right edge on
+    # a phone (a line of 46 letters is wider than the table in bold), and "medium bot
+    # (seat 1) is choosing a scone" past its panel's
+    message = kit.update_after(GAME, 3, OWED)
+    assert [s["honour_turns_left"] for s in message["observation"]["seats"]] == [0, 2, 2]
+    kit.table_alone(page, web_server, GAME, names, width=366)
+    kit.show(page, message)
+    kit.snap(page, artifacts, f"tsa-owed-{names[1]}", full_page=False, table=True)
+    strip = " ".join(
+        page.eval_on_selector_all(
+            ".table-area .tsa-strip .tsa-owed", "ts => ts.map((t) => t.textContent)"
+        )
+    )
+    assert strip.endswith("nobody may stop") and names[2] in strip, strip
+    assert kit.outside(page, ".table-area svg text") == []
+    assert kit.outside(page, ".table-area .tsa-hand text", ".tsa-hand", ".tsa-panel") == []

@@ -72,24 +72,17 @@ export function fitText(node, width, shorten) {
 }
 
 /**
- * `words` cut at their spaces into lines no wider than `width` units as `probe` (an
- * SVG text in the page, styled as the lines will be) draws them; `probe` is left
- * holding the first line.
+ * A test of whether a line of words fits in `width` units, drawn in `parent` with
+ * `attrs` (its class): measured on a probe drawn and taken away again, or by its
+ * `most` characters while the picture is not laid out.
  */
-export function measuredLines(probe, words, width) {
-  const lines = [];
-  let line = "";
-  for (const word of String(words).split(" ")) {
-    const longer = line ? `${line} ${word}` : word;
-    probe.textContent = longer;
-    if (line && textWidth(probe) > width) {
-      lines.push(line);
-      line = word;
-    } else line = longer;
-  }
-  if (line) lines.push(line);
-  probe.textContent = lines[0] || "";
-  return lines;
+export function lineFits(parent, attrs, width, most) {
+  return (line) => {
+    const probe = text(parent, 0, 0, line, attrs);
+    const drawn = textWidth(probe);
+    probe.remove();
+    return drawn ? drawn <= width : line.length <= most;
+  };
 }
 
 /** A name cut to `most` characters, keeping the shell's "(seat N)" as "#N" (and a last " (you)"). */

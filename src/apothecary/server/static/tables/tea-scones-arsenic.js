@@ -9,7 +9,7 @@
 // (eat it, or put it back for a sugar cube), your place at the table (stop),
 // and the little spoon when another player chooses to eat.
 
-import { clickable as kitClickable, clip, focusedKey as keyInFocus, html, legalByNotation, plain, refocus, seatWords, sharedWin, shortName, svg, text, watchWidth } from "./kit.js";
+import { clickable as kitClickable, clip, fitText, focusedKey as keyInFocus, html, legalByNotation, lineFits, plain, refocus, seatWords, sharedWin, shortName, svg, text, watchWidth } from "./kit.js";
 
 const DOSES = [0, 0, 1, 1, 2, 3]; // every kind's doses
 // Okabe-Ito colours, one per kind; the kind's number is always drawn on it.
@@ -116,22 +116,26 @@ export function mount(root, ctx) {
     else if (owing.length) honour = `Honour turns owed: ${owing.map(([s, t]) => `${who(s)} ${t}`).join(", ")} \u2014 nobody may stop`;
     else if (n > 1) honour = "No honour turns owed: stopping is allowed";
     else honour = "";
-    // SVG text does not wrap: a phone's strip goes on as many lines as it takes
-    // (a solo header of 47 letters ran out of the picture at 390 px)
-    for (const line of stripLines(bits, wide ? 110 : 40)) {
-      text(strip, pad, y + 16, line, { class: "tsa-strip-main" });
+    // SVG text does not wrap: a phone's strip goes on as many lines as it takes, each
+    // measured as drawn (a solo header of 47 letters ran out of the picture at 390 px,
+    // and the bold honour line's 46 letters did too)
+    const main = { class: "tsa-strip-main" };
+    for (const line of stripLines(bits, lineFits(strip, main, W - 2 * pad, wide ? 110 : 40))) {
+      text(strip, pad, y + 16, line, main);
       y += 20;
     }
     y += 4;
     if (honour) {
-      for (const line of stripLines([honour], wide ? 120 : 46)) {
-        text(strip, pad, y + 15, line, { class: `tsa-strip-honour ${owing.length ? "tsa-owed" : ""}` });
+      const look = { class: `tsa-strip-honour ${owing.length ? "tsa-owed" : ""}` };
+      for (const line of stripLines([honour], lineFits(strip, look, W - 2 * pad, wide ? 120 : 46))) {
+        text(strip, pad, y + 15, line, look);
         y += 18;
       }
       y += 4;
     }
     if (latest) {
-      const t = text(strip, pad, y + 15, clip(`Last: ${named(latest.text.split(";")[0])}`, wide ? 110 : 46), { class: "tsa-strip-last" });
+      const said = `Last: ${named(latest.text.split(";")[0])}`;
+      const t = fitText(text(strip, pad, y + 15, clip(said, wide ? 110 : 46), { class: "tsa-strip-last" }), W - 2 * pad, (m) => clip(said, m));
       t.setAttribute("aria-live", "off");
       y += 22;
     }
@@ -351,10 +355,13 @@ export function mount(root, ctx) {
       title = `${name(mover)} is choosing a scone`;
       detail = obs.stopping_allowed ? "(or stopping)" : "";
     }
-    const titleLines = hand ? wrap(title, wide ? 34 : 30).slice(0, 2).length : 1;
-    // Beside the scone in hand the line is short: its detail may take two lines.
-    const detailLines = hand && detail ? wrap(detail, wide ? 34 : 38).slice(0, 2) : [];
-    const extra = hand ? 8 + (titleLines - 1) * 19 + Math.max(0, detailLines.length - 1) * 16 : 0;
+    // Beside the scone in hand the lines are short: its title and detail may take two each.
+    // Without a scone the title has the panel's width ("medium bot (seat 1) is choosing
+    // a scone" ran past it on a phone): it too may take two lines.
+    const titleFits = lineFits(g, { class: "tsa-h" }, hand ? w - 78 : w - 28, hand ? (wide ? 34 : 30) : 44);
+    const titles = wrap(title, titleFits).slice(0, 2);
+    const detailLines = hand && detail ? wrap(detail, lineFits(g, { class: "tsa-small" }, w - 78, wide ? 34 : 38)).slice(0, 2) : [];
+    const extra = (titles.length - 1) * 19 + (hand ? 8 + Math.max(0, detailLines.length - 1) * 16 : 0);
     const h = 60 + extra + buttonsH + 12;
     panel(g, x, y, w, h, mover === you && !!choices.length ? "tsa-panel-act" : "");
     let ty = y + 24;
@@ -363,14 +370,13 @@ export function mount(root, ctx) {
       const dose = hand.dose === null || hand.dose === undefined ? "?" : String(hand.dose);
       svg("circle", { cx: x + 46, cy: y + 48, r: 10, class: `tsa-dose-badge ${dose === "?" ? "" : "tsa-dose-badge-known"}` }, g);
       text(g, x + 46, y + 52, dose, { class: "tsa-dose-badge-text" });
-      const lines = wrap(title, wide ? 34 : 30).slice(0, 2);
-      lines.forEach((line, i) => text(g, x + 64, ty + i * 19, line, { class: "tsa-h" }));
-      detailLines.forEach((line, i) => text(g, x + 64, ty + 19 * lines.length + 2 + i * 16, line, { class: "tsa-small" }));
+      titles.forEach((line, i) => text(g, x + 64, ty + i * 19, line, { class: "tsa-h" }));
+      detailLines.forEach((line, i) => text(g, x + 64, ty + 19 * titles.length + 2 + i * 16, line, { class: "tsa-small" }));
     } else {
-      text(g, x + 14, ty, clip(title, wide ? 44 : 44), { class: "tsa-h" });
+      titles.forEach((line, i) => fitText(text(g, x + 14, ty + i * 19, line, { class: "tsa-h" }), w - 28, (m) => clip(line, m)));
       if (detail) {
-        const lines = wrap(detail, wide ? 40 : 50);
-        lines.slice(0, 2).forEach((line, i) => text(g, x + 14, ty + 22 + i * 17, line, { class: "tsa-small" }));
+        const lines = wrap(detail, lineFits(g, { class: "tsa-small" }, w - 28, 50));
+        lines.slice(0, 2).forEach((line, i) => text(g, x + 14, ty + 22 + (titles.length - 1) * 19 + i * 17, line, { class: "tsa-small" }));
       }
     }
     const by = y + 60 + extra;
@@ -397,23 +403,23 @@ export function mount(root, ctx) {
     return `${subject} died at dose ${seat.total} after ${scones}: score 0.`;
   }
 
-  // The strip's `bits` on lines of at most `most` letters: whole bits joined by
+  // The strip's `bits` on lines that `fits` (kit's lineFits): whole bits joined by
   // " · " while they fit, a bit longer than a line wrapped at its spaces.
-  function stripLines(bits, most) {
+  function stripLines(bits, fits) {
     const lines = [];
     for (const bit of bits) {
       const joined = lines.length ? `${lines[lines.length - 1]} \u00b7 ${bit}` : "";
-      if (lines.length && joined.length <= most) lines[lines.length - 1] = joined;
-      else lines.push(...wrap(bit, most));
+      if (lines.length && fits(joined)) lines[lines.length - 1] = joined;
+      else lines.push(...wrap(bit, fits));
     }
     return lines;
   }
 
-  function wrap(words, most) {
+  function wrap(words, fits) {
     const out = [];
     let line = "";
     for (const word of words.split(" ")) {
-      if ((line + " " + word).trim().length > most && line) {
+      if (!fits((line + " " + word).trim()) && line) {
         out.push(line);
         line = word;
       } else line = (line + " " + word).trim();
