@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 import tables_kit as kit
 from serving import host_headers, make_room
 
@@ -27,15 +28,16 @@ BOARD = ".table-area [role=button].ivm-can:not([data-key=skip])"
 POUR = ".ivm-popover button.ivm-pour"
 
 
-def board_move(page: Any, rng: random.Random) -> bool:
-    """One move by the board, if the board offers one now: True when made."""
+def board_move(page: Any, rng: random.Random, skip_reveals: bool = True) -> bool:
+    """One move by the board, if the board offers one now: True when made. With nothing
+    to play, a reveal on the table is skipped (unless not ``skip_reveals``)."""
     if page.locator(POUR).count():
         choices = page.locator(POUR)
     else:
         keys = page.eval_on_selector_all(BOARD, "nodes => nodes.map(n => n.dataset.key)")
         if not keys:
             skip = page.locator(".table-area [data-key=skip]")
-            if skip.count():
+            if skip_reveals and skip.count():
                 skip.first.click(timeout=2000)
             return False
         key = rng.choice(keys)
@@ -438,3 +440,76 @@ def test_the_seats_over_and_under_a_phone_felt_clear_its_rim(
         assert gaps, players
         # the rim's stroke is 3 units wide, half of it outside the felt's shape
         assert all(gap >= 3 for _, gap in gaps), (players, gaps)
+
+
+HELD = """() => ({
+  over: document.querySelector('#room').dataset.status === 'over',
+  revealing: !!document.querySelector('.table-area [data-key=skip]'),
+  result: !document.querySelector('#result').hidden,
+  status: document.querySelector('#status').textContent,
+  stars: document.querySelectorAll('.table-area .ivm-winner').length,
+  won: document.querySelectorAll('#seats .tag-good').length,
+  logged: [...document.querySelectorAll('#log li')].map((li) => li.textContent).join(' | '),
+})"""
+
+
+@pytest.mark.parametrize("ending", ["skipped", "watched"])
+def test_the_result_waits_for_the_last_reveal(
+    page: Any, api: Any, enter_room: Any, artifacts: Path, ending: str
+) -> None:
+    # The headline ("Bob wins"), the status line, the seats' "won", the table's
+    # "★ winner" and the log's last lines came with the last update, while its
+    # glasses were still turning over: they told the ending before the reveal did.
+    answer = kit.start_room(api, GAME, 3, ["open", "easy", "easy"], f"ivm-held-{ending}")
+    enter_room(page, answer)
+    page.wait_for_selector(".table-area svg")
+    rng = random.Random(3)
+    kit.play(
+        lambda _: board_move(page, rng, skip_reveals=False),
+        until=lambda: page.get_attribute("#room", "data-status") == "over",
+        seconds=90,
+    )
+    held = page.evaluate(HELD)
+    kit.snap(page, artifacts, f"ivm-held-{ending}", full_page=False)
+    assert held["over"] and held["revealing"], held
+    assert not held["result"] and held["stars"] == 0 and held["won"] == 0, held
+    assert "turned over" in held["status"] and "win" not in held["status"], held
+    assert "Game 1:" not in held["logged"] and "last player alive" not in held["logged"], held
+    if ending == "skipped":
+        page.click(".table-area [data-key=skip]")
+    page.wait_for_selector("#result h2", timeout=15_000)
+    shown = page.evaluate(HELD)
+    assert shown["result"] and not shown["revealing"] and shown["won"] >= 1, shown
+    assert "Game over" in shown["status"], shown
+    assert "Game 1:" in shown["logged"] and "glasses are turned over" in shown["logged"], shown
+    assert not page.errors
+
+
+IN_VIEW = """() => [document.querySelector('.table-area .ivm-seat[data-seat="0"]'),
+  document.querySelector('#legal')].every((n) => { const r = n.getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= window.innerHeight; })"""
+
+
+def test_your_turn_comes_into_view_on_a_phone(
+    browser: Any, web_server: str, phone_page: Any, api: Any, enter_room: Any, artifacts: Path
+) -> None:
+    # Five seats on a 390x844 phone: Ann's glass and the move buttons were below the
+    # first screen when her turn came (her glass at 806..917 px, the buttons from 1008)
+    page = phone_page
+    page.emulate_media(reduced_motion="reduce")  # no smooth scroll to wait for
+    answer = kit.start_room(api, GAME, 5, ["open", *["easy"] * 4], "ivm-phone-turn-5")
+    enter_room(page, answer)
+    page.wait_for_selector("#legal button[data-action]:not([disabled])", timeout=20_000)
+    page.wait_for_function(IN_VIEW, timeout=5_000)
+    kit.snap(page, artifacts, "ivm-phone-your-turn", full_page=False)
+    # Once a turn: the page scrolled back up is left there while the turn lasts (here
+    # someone comes to watch, which sends an update); by script, which the shell does
+    # not take for a person scrolling (that too would leave the page where it is)
+    page.evaluate("window.scrollTo(0, 0)")
+    guest = browser.new_context()
+    try:
+        guest.new_page().goto(f"{web_server}/rooms/{answer['code']}#watch")
+        page.wait_for_selector(".watchers:has-text('1 watching')")
+    finally:
+        guest.close()
+    assert page.evaluate("window.scrollY") == 0

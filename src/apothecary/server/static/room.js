@@ -11,6 +11,8 @@ import * as sound from "./sound.js";
 const CHAT_LIMIT = 500;
 const NAME_LIMIT = 40;
 const COLLAPSE_OVER = 12;
+const SCROLLED_LATELY = 5000; // ms: a person who scrolled this recently is left where they are
+const SCROLL_KEYS = new Set(["ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End", " "]);
 const RETRY_DELAYS = [500, 1000, 2000, 4000, 8000];
 const PING_EVERY = 15000;
 const PONG_WAIT = 6000;
@@ -598,8 +600,9 @@ class RoomScreen {
     }
     this.lobbyPanel.hidden = true;
     if (!this.table) await this.mountTable();
+    this.releaseLog(); // lines held back by the last update go first, in order
     const ended = msg.status === "over" && msg.outcome && !this.log.querySelector(`li.log-result[data-game="${msg.game_no}"]`);
-    this.addEvents(msg.events || [], msg.game_no, fresh || newGame, ended ? this.resultLine(msg) : null);
+    const lines = () => this.addEvents(msg.events || [], msg.game_no, fresh || newGame, ended ? this.resultLine(msg) : null);
     if (this.table) {
       try {
         this.table.update(msg);
@@ -607,6 +610,12 @@ class RoomScreen {
         console.error("the table failed to draw this update", error);
       }
     }
+    // A table still showing how the game ended (In Vino Morte's glasses turning over)
+    // holds the result, and the log's last lines, back until it is done or skipped:
+    // the headline would tell first.
+    this.holding = msg.status === "over" && Boolean(this.table?.holdsResult?.());
+    if (this.holding) this.heldLines = lines;
+    else lines();
     this.drawSeatsBar(msg);
     this.drawStatus(msg);
     this.drawLegal(msg);
@@ -616,6 +625,7 @@ class RoomScreen {
     // the page is scrolled to the moves, so bring the winner into view, once.
     if (msg.status === "over" && previous && previous.status !== "over" && previous.game_no === msg.game_no) this.showResult();
     this.cues(previous, msg, fresh);
+    this.bringTurnIntoView(previous, msg);
   }
 
   cues(previous, msg, fresh) {
@@ -665,6 +675,7 @@ class RoomScreen {
       seatLabel: (seat) => this.seatLabel(seat),
       act: (id) => this.act(id),
       prefersReducedMotion: prefersReducedMotion(),
+      settled: () => this.releaseResult(),
     };
     try {
       this.table = module.mount(root, ctx) || {};
@@ -904,7 +915,7 @@ class RoomScreen {
 
   drawSeatsBar(msg) {
     const series = msg.match_target !== null && msg.match_target !== undefined;
-    const over = msg.status === "over";
+    const over = msg.status === "over" && !this.holding;
     const winners = new Set((msg.outcome && msg.outcome.winners) || []);
     replace(
       this.seatsBar,
@@ -939,7 +950,7 @@ class RoomScreen {
   }
 
   statusWords(msg) {
-    if (msg.status === "over") {
+    if (msg.status === "over" && !this.holding) {
       const reason = msg.outcome?.reason ? `: ${this.namedText(msg.outcome.reason)}` : "";
       return `Game over${reason}`;
     }
@@ -1066,7 +1077,7 @@ class RoomScreen {
   }
 
   drawResult(msg) {
-    if (msg.status !== "over" || !msg.outcome) {
+    if (msg.status !== "over" || !msg.outcome || this.holding) {
       this.result.hidden = true;
       return;
     }
@@ -1133,6 +1144,53 @@ class RoomScreen {
     const names = (outcome.winners || []).map((s) => this.seatLabel(s));
     if (!names.length) return "Nobody wins";
     return `${naturalJoin(names).join("")} ${names.length > 1 ? "share the win" : "wins"}`;
+  }
+
+  // The table has shown how the game ended (its ctx.settled()): the result, held back, shows.
+  releaseResult() {
+    if (!this.holding || !this.msg) return;
+    this.holding = false;
+    this.releaseLog();
+    this.drawSeatsBar(this.msg);
+    this.drawStatus(this.msg);
+    this.drawResult(this.msg);
+    this.showResult();
+  }
+
+  releaseLog() {
+    const lines = this.heldLines;
+    this.heldLines = null;
+    if (lines) lines();
+  }
+
+  // Your turn starts: on a phone your own place on the table (In Vino Morte's glass) and
+  // the move buttons were below the first screen. Bring both into view, once a turn,
+  // and not when the person has just scrolled themselves or is typing.
+  bringTurnIntoView(previous, msg) {
+    this.watchScrolling();
+    const yours = (m) => Boolean(m && (m.legal || []).length);
+    const starts = yours(msg) && !(yours(previous) && previous.game_no === msg.game_no);
+    const place = starts && this.table?.yourPlace?.();
+    if (!place || Date.now() - this.scrolledAt < SCROLLED_LATELY || document.activeElement?.matches("input, textarea, select")) return;
+    const [a, b] = [place.getBoundingClientRect(), this.legal.getBoundingClientRect()];
+    const [top, bottom, room] = [Math.min(a.top, b.top), Math.max(a.bottom, b.bottom), window.innerHeight];
+    if (top >= 0 && bottom <= room) return;
+    // both when they fit (bottom edge at the window's), else your place at the top
+    const by = bottom - top + 16 <= room ? (bottom > room ? bottom - room + 8 : top - 8) : a.top - 8;
+    window.scrollBy({ top: by, behavior: prefersReducedMotion() ? "auto" : "smooth" });
+  }
+
+  // When the person last scrolled the page themselves (wheel, touch, keys), so a turn's
+  // scroll does not pull the page from under them.
+  watchScrolling() {
+    if (this.scrolledAt !== undefined) return;
+    this.scrolledAt = 0;
+    const mark = () => (this.scrolledAt = Date.now());
+    for (const kind of ["wheel", "touchmove"]) window.addEventListener(kind, mark, { passive: true });
+    window.addEventListener("keydown", (event) => {
+      // keys scroll the page only from the page itself (on a button, Space presses it)
+      if (SCROLL_KEYS.has(event.key) && (event.target === document.body || event.target === document.documentElement)) mark();
+    });
   }
 
   // Scroll the result's headline into view when it is not (the page stays put when it is).

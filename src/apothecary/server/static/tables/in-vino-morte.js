@@ -476,7 +476,7 @@ export function mount(root, ctx) {
           svg("path", { d: `M${-20 * k},${-34 * k} L${20 * k},${16 * k} M${20 * k},${-34 * k} L${-20 * k},${16 * k}`, class: "ivm-cross" }, group);
         }
       }
-      if (obs.phase === "over" && obs.outcome && obs.outcome.winners.includes(s)) {
+      if (!reveal && obs.phase === "over" && obs.outcome && obs.outcome.winners.includes(s)) {
         const w = text(group, 0, nameY + 18, "\u2605 winner", { class: "ivm-winner" });
         w.setAttribute("aria-label", `${name(s)} wins`);
       } else if (!view.alive) {
@@ -677,6 +677,7 @@ export function mount(root, ctx) {
     clearTimeout(reveal.timer);
     reveal = null;
     if (last) draw();
+    if (ctx.settled) ctx.settled(); // the shell shows the result it held back
   }
 
   return {
@@ -694,10 +695,22 @@ export function mount(root, ctx) {
       draw();
     },
 
+    // Your seat (glass, name, markers): the shell brings it into view as your turn starts.
+    yourPlace() {
+      const me = you();
+      return me === null || me === undefined ? null : root.querySelector(`.ivm-seat[data-seat="${me}"]`);
+    },
+
+    // While the last round's glasses turn over, the result waits (the shell asks).
+    holdsResult() {
+      return Boolean(reveal);
+    },
+
     turnText(msg) {
       const obs = msg.observation;
       if (!obs) return "";
       const me = obs.seat;
+      if (reveal && obs.phase === "over") return `Round ${reveal.lr.round}: the glasses are turned over…`;
       if (obs.phase === "over") {
         const w = obs.outcome ? obs.outcome.winners : [];
         if (w.length === 1) return w[0] === me ? "You are the last one alive: you win" : `${name(w[0])} is the last one alive and wins`;
