@@ -372,8 +372,9 @@ def update_after(
         "to_move": None if over else state.current_player(),
         "status": "over" if over else "playing",
     }
-    if over:
-        message["outcome"] = state.outcome().to_json()
+    outcome = state.outcome()
+    if outcome is not None:
+        message["outcome"] = outcome.to_json()
     return message
 
 

@@ -485,7 +485,7 @@ def test_the_result_waits_for_the_last_reveal(
     assert not page.errors
 
 
-IN_VIEW = """() => [document.querySelector('.table-area .ivm-seat[data-seat="0"]'),
+YOURS_IN_VIEW = """() => [document.querySelector('.table-area .ivm-seat[data-seat="0"]'),
   document.querySelector('#legal')].every((n) => { const r = n.getBoundingClientRect();
   return r.top >= 0 && r.bottom <= window.innerHeight; })"""
 
@@ -500,7 +500,7 @@ def test_your_turn_comes_into_view_on_a_phone(
     answer = kit.start_room(api, GAME, 5, ["open", *["easy"] * 4], "ivm-phone-turn-5")
     enter_room(page, answer)
     page.wait_for_selector("#legal button[data-action]:not([disabled])", timeout=20_000)
-    page.wait_for_function(IN_VIEW, timeout=5_000)
+    page.wait_for_function(YOURS_IN_VIEW, timeout=5_000)
     kit.snap(page, artifacts, "ivm-phone-your-turn", full_page=False)
     # Once a turn: the page scrolled back up is left there while the turn lasts (here
     # someone comes to watch, which sends an update); by script, which the shell does
