@@ -1165,11 +1165,12 @@ class RoomScreen {
 
   // Your turn starts: on a phone your own place on the table (In Vino Morte's glass) and
   // the move buttons were below the first screen. Bring both into view, once a turn,
-  // and not when the person has just scrolled themselves or is typing.
+  // and not when the person has just scrolled themselves or is typing. A page that opens
+  // on your turn opens at its top (the seats, the status line), as every page does.
   bringTurnIntoView(previous, msg) {
     this.watchScrolling();
     const yours = (m) => Boolean(m && (m.legal || []).length);
-    const starts = yours(msg) && !(yours(previous) && previous.game_no === msg.game_no);
+    const starts = Boolean(previous) && yours(msg) && !(yours(previous) && previous.game_no === msg.game_no);
     const place = starts && this.table?.yourPlace?.();
     if (!place || Date.now() - this.scrolledAt < SCROLLED_LATELY || document.activeElement?.matches("input, textarea, select")) return;
     const [a, b] = [place.getBoundingClientRect(), this.legal.getBoundingClientRect()];
