@@ -34,6 +34,7 @@ from apothecary.core.registry import load as load_scalar
 _ENGINES = {
     "in-vino-morte": "apothecary.batch.in_vino_morte:InVinoMorteBatch",
     "poison-pot": "apothecary.batch.poison_pot:PoisonPotBatch",
+    "tea-scones-arsenic": "apothecary.games.tea_scones_arsenic.batch:TeaSconesArsenicBatch",
 }
 """Registry name to the engine class, imported on first use."""
 
