@@ -12,13 +12,22 @@ legal mask, every seat's observation tensor, rewards and terminated.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from apothecary.batch import BatchGame
-from apothecary.core.game import State, sample_chance
+from apothecary.core.game import Action, State, sample_chance
+
+Policy = Callable[[State, random.Random], Action]
+"""A seat's choice at a scalar state (drawing from the ``random.Random`` given)."""
+
+
+def uniform_policy(world: State, rng: random.Random) -> Action:
+    """A legal action uniformly at random: the default driver."""
+    return rng.choice(world.legal_actions())
 
 
 @dataclass
@@ -78,8 +87,13 @@ def compare(engine: BatchGame[Any], state: Any, want: dict[str, np.ndarray], ste
             )
 
 
-def drive(engine: BatchGame[Any], games: int, steps: int, seed: int) -> Drive:
-    """Run ``games`` games in both engines for ``steps`` steps, comparing after each."""
+def drive(
+    engine: BatchGame[Any], games: int, steps: int, seed: int, policy: Policy = uniform_policy
+) -> Drive:
+    """Run ``games`` games in both engines for ``steps`` steps, comparing after each.
+
+    ``policy`` picks every seat's action (uniformly random by default; a game
+    whose random play never reaches some rule can be driven towards it)."""
     game = engine.game
     rng = random.Random(seed)
     has_chance = game.info.has_chance
@@ -95,7 +109,7 @@ def drive(engine: BatchGame[Any], games: int, steps: int, seed: int) -> Drive:
                 worlds[i] = game.new_initial_state()
                 finished += 1
                 continue
-            actions[i] = rng.choice(world.legal_actions())
+            actions[i] = policy(world, rng)
             world.apply_action(int(actions[i]))
             if world.is_chance_node():  # one chance event per step at most, here
                 chance[i] = sample_chance(world, rng)

@@ -151,6 +151,13 @@ def next_seat(start: Ints, allowed: Flags, steps: range) -> NDArray[np.int64]:
     return found
 
 
+def settled(tied: Flags, box: Ints) -> Flags:
+    """Per game at the end of the main game: the result is decided without an
+    eat-off (one leader or none, or an empty box, where the tied share the win)."""
+    decided: Flags = (tied.sum(axis=1) <= 1) | (box == 0)
+    return decided
+
+
 def spoon_holder(after: Ints, eater: Ints, alive: Ints, spoons: Ints) -> NDArray[np.int64]:
     """Per game, the next seat clockwise after ``after`` and before the eater
     that is alive and holds a spoon, or -1 (the scalar ``_next_spoon_holder``)."""
@@ -424,7 +431,7 @@ class TeaSconesArsenicBatch(BatchGame[TeaSconesArsenicBatchState]):
         leaders = alive & (scones == scones.max(axis=1, keepdims=True))
         totals = np.where(leaders, s.totals[rows], -1)
         tied = leaders & (totals == totals.max(axis=1, keepdims=True))
-        done = (tied.sum(axis=1) <= 1) | (s.box[rows] == 0)
+        done = settled(tied, s.box[rows])
         self._finish(s, rows[done], tied[done])
         off = rows[~done]
         s.eat_off[off] = True
