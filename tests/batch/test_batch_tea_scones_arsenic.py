@@ -49,19 +49,23 @@ def careful(world: State, rng: random.Random) -> Action:
 # (players, spoon, games, steps): every player count, with and without the
 # Little Spoon; enough steps that each slot plays several games.
 CONFIGURATIONS: list[tuple[int, bool, int, int]] = [
-    (1, False, 128, 120),
-    (1, True, 64, 120),
-    (2, False, 128, 120),
-    (2, True, 128, 120),
-    (3, False, 96, 120),
-    (3, True, 96, 120),
-    (4, False, 64, 140),
-    (4, True, 64, 140),
-    (5, False, 48, 150),
-    (5, True, 48, 150),
-    (6, False, 48, 160),
-    (6, True, 48, 160),
+    (1, False, 64, 100),
+    (1, True, 32, 100),
+    (2, False, 64, 100),
+    (2, True, 64, 100),
+    (3, False, 48, 110),
+    (3, True, 48, 110),
+    (4, False, 32, 130),
+    (4, True, 32, 130),
+    (5, False, 24, 140),
+    (5, True, 24, 140),
+    (6, False, 24, 150),
+    (6, True, 24, 150),
 ]
+
+
+FINISHED: dict[tuple[int, bool, str], int] = {}
+"""Games played to their end per configuration and policy (for the docs' count)."""
 
 
 @pytest.mark.parametrize(("players", "spoon", "games", "steps"), CONFIGURATIONS)
@@ -71,6 +75,7 @@ def test_batch_plays_the_scalar_rules(
 ) -> None:
     engine = batch.load(NAME, players=players, little_spoon=spoon)
     result = drive(engine, games, steps, seed=players * 10 + spoon, policy=policy)
+    FINISHED[players, spoon, policy.__name__] = result.finished
     # Every slot finished at least one game, so every phase and reset was compared.
     assert result.finished >= games
 
@@ -126,3 +131,87 @@ def test_the_plants_are_quiet_without_a_plant() -> None:
     """The plant drives pass on the engines as they are: what fails above is the plant."""
     plant_drive(spoon=False, seed=1)
     plant_drive(spoon=True, seed=2)
+
+
+DRAW_KIND_1 = 6
+"""The action id of taking an unmarked kind-1 scone."""
+
+
+def test_doses_drawn_from_the_keys_follow_the_scalar_probabilities() -> None:
+    """A first kind-1 scone is a 0 or a 1 a third of the time each, a 2 or a 3
+    a sixth; after a 3 went back marked, the next kind-1 scone by kind is drawn
+    from the five unmarked ones (2/5, 2/5, 1/5, never a 3)."""
+    engine = batch.load(NAME, players=2)
+    n = 30_000
+    first = engine.step(engine.init(3, n), np.full(n, DRAW_KIND_1))
+    shares = np.bincount(first.hand_dose, minlength=4) / n
+    assert np.allclose(shares, np.array(DOSE_COUNTS) / 6, atol=0.012)
+    back = engine.step(first, np.full(n, BACK))
+    second = engine.step(back, np.full(n, DRAW_KIND_1))
+    after_three = np.bincount(second.hand_dose[first.hand_dose == 3], minlength=4)
+    assert np.allclose(after_three / after_three.sum(), [2 / 5, 2 / 5, 1 / 5, 0], atol=0.03)
+    # The unmarked count left at the draw: the box's five are the other kind-1 scones.
+    assert (second.unmarked[:, 0] == 4).all() and (second.marked_count == 1).all()
+
+
+def test_draws_depend_on_the_game_not_its_batch() -> None:
+    engine = batch.load(NAME, players=3, little_spoon=True)
+
+    def doses(state: Any, steps: int) -> list[list[int]]:
+        seen = []
+        for _ in range(steps):
+            state = engine.step(state, state.legal_action_mask.argmax(axis=1))
+            seen.append(state.hand_dose.tolist())
+        return seen
+
+    small, large = doses(engine.init(5, 3), 40), doses(engine.init(5, 40), 40)
+    assert [row[:3] for row in large] == small
+    assert len({tuple(row) for row in large}) > 5
+
+
+def test_a_dose_none_of_the_kind_has_left_is_refused() -> None:
+    engine = batch.load(NAME, players=2)
+    state = engine.init(0, 2)
+    three = np.array([3, -1])  # game 0's kind-1 scone is its only 3
+    state = engine.step(state, np.full(2, DRAW_KIND_1), chance=three)
+    state = engine.step(state, np.full(2, EAT))
+    with pytest.raises(apothecary.IllegalActionError, match="game 0: chance 3 is not a dose"):
+        engine.step(state, np.full(2, DRAW_KIND_1), chance=three)
+    with pytest.raises(apothecary.IllegalActionError, match="game 1: chance 7"):
+        engine.step(state, np.full(2, DRAW_KIND_1), chance=np.array([-1, 7]))
+
+
+def test_auto_reset_is_next_step() -> None:
+    engine = batch.load(NAME, players=1)
+    start = engine.init(4, 2)
+    # Solo: stopping at once ends the game, a living winner with no scone.
+    end = engine.step(start, np.array([STOP, DRAW_KIND_1]))
+    assert end.terminated.tolist() == [True, False]
+    assert end.rewards.tolist() == [[1.0], [0.0]]
+    assert end.current_player[0] == apothecary.TERMINAL and not end.legal_action_mask[0].any()
+    again = engine.step(end, np.array([12345, EAT]))
+    assert again.episode.tolist() == [1, 0] and not again.terminated.any()
+    assert again.rewards.sum() == 0
+    assert np.array_equal(engine.observation(again)[0], engine.observation(start)[0])
+    assert end.terminated[0] and end.episode[0] == 0  # step is a pure function
+
+
+@pytest.mark.parametrize(("players", "spoon"), [(1, False), (3, True), (6, True)])
+def test_shapes_are_fixed_and_observations_lie_in_the_scalar_bounds(
+    players: int, spoon: bool
+) -> None:
+    engine = batch.load(NAME, players=players, little_spoon=spoon)
+    low, high = (np.array(b, dtype=np.float32) for b in engine.game.observation_tensor_bounds())
+    state = engine.init(6, 64)
+    shapes = {name: value.shape for name, value in vars(state).items()}
+    rng = np.random.default_rng(6)
+    for _ in range(150):
+        obs = engine.observation(state)
+        assert (obs >= low).all() and (obs <= high).all()
+        state = engine.step(state, batch.random_legal_actions(state.legal_action_mask, rng))
+        assert {name: value.shape for name, value in vars(state).items()} == shapes
+    assert state.episode.sum() > 0
+    # The cup and marked slots are the scalar game's own bounds.
+    assert state.cup_kind.shape[2] == engine.game.longest_cup
+    assert state.marked_kind.shape[1] == engine.game.max_marked
+    assert state.pool.shape[1] == KINDS
