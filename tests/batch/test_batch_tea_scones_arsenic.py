@@ -26,7 +26,7 @@ from apothecary.core.game import Action, State
 from apothecary.games.tea_scones_arsenic import batch as batch_tsa
 from apothecary.games.tea_scones_arsenic.facts import BACK, DECIDE, DOSE_COUNTS, EAT, KINDS, STOP
 from apothecary.games.tea_scones_arsenic.facts import OVER as OVER_PHASE
-from apothecary.games.tea_scones_arsenic.rules import TeaSconesArsenicState
+from apothecary.games.tea_scones_arsenic.rules import TeaSconesArsenic, TeaSconesArsenicState
 
 NAME = "tea-scones-arsenic"
 
@@ -91,7 +91,7 @@ def plant_drive(spoon: bool, seed: int) -> None:
 def test_a_batch_that_skips_the_eat_off_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     # Players tied on scones and arsenic share the win, box or no box.
     monkeypatch.setattr(batch_tsa, "settled", lambda tied, box: np.ones(box.shape, np.bool_))
-    with pytest.raises(Mismatch, match="current_player|terminated"):
+    with pytest.raises(Mismatch, match=r"current_player|terminated"):
         plant_drive(spoon=False, seed=1)
 
 
@@ -99,7 +99,7 @@ def test_a_batch_that_offers_no_spoon_is_caught(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(
         batch_tsa, "spoon_holder", lambda after, eater, alive, spoons: np.full(after.shape, -1)
     )
-    with pytest.raises(Mismatch, match="current_player|legal_action_mask"):
+    with pytest.raises(Mismatch, match=r"current_player|legal_action_mask"):
         plant_drive(spoon=True, seed=2)
 
 
@@ -115,7 +115,7 @@ def test_a_scalar_engine_that_skips_the_eat_off_is_caught(
             self._finish(self.eat_off_seats, "tied: a shared win")
 
     monkeypatch.setattr(TeaSconesArsenicState, "_end_main_game", shared)
-    with pytest.raises(Mismatch, match="current_player|terminated"):
+    with pytest.raises(Mismatch, match=r"current_player|terminated"):
         plant_drive(spoon=False, seed=3)
 
 
@@ -123,7 +123,7 @@ def test_a_scalar_engine_that_offers_no_spoon_is_caught(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(TeaSconesArsenicState, "_next_spoon_holder", lambda self, after: -1)
-    with pytest.raises(Mismatch, match="current_player|legal_action_mask"):
+    with pytest.raises(Mismatch, match=r"current_player|legal_action_mask"):
         plant_drive(spoon=True, seed=4)
 
 
@@ -212,6 +212,8 @@ def test_shapes_are_fixed_and_observations_lie_in_the_scalar_bounds(
         assert {name: value.shape for name, value in vars(state).items()} == shapes
     assert state.episode.sum() > 0
     # The cup and marked slots are the scalar game's own bounds.
-    assert state.cup_kind.shape[2] == engine.game.longest_cup
-    assert state.marked_kind.shape[1] == engine.game.max_marked
+    scalar = engine.game
+    assert isinstance(scalar, TeaSconesArsenic)
+    assert state.cup_kind.shape[2] == scalar.longest_cup
+    assert state.marked_kind.shape[1] == scalar.max_marked
     assert state.pool.shape[1] == KINDS

@@ -335,7 +335,9 @@ class TeaSconesArsenicBatch(BatchGame[TeaSconesArsenicBatchState]):
         s.hand_known[rows] = 1 << s.turn_player[rows]
         s.phase[rows] = DECIDE
 
-    def _take_marked(self, s: TeaSconesArsenicBatchState, rows: Rows, slot: NDArray[np.int64]) -> None:
+    def _take_marked(
+        self, s: TeaSconesArsenicBatchState, rows: Rows, slot: NDArray[np.int64]
+    ) -> None:
         """A marked scone is taken: no chance, its dose is the one it carries."""
         s.hand_kind[rows] = s.marked_kind[rows, slot]
         s.hand_dose[rows] = s.marked_dose[rows, slot]
@@ -414,7 +416,9 @@ class TeaSconesArsenicBatch(BatchGame[TeaSconesArsenicBatchState]):
         self._start_turn(s, main[after >= 0], after[after >= 0])
         self._end_main_game(s, main[after < 0])
 
-    def _start_turn(self, s: TeaSconesArsenicBatchState, rows: Rows, seat: NDArray[np.int64]) -> None:
+    def _start_turn(
+        self, s: TeaSconesArsenicBatchState, rows: Rows, seat: NDArray[np.int64]
+    ) -> None:
         s.turn_player[rows] = seat
         s.to_move[rows] = seat
         s.phase[rows] = TURN
