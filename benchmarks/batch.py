@@ -14,7 +14,8 @@ OpenSpiel's C++ ``kuhn_poker`` under the same Python driver loop is measured
 first and last (with ``open_spiel`` installed), as in playout.py.
 
 Actions are counted as the scalar engine counts them: decisions and chance
-events (a Poison Pot slide's step is two, the slide and its draw); the step
+events (a Poison Pot slide's step is two, the slide and its draw, as is a
+Tea, Scones and Arsenic draw by kind, the draw and its dose); the step
 that restarts a finished game is not an action. One process, one core: numpy
 here uses no threads for these element-wise programs. Every rate is on the
 process's CPU time (``time.process_time``), not wall time: on a shared
@@ -43,6 +44,9 @@ CONFIGURATIONS: tuple[tuple[str, int, dict[str, Any]], ...] = (
     ("in-vino-morte", 4, {"cheese": True}),
     ("poison-pot", 2, {}),
     ("poison-pot", 3, {}),
+    ("tea-scones-arsenic", 2, {}),
+    ("tea-scones-arsenic", 4, {}),
+    ("tea-scones-arsenic", 6, {"little_spoon": True}),
 )
 SIZES = (1, 64, 1024, 4096)
 
