@@ -14,15 +14,16 @@ rule changed on either side is caught.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
-from batch_differential import Mismatch, drive, uniform_policy
+from batch_differential import Mismatch, Replay, drive, uniform_policy
 
 import apothecary
 from apothecary import batch
-from apothecary.core.game import Action, State
+from apothecary.core.game import Action, State, sample_chance
 from apothecary.games.tea_scones_arsenic import batch as batch_tsa
 from apothecary.games.tea_scones_arsenic.facts import BACK, DECIDE, DOSE_COUNTS, EAT, KINDS, STOP
 from apothecary.games.tea_scones_arsenic.facts import OVER as OVER_PHASE
@@ -31,19 +32,44 @@ from apothecary.games.tea_scones_arsenic.rules import TeaSconesArsenic, TeaScone
 NAME = "tea-scones-arsenic"
 
 
+def eat_or_back(world: TeaSconesArsenicState) -> Action:
+    """Eat what does not kill; put back what would, while a cube is left."""
+    seat = world.turn_player
+    if world.totals[seat] + world.hand_dose < world.lethal_dose or world.eat_off:
+        return EAT
+    return BACK if world.cubes[seat] else EAT
+
+
 def careful(world: State, rng: random.Random) -> Action:
-    """Eat what does not kill, put back what would (while a cube is left),
-    stop one time in twenty when allowed, otherwise a random legal action."""
+    """:func:`eat_or_back`, stopping one time in twenty when allowed, otherwise
+    a random legal action."""
     assert isinstance(world, TeaSconesArsenicState)
-    legal = list(world.legal_actions())
     if world.phase == DECIDE:
-        seat = world.turn_player
-        if world.totals[seat] + world.hand_dose < world.lethal_dose or BACK not in legal:
-            return EAT
-        return BACK
+        return eat_or_back(world)
+    legal = list(world.legal_actions())
     if STOP in legal and len(legal) > 1 and rng.random() < 0.95:
         legal.remove(STOP)
     return rng.choice(legal)
+
+
+def late(left: int) -> Callable[[State, random.Random], Action]:
+    """:func:`eat_or_back`, never stopping while the box holds more than
+    ``left`` scones, then stopping whenever allowed: ties with a nearly empty
+    box, eat-offs the box runs out in, shared wins."""
+
+    def policy(world: State, rng: random.Random) -> Action:
+        assert isinstance(world, TeaSconesArsenicState)
+        if world.phase == DECIDE:
+            return eat_or_back(world)
+        legal = list(world.legal_actions())
+        if STOP in legal:
+            if world.box_count <= left:
+                return STOP
+            if len(legal) > 1:
+                legal.remove(STOP)
+        return rng.choice(legal)
+
+    return policy
 
 
 # (players, spoon, games, steps): every player count, with and without the
@@ -217,3 +243,60 @@ def test_shapes_are_fixed_and_observations_lie_in_the_scalar_bounds(
     assert state.cup_kind.shape[2] == scalar.longest_cup
     assert state.marked_kind.shape[1] == scalar.max_marked
     assert state.pool.shape[1] == KINDS
+
+
+def recorded_games(
+    game: TeaSconesArsenic,
+    policy: Callable[[State, random.Random], Action],
+    wanted: Callable[[TeaSconesArsenicState], bool],
+    count: int,
+    seed: int,
+) -> list[list[Action]]:
+    """The histories of the first ``count`` scalar games (of at most 20,000)
+    that end as ``wanted`` says."""
+    rng = random.Random(seed)
+    found: list[list[Action]] = []
+    for _ in range(20_000):
+        world = game.new_initial_state()
+        while not world.is_terminal():
+            chance = world.is_chance_node()
+            world.apply_action(sample_chance(world, rng) if chance else policy(world, rng))
+        if wanted(world):
+            found.append(world.history())
+            if len(found) == count:
+                return found
+    raise AssertionError(f"only {len(found)} such games in 20,000")
+
+
+def shared(world: TeaSconesArsenicState) -> bool:
+    """Two or more winners: the main game's tie with an empty box."""
+    outcome = world.outcome()
+    return outcome is not None and len(outcome.winners) > 1 and not world.eat_off
+
+
+# (what, players, spoon, policy, ending): endings random play seldom reaches.
+RARE: list[tuple[str, int, bool, Any, Callable[[TeaSconesArsenicState], bool]]] = [
+    ("shared-win", 6, False, late(0), shared),
+    ("shared-win-spoon", 6, True, late(0), shared),
+    ("eat-off-box-empty", 6, False, late(1), lambda w: w.eat_off and w.box_count == 0),
+    ("eat-off-spoon", 6, True, late(4), lambda w: w.eat_off),
+    ("eat-off-4", 4, True, late(8), lambda w: w.eat_off),
+]
+
+
+@pytest.mark.parametrize(
+    ("players", "spoon", "policy", "wanted"), [r[1:] for r in RARE], ids=[r[0] for r in RARE]
+)
+def test_rare_endings_play_the_scalar_rules(
+    players: int, spoon: bool, policy: Any, wanted: Callable[[TeaSconesArsenicState], bool]
+) -> None:
+    """Scalar games found to end so, replayed through the batch step by step."""
+    engine = batch.load(NAME, players=players, little_spoon=spoon)
+    scalar = engine.game
+    assert isinstance(scalar, TeaSconesArsenic)
+    histories = recorded_games(scalar, policy, wanted, 8, seed=players + spoon)
+    replay = Replay(histories)
+    steps = max(sum(1 for a in h if a > 3) for h in histories) + 1
+    result = drive(engine, 8, steps, 0, policy=replay.policy, chance=replay.chance)
+    assert result.finished >= 8
+    assert [world.history() for world in replay.games()[:8]] == histories

@@ -22,12 +22,51 @@ from apothecary.batch import BatchGame
 from apothecary.core.game import Action, State, sample_chance
 
 Policy = Callable[[State, random.Random], Action]
-"""A seat's choice at a scalar state (drawing from the ``random.Random`` given)."""
+"""A seat's choice (or chance's outcome) at a scalar state, drawing from the
+``random.Random`` given."""
 
 
 def uniform_policy(world: State, rng: random.Random) -> Action:
     """A legal action uniformly at random: the default driver."""
     return rng.choice(world.legal_actions())
+
+
+class Replay:
+    """Recorded scalar games played again through :func:`drive`: each new
+    scalar game the drive starts takes the next history (its decisions as
+    :meth:`policy`, its chance outcomes as :meth:`chance`); a game past its
+    history, or started once every history is used, plays on at random.
+
+    For rules random play seldom reaches: find the games with the scalar
+    engine alone (fast), then compare the batch over exactly those games.
+    """
+
+    def __init__(self, histories: list[list[Action]]) -> None:
+        self._unused = [list(reversed(h)) for h in reversed(histories)]
+        # By id, with the state itself kept so that no id is reused.
+        self._playing: dict[int, tuple[State, list[Action]]] = {}
+
+    def _moves(self, world: State) -> list[Action]:
+        entry = self._playing.get(id(world))
+        if entry is None:
+            entry = (world, self._unused.pop() if self._unused else [])
+            self._playing[id(world)] = entry
+        return entry[1]
+
+    def games(self) -> list[State]:
+        """The scalar games followed so far, in the order they started (the
+        first ones played the histories, which a test can check)."""
+        return [world for world, _moves in self._playing.values()]
+
+    def policy(self, world: State, rng: random.Random) -> Action:
+        """The game's next recorded decision (a random legal one past its end)."""
+        moves = self._moves(world)
+        return moves.pop() if moves else uniform_policy(world, rng)
+
+    def chance(self, world: State, rng: random.Random) -> Action:
+        """The game's next recorded chance outcome (drawn past its end)."""
+        moves = self._moves(world)
+        return moves.pop() if moves else sample_chance(world, rng)
 
 
 @dataclass
@@ -88,12 +127,19 @@ def compare(engine: BatchGame[Any], state: Any, want: dict[str, np.ndarray], ste
 
 
 def drive(
-    engine: BatchGame[Any], games: int, steps: int, seed: int, policy: Policy = uniform_policy
+    engine: BatchGame[Any],
+    games: int,
+    steps: int,
+    seed: int,
+    policy: Policy = uniform_policy,
+    chance: Policy = sample_chance,
 ) -> Drive:
     """Run ``games`` games in both engines for ``steps`` steps, comparing after each.
 
     ``policy`` picks every seat's action (uniformly random by default; a game
-    whose random play never reaches some rule can be driven towards it)."""
+    whose random play never reaches some rule can be driven towards it), and
+    ``chance`` every chance outcome (by the scalar probabilities by default;
+    :class:`Replay` gives both for recorded games)."""
     game = engine.game
     rng = random.Random(seed)
     has_chance = game.info.has_chance
@@ -103,7 +149,7 @@ def drive(
     finished = 0
     for step in range(1, steps + 1):
         actions = np.zeros(games, dtype=np.int64)
-        chance = np.full(games, -1, dtype=np.int64)
+        outcomes = np.full(games, -1, dtype=np.int64)
         for i, world in enumerate(worlds):
             if world.is_terminal():
                 worlds[i] = game.new_initial_state()
@@ -112,9 +158,9 @@ def drive(
             actions[i] = policy(world, rng)
             world.apply_action(int(actions[i]))
             if world.is_chance_node():  # one chance event per step at most, here
-                chance[i] = sample_chance(world, rng)
-                world.apply_action(int(chance[i]))
+                outcomes[i] = chance(world, rng)
+                world.apply_action(int(outcomes[i]))
                 assert not world.is_chance_node()
-        state = engine.step(state, actions, chance if has_chance else None)
+        state = engine.step(state, actions, outcomes if has_chance else None)
         compare(engine, state, expected(game, worlds), step)
     return Drive(steps, finished)
