@@ -153,6 +153,21 @@ def test_a_scalar_engine_that_offers_no_spoon_is_caught(
         plant_drive(spoon=True, seed=4)
 
 
+def test_a_batch_that_shows_every_dose_to_every_seat_is_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    engine = batch.load(NAME, players=3)
+    original = engine._scones
+
+    def everyone_sees(state: Any) -> Any:
+        games, at, dose, known = original(state)
+        return games, at, dose, np.full_like(known, 0b111111)
+
+    monkeypatch.setattr(engine, "_scones", everyone_sees)
+    with pytest.raises(Mismatch, match="observation"):
+        drive(engine, 16, 10, seed=5)
+
+
 def test_the_plants_are_quiet_without_a_plant() -> None:
     """The plant drives pass on the engines as they are: what fails above is the plant."""
     plant_drive(spoon=False, seed=1)

@@ -479,34 +479,48 @@ class TeaSconesArsenicBatch(BatchGame[TeaSconesArsenicBatchState]):
 
     def _observe(self, state: TeaSconesArsenicBatchState, out: NDArray[np.float32]) -> None:
         """(n, players, size): each seat's scalar ``observation_tensor``. The
-        part every seat sees alike is built once per game and copied to every
-        viewer; then each viewer's own entries (its total, the doses it has
-        seen, which seat it is) are written in."""
+        part every seat sees alike is built once per game, every scone's dose
+        as unknown, and copied to every viewer; then each viewer's own entries
+        are written in: its total, which seat it is, and the doses it has seen
+        (a few scones a seat, so far fewer writes than a dose per scone each)."""
         s = state
-        out[...] = self._public(s)[:, None, :]
+        games, at, dose, known = self._scones(s)
+        common = self._public(s)
+        common[games, at + _UNKNOWN] = 1.0
+        out[...] = common[:, None, :]
         n, width = self.num_players, self._seat_width
         over = s.phase == OVER
-        every = np.arange(s.size)
         seats = np.arange(n)
         public = np.where(s.public_totals >= 0, s.public_totals / self.lethal, -1.0)
         own = s.totals / self.lethal
-        cup = np.arange(self.cup_slots) < s.scones[:, :, None]
-        cg, cq, cs = np.nonzero(cup)
-        cup_at = cq * width + _SEAT_FLAGS + KINDS + cs * _SCONE + KINDS
-        mg, ms = np.nonzero(np.arange(self.marked_slots) < s.marked_count[:, None])
-        marked_at = self._marked_at + ms * self._marked_width + 1 + KINDS + n
-        hg = np.flatnonzero(s.hand_kind >= 0)
         for v in range(n):
             out[:, v, seats * width + 6] = np.where(seats == v, own, public)
             out[:, v, v * width + 8] = 1.0
-            seen = (s.cup_known[cg, cq, cs] >> v) & 1
-            out[cg, v, cup_at + np.where(seen == 1, s.cup_dose[cg, cq, cs], _UNKNOWN)] = 1.0
-            seen = (s.marked_known[mg, ms] >> v) & 1
-            out[mg, v, marked_at + np.where(seen == 1, s.marked_dose[mg, ms], _UNKNOWN)] = 1.0
-            seen = (s.hand_known[hg] >> v) & 1
-            dose = np.where(seen == 1, s.hand_dose[hg], _UNKNOWN).astype(np.intp)
-            out[hg, v, self._hand_at + KINDS + dose] = 1.0
-            out[every, v, self._flags_at + 5] = (s.turn_player == v) & ~over
+            out[:, v, self._flags_at + 5] = (s.turn_player == v) & ~over
+            seen = np.flatnonzero((known >> v) & 1)
+            out[games[seen], v, at[seen] + _UNKNOWN] = 0.0
+            out[games[seen], v, at[seen] + dose[seen]] = 1.0
+
+    def _scones(
+        self, s: TeaSconesArsenicBatchState
+    ) -> tuple[Rows, Rows, NDArray[np.intp], NDArray[np.int8]]:
+        """Every scone whose dose the tensor shows, in cups, marked in the box
+        and in hand: its game, where its dose columns start, its dose, and who
+        has seen it (bits)."""
+        width = self._seat_width
+        g, q, slot = np.nonzero(np.arange(self.cup_slots) < s.scones[:, :, None])
+        cup_at = q * width + _SEAT_FLAGS + KINDS + slot * _SCONE + KINDS
+        m, which = np.nonzero(np.arange(self.marked_slots) < s.marked_count[:, None])
+        marked_at = self._marked_at + which * self._marked_width + 1 + KINDS + self.num_players
+        h = np.flatnonzero(s.hand_kind >= 0)
+        return (
+            np.concatenate([g, m, h]),
+            np.concatenate([cup_at, marked_at, np.full(h.size, self._hand_at + KINDS)]),
+            np.concatenate(
+                [s.cup_dose[g, q, slot], s.marked_dose[m, which], s.hand_dose[h]]
+            ).astype(np.intp),
+            np.concatenate([s.cup_known[g, q, slot], s.marked_known[m, which], s.hand_known[h]]),
+        )
 
     def _public(self, s: TeaSconesArsenicBatchState) -> NDArray[np.float32]:
         """(n, size) the entries every seat sees alike (the others left 0)."""
