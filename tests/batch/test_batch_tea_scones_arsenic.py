@@ -157,6 +157,7 @@ def test_a_batch_that_shows_every_dose_to_every_seat_is_caught(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     engine = batch.load(NAME, players=3)
+    assert isinstance(engine, batch_tsa.TeaSconesArsenicBatch)
     original = engine._scones
 
     def everyone_sees(state: Any) -> Any:
