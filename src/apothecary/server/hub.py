@@ -74,6 +74,9 @@ class HubConfig:
     whoever knows the seed knows every shuffle)."""
     send_queue: int = 256
     """Messages waiting for a slow connection before it is dropped."""
+    left_after: float = 10.0
+    """Seconds a seated person may be without a connection before the log
+    says they left (a phone that reconnects sooner is not reported)."""
     idle_seconds: float = 3600.0
     """A finished room nobody watches leaves memory after this long (it stays
     in the store, and loads again when someone asks for it)."""
@@ -102,6 +105,8 @@ class Connection:
         """The hash of the seat token it joined with: the seat follows the person."""
         self.seen = 0
         """How many of the current game's events it has been sent."""
+        self.noticed = 0
+        """How many of the current game's notices it has been sent."""
         self.game_no = -1
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
         self.dropped = False
@@ -204,6 +209,8 @@ class Hub:
         """Sockets elsewhere of rooms held here, by connection id."""
         self._heart: asyncio.Task[None] | None = None
         self._chores: set[asyncio.Task[None]] = set()
+        self._departures: set[asyncio.Task[None]] = set()
+        """Waits of :attr:`HubConfig.left_after` before the log says someone left."""
         # One writer thread: SQLite takes one writer at a time anyway, and
         # commits stay in the order the rooms made them.
         self._db = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="store")
@@ -313,6 +320,8 @@ class Hub:
         for live in self._rooms.values():
             if live.waiter is not None:
                 live.waiter.cancel()
+        for departure in list(self._departures):
+            departure.cancel()
         if self._lease is not None:
             with contextlib.suppress(Exception):
                 await self._run_db(self.store.release, self._lease[0])
@@ -557,6 +566,7 @@ class Hub:
                 self._remote[remote.id] = remote
             live.connections.add(connection)
             room.presence[viewer] += 1
+            back = viewer is not None and room.gone(viewer)
             welcome = {
                 "type": "welcome",
                 "protocol": PROTOCOL_VERSION,
@@ -564,7 +574,11 @@ class Hub:
                 "you": viewer,
                 "chat": list(room.chat),
             }
-            self._broadcast(live, Changes())
+            if back and viewer is not None:  # the log said they left: it says they are back
+                seat = viewer
+                await self._change_locked(live, lambda room, now: room.returned(seat, now))
+            else:
+                self._broadcast(live, Changes())
             return connection, welcome
 
     async def disconnect(self, connection: Connection) -> None:
@@ -583,6 +597,27 @@ class Hub:
             live.room.presence[connection.viewer] -= 1
             if not self.closing:
                 self._broadcast(live, Changes())
+                if connection.viewer is not None and live.room.leaving(connection.viewer):
+                    self._watch_departure(live, connection.token_hash)
+
+    def _watch_departure(self, live: _Live, token_hash: str | None) -> None:
+        """The log says the person left if no connection of theirs comes back
+        within ``left_after`` seconds (reconnects sooner say nothing)."""
+
+        async def wait() -> None:
+            await asyncio.sleep(self.config.left_after)
+            async with live.lock:
+                room = live.room
+                if self.closing or self._rooms.get(room.code) is not live:
+                    return
+                # The person's seat now (a rematch moves everyone one seat on).
+                seats = [i for i, s in enumerate(room.seats) if s.token_hash == token_hash]
+                if token_hash is not None and seats and room.leaving(seats[0]):
+                    await self._change_locked(live, lambda room, now: room.left(seats[0], now))
+
+        task = asyncio.create_task(_quietly(wait()))
+        self._departures.add(task)  # kept until done: the loop holds tasks weakly
+        task.add_done_callback(self._departures.discard)
 
     async def act(self, connection: Connection, action: object, state_id: object) -> None:
         """A viewer's action: checked by the room, then applied and committed."""
@@ -649,7 +684,7 @@ class Hub:
             if connection.game_no != room.game_no:
                 # A new game: its log starts afresh, and a rematch may have moved
                 # the person one seat on (the room moved the presence counts).
-                connection.game_no, connection.seen = room.game_no, 0
+                connection.game_no, connection.seen, connection.noticed = room.game_no, 0, 0
                 if connection.token_hash is not None:
                     connection.viewer = next(
                         (
@@ -659,14 +694,14 @@ class Hub:
                         ),
                         connection.viewer,
                     )
-        made: dict[tuple[Viewer, int], dict[str, Any]] = {}
+        made: dict[tuple[Viewer, int, int], dict[str, Any]] = {}
         now = self.config.clock()
         for connection in list(live.connections):
-            key = (connection.viewer, connection.seen)
+            key = (connection.viewer, connection.seen, connection.noticed)
             if key not in made:
-                made[key] = room.view(connection.viewer, connection.seen, now)
+                made[key] = room.view(connection.viewer, connection.seen, now, connection.noticed)
             connection.send(made[key])
-            connection.seen = len(room.log)
+            connection.seen, connection.noticed = len(room.log), len(room.notices)
             for entry in changes.chat:
                 connection.send({"type": "chat", **entry})
         self._list(live)
@@ -1006,7 +1041,7 @@ def _host_command(args: dict[str, Any]) -> Callable[[Room, float], Changes]:
         if command == "start":
             return room.start(now)
         if command == "bot":
-            return room.set_bot(args.get("seat"), args.get("level"))
+            return room.set_bot(args.get("seat"), args.get("level"), now)
         if command == "rematch":
             return room.rematch(now)
         raise RoomError(f"unknown host command {command!r}")

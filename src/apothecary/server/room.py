@@ -46,6 +46,20 @@ OPEN = "open"
 HUMAN = "human"
 BOT = "bot"
 
+TIMEOUT = "timeout"
+"""Why a bot plays for a person: their turn's time ran out."""
+BY_HOST = "host"
+"""Why a bot plays for a person: the host handed their seat to it."""
+
+LEFT = "left"
+"""A notice: a seated person's last connection has been gone a while."""
+RETURNED = "returned"
+"""A notice: a person who left is connected again."""
+BOT_PLAYS = "bot_plays"
+"""A notice: a bot plays for a person from now on (with its level and the reason)."""
+TOOK_BACK = "took_back"
+"""A notice: the person took their seat back from the bot."""
+
 
 # -- errors ---------------------------------------------------------------------------
 
@@ -176,6 +190,9 @@ class Seat:
     away: bool = False
     """A human whose turn timed out, or whom the host replaced: the bot plays
     for them until they act again."""
+    away_reason: str | None = None
+    """Why the bot plays for them: :data:`TIMEOUT` or :data:`BY_HOST`; None
+    when not away (and for an away seat stored before reasons were kept)."""
     wins: int = 0
     """Games won in this room's series (they move with the person)."""
 
@@ -185,8 +202,17 @@ class Seat:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Seat:
-        """The inverse of :meth:`to_json`."""
+        """The inverse of :meth:`to_json` (a row stored before a field was added
+        gets its default)."""
         return cls(**data)
+
+    def hand_to_bot(self, level: str, reason: str) -> None:
+        """A bot of ``level`` plays for the person, for ``reason``."""
+        self.level, self.away, self.away_reason = level, True, reason
+
+    def take_back(self) -> None:
+        """The person plays their own seat again."""
+        self.away, self.away_reason = False, None
 
     def public(self, seat: int, connected: bool) -> dict[str, JSON]:
         """What anyone may read of this seat."""
@@ -196,6 +222,7 @@ class Seat:
             "name": self.name or (f"{self.level} bot" if self.kind == BOT else ""),
             "level": self.level if self.kind == BOT or self.away else None,
             "away": self.away,
+            "away_reason": self.away_reason if self.away else None,
             "connected": connected or self.kind == BOT,
             "wins": self.wins,
         }
@@ -250,6 +277,9 @@ class Changes:
     finished: tuple[int, dict[str, JSON]] | None = None
     """A game that ended: its number and outcome."""
     chat: list[dict[str, JSON]] = field(default_factory=list)
+    notices: list[tuple[int, dict[str, JSON]]] = field(default_factory=list)
+    """Room notices (someone left, came back, was handed to a bot), each with
+    the number of the game it belongs to."""
 
     def extend(self, other: Changes) -> None:
         """Add ``other``'s changes after these."""
@@ -257,6 +287,7 @@ class Changes:
         self.actions += other.actions
         self.finished = other.finished or self.finished
         self.chat += other.chat
+        self.notices += other.notices
 
 
 @dataclass(frozen=True)
@@ -310,6 +341,9 @@ class Room:
         """Per action of the current game: its event for each seat, then the spectator."""
         self.chat: list[dict[str, JSON]] = []
         self.chat_count = 0
+        self.notices: list[dict[str, JSON]] = []
+        """The current game's notices, in order: who left, came back, was
+        handed to a bot or took their seat back. The same for every viewer."""
         self.outcome: dict[str, JSON] | None = None
         self.seating: list[str] = []
         """Who sat where in the current game (names, for its record)."""
@@ -410,18 +444,21 @@ class Room:
         place.kind, place.name, place.token_hash = HUMAN, shown, hash_token(token)
         return index, token
 
-    def set_bot(self, seat: object, level: object) -> Changes:
+    def set_bot(self, seat: object, level: object, now: float = 0.0) -> Changes:
         """Host: put a bot in an open seat (lobby), or let a bot play for a
-        human who is absent (the seat stays theirs; they take it back by acting)."""
+        human who is absent (the seat stays theirs; they take it back by acting;
+        during a game the log says the host handed it over)."""
         index = self._seat_index(seat)
         if not isinstance(level, str):
             raise RoomError("a bot level is text")
         checked = _check_bot(self.game, level)
         place = self.seats[index]
         if place.kind == HUMAN:
-            place.level, place.away = checked, True
+            place.hand_to_bot(checked, BY_HOST)
             if self.state is not None and self.state.current_player() == index:
                 self.deadline = None
+            if self.status == "playing":
+                return self._notice(BOT_PLAYS, index, now, level=checked, reason=BY_HOST)
         else:
             if self.status != "lobby":
                 raise WrongPhase("only a human's seat can be handed to a bot during a game")
@@ -464,6 +501,7 @@ class Room:
         self.state = self.game.new_initial_state()
         self.status = "playing"
         self.log = []
+        self.notices = []
         self.outcome = None
         self.seating = [self._seat_label(i) for i in range(len(self.seats))]
         self._legal_cache = None
@@ -575,23 +613,30 @@ class Room:
         state = self._playing_state()
         actor = state.current_player()
         row = ActionRow(self.game_no, self.step, action, state.action_to_string(action), actor, now)
-        self._play(action)
-        if actor != CHANCE and not by_bot:
-            self.seats[actor].away = False
-        changes = Changes(actions=[row])
+        changes = Changes()
+        bot: str | None = None
+        if actor != CHANCE and by_bot and self.seats[actor].kind == HUMAN:
+            bot = self.seats[actor].level  # the log marks the move as the bot's
+        elif actor != CHANCE and not by_bot:
+            changes = self.back(actor, now)
+        self._play(action, bot)
+        changes.actions.append(row)
         if state.is_terminal():
             self._finish(changes)
         else:
             self._arm_timer(now)
         return changes
 
-    def _play(self, action: Action) -> None:
-        """Apply ``action`` to the state and log its event for every viewer."""
+    def _play(self, action: Action, bot: str | None = None) -> None:
+        """Apply ``action`` to the state and log its event for every viewer;
+        ``bot``: the level of the bot that chose it for an away person."""
         state = self._playing_state()
         events = []
         for viewer in [*range(len(self.seats)), None]:
             event = state.describe_action(action, viewer)
             event["step"] = state.move_number()
+            if bot is not None:
+                event["by_bot"] = bot
             events.append(event)
         state.apply_action(action)
         self.log.append(events)
@@ -630,18 +675,67 @@ class Room:
             or pending.seat is None
         ):
             return None
-        self.seats[pending.seat].away = True
+        place = self.seats[pending.seat]
+        place.hand_to_bot(place.level, TIMEOUT)
         self.deadline = None
-        return Changes()
+        return self._notice(BOT_PLAYS, pending.seat, now, level=place.level, reason=TIMEOUT)
 
     def back(self, seat: int, now: float) -> Changes:
         """A person takes their seat back from the bot."""
         place = self.seats[seat]
         if not place.away:
             return Changes()
-        place.away = False
+        place.take_back()
         self._arm_timer(now)
-        return Changes()
+        return self._notice(TOOK_BACK, seat, now)
+
+    # -- notices: who left, came back, was handed to a bot ---------------------------------
+
+    def _notice(
+        self, kind: str, seat: int, now: float, level: str | None = None, reason: str | None = None
+    ) -> Changes:
+        """Log a notice of the current game, for every viewer alike."""
+        entry: dict[str, JSON] = {
+            "id": len(self.notices),
+            "kind": kind,
+            "seat": seat,
+            "step": self.step,
+            "level": level,
+            "reason": reason,
+            "at": now,
+        }
+        self.notices.append(entry)
+        return Changes(notices=[(self.game_no, entry)])
+
+    def gone(self, seat: int) -> bool:
+        """Whether the log last said that the person in ``seat`` left."""
+        for entry in reversed(self.notices):
+            if entry["seat"] == seat and entry["kind"] in (LEFT, RETURNED):
+                return bool(entry["kind"] == LEFT)
+        return False
+
+    def leaving(self, seat: int) -> bool:
+        """Whether ``seat`` is a person with no connection, during a game, whose
+        leaving the log has not told yet."""
+        return (
+            self.status == "playing"
+            and self.seats[seat].kind == HUMAN
+            and self.presence[seat] <= 0
+            and not self.gone(seat)
+        )
+
+    def left(self, seat: int, now: float) -> Changes:
+        """The person in ``seat`` has been gone a while: the log says they left
+        (once; nothing if they are back, or it said so already)."""
+        if not self.leaving(seat):
+            return Changes()
+        return self._notice(LEFT, seat, now)
+
+    def returned(self, seat: int, now: float) -> Changes:
+        """A person the log said had left is connected again: it says so."""
+        if not self.gone(seat) or self.presence[seat] <= 0:
+            return Changes()
+        return self._notice(RETURNED, seat, now)
 
     def series_winner(self) -> int | None:
         """The seat that has reached the series target, if any."""
@@ -744,16 +838,19 @@ class Room:
         "deadline",
         "match_target",
         "series_winner",
+        "notices",
         "now",
     )
     """The keys of an update beside the game view: facts about the room that
     every viewer may read alike."""
 
-    def view(self, viewer: Viewer, since: int = 0, now: float | None = None) -> dict[str, JSON]:
+    def view(
+        self, viewer: Viewer, since: int = 0, now: float | None = None, noticed: int = 0
+    ) -> dict[str, JSON]:
         """The update message for ``viewer``: :meth:`game_view` and the room's
         public facts (:data:`ROOM_FACTS`), ``now`` the server's time (so a
-        client's countdown to ``deadline`` need not trust the device's clock).
-        Every message to a viewer is made here."""
+        client's countdown to ``deadline`` need not trust the device's clock),
+        the notices from index ``noticed`` on. Every message to a viewer is made here."""
         facts: dict[str, JSON] = {
             "type": "update",
             "room": self.code,
@@ -765,6 +862,7 @@ class Room:
             "deadline": self.deadline,
             "match_target": self.settings.match_target,
             "series_winner": self.series_winner(),
+            "notices": list(self.notices[noticed:]),
             "now": now,
         }
         return {**facts, **self.game_view(viewer, since)}
@@ -868,9 +966,11 @@ class Room:
         seating: Sequence[str],
         chat: Sequence[dict[str, JSON]] = (),
         chat_count: int = 0,
+        notices: Sequence[dict[str, JSON]] = (),
     ) -> Room:
-        """A room rebuilt from its stored row and its current game's actions
-        (replayed, so the events are made again exactly as they were)."""
+        """A room rebuilt from its stored row, its current game's actions
+        (replayed, so the events are made again exactly as they were) and
+        notices (which say which of the moves a bot made for a person)."""
         game = load(row["game"], row["players"], **row["options"])
         room = cls(
             row["code"],
@@ -888,14 +988,36 @@ class Room:
         if room.game_no:
             room.status = "playing"
             room.state = game.new_initial_state()
-            for action in actions:
-                room._play(action)
+            room.notices = list(notices)
+            room._replay(actions)
             outcome = room.state.outcome()
             if outcome is not None:
                 room.outcome = outcome.to_json()
         room.status = row["status"]
         room.deadline = row["deadline"]
         return room
+
+    def _replay(self, actions: Sequence[Action]) -> None:
+        """Play the stored actions again, each marked as a bot's when the
+        notices say a bot played for its seat then (as :meth:`apply` did)."""
+        notices = iter(self.notices)
+        upcoming = next(notices, None)
+        bots: dict[int, str] = {}  # seat: the level of the bot playing for it
+        for step, action in enumerate(actions):
+            # A notice at step k came before the k-th action (the step it names).
+            while upcoming is not None and _number(upcoming["step"]) <= step:
+                seat, level = _number(upcoming["seat"]), upcoming["level"]
+                if upcoming["kind"] == BOT_PLAYS and isinstance(level, str):
+                    bots[seat] = level
+                elif upcoming["kind"] == TOOK_BACK:
+                    bots.pop(seat, None)
+                upcoming = next(notices, None)
+            self._play(action, bots.get(self._playing_state().current_player()))
+
+
+def _number(value: JSON) -> int:
+    """A stored notice's step or seat (always a number; -1 for anything else)."""
+    return value if isinstance(value, int) else -1
 
 
 def _check_bot(game: Game, name: str) -> str:

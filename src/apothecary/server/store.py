@@ -88,6 +88,26 @@ chat = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
 )
 
+notices = sa.Table(
+    "notices",
+    metadata,
+    sa.Column("room", sa.String(32), primary_key=True),
+    sa.Column("game_no", sa.Integer, primary_key=True),
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("step", sa.Integer, nullable=False),
+    sa.Column("level", sa.String(64), nullable=True),
+    sa.Column("reason", sa.String(16), nullable=True),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.ForeignKeyConstraint(["room", "game_no"], ["games.room", "games.game_no"]),
+)
+"""Each game's room notices (who left, came back, was handed to a bot, took the
+seat back), in order: the log shows them, and they say which moves a bot made
+for a person."""
+
+NOTICE_KEYS = ("id", "kind", "seat", "step", "level", "reason", "at")
+
 leases = sa.Table(
     "leases",
     metadata,
@@ -299,6 +319,14 @@ class Store:
                             "at": entry["at"],
                         }
                         for entry in changes.chat
+                    ],
+                )
+            if changes.notices:
+                connection.execute(
+                    notices.insert(),
+                    [
+                        {"room": row["code"], "game_no": game_no, **entry}
+                        for game_no, entry in changes.notices
                     ],
                 )
 
@@ -516,7 +544,17 @@ def _rebuild(connection: Connection, row: dict[str, Any]) -> Room:
         {k: entry[k] for k in ("id", "seat", "name", "text", "at")} for entry in reversed(said)
     ]
     count = max((int(m["id"]) for m in messages), default=0)
-    return Room.restore(row, list(played), list(seating or []), messages, count)
+    noticed = (
+        connection.execute(
+            notices.select()
+            .where(notices.c.room == code, notices.c.game_no == game_no)
+            .order_by(notices.c.id)
+        )
+        .mappings()
+        .all()
+    )
+    told = [{k: entry[k] for k in NOTICE_KEYS} for entry in noticed]
+    return Room.restore(row, list(played), list(seating or []), messages, count, told)
 
 
 def _analysis_key(
