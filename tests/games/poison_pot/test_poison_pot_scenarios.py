@@ -501,6 +501,20 @@ def test_three_player_ties_use_the_last_two_placements(
     assert outcome.winners == winners
 
 
+def test_a_tie_for_first_names_the_seats_with_their_colours() -> None:
+    """Our rules page: "the player who made the last placement adds 1/2, and the
+    player who made the placement before it takes 1/2 away ... with 3 players it
+    is yellow's and blue's." The reason names each player as its seat and colour
+    (it said only "red and yellow tie ... so yellow wins", and a room's page could
+    not tell who yellow was)."""
+    outcome = layout_record(TIE_RED_4_YELLOW_4_BLUE_3, players=3).replay().outcome()
+    assert outcome is not None
+    assert outcome.reason == (
+        "all 36 cauldrons placed; seat 0 (red) and seat 2 (yellow) tie with 4; seat 2 (yellow)"
+        " placed last (+1/2) and seat 1 (blue) placed before (-1/2), so seat 2 (yellow) wins"
+    )
+
+
 # -- notation --------------------------------------------------------------------
 
 

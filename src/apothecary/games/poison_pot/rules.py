@@ -488,16 +488,17 @@ class PoisonPotState(State):
         scores = tie_broken_scores(groups, cauldrons)
         best = max(groups)
         leaders = [seat for seat in range(players) if groups[seat] == best]
-        names = [COLOURS[seat] for seat in range(players)]
         if len(leaders) == 1:
             winner = leaders[0]
             reason = (
                 f"all {cauldrons} cauldrons placed; seat {winner} wins with "
-                f"an unpoisoned {names[winner]} group of {best}"
+                f"an unpoisoned {COLOURS[winner]} group of {best}"
             )
             return Outcome((winner,), tuple(scores), reason)
         top = max(scores)
         winners = tuple(seat for seat in range(players) if scores[seat] == top)
+        # Seats as "seat N (colour)": a client names the seat, the colour says which pieces.
+        names = [f"seat {seat} ({COLOURS[seat]})" for seat in range(players)]
         tied = " and ".join(names[seat] for seat in leaders)
         last, before = placers_of_last_two(players, cauldrons)
         reason = (
