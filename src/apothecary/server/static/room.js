@@ -99,10 +99,11 @@ class RoomScreen {
     this.drawSoundButton();
     this.watchers = h("span", { class: "watchers", "aria-live": "off" });
     this.banner = h("div", { id: "banner", class: "banner", role: "status", hidden: true });
+    this.awayText = h("span", { id: "away-text" });
     this.awayBox = h(
       "div",
       { id: "away", class: "banner banner-warn", hidden: true },
-      h("span", {}, "Your time ran out, so a bot is playing for you. "),
+      this.awayText,
       h("button", { type: "button", class: "primary", id: "take-back", onclick: () => this.send({ type: "back" }) }, "Take my seat back"),
     );
     this.notice = h("div", { id: "notice", class: "banner banner-bad", hidden: true });
@@ -549,13 +550,15 @@ class RoomScreen {
         parts.push(piece);
         continue;
       }
-      const who = piece.seats.map((seat) =>
-        h("span", { class: ["who", seat === this.you && "you"], dataset: { seat: String(seat) } }, this.seatLabel(seat)),
-      );
-      parts.push(...naturalJoin(who));
+      parts.push(...naturalJoin(piece.seats.map((seat) => this.who(seat))));
     }
     if (capital && typeof parts[0] === "string") parts[0] = parts[0].replace(/^./, (c) => c.toUpperCase());
     return parts;
+  }
+
+  // A seat's name as the log and the result show it (yours marked).
+  who(seat) {
+    return h("span", { class: ["who", seat === this.you && "you"], dataset: { seat: String(seat) } }, this.seatLabel(seat));
   }
 
   namedText(text) {
@@ -602,7 +605,7 @@ class RoomScreen {
     if (!this.table) await this.mountTable();
     this.releaseLog(); // lines held back by the last update go first, in order
     const ended = msg.status === "over" && msg.outcome && !this.log.querySelector(`li.log-result[data-game="${msg.game_no}"]`);
-    const lines = () => this.addEvents(msg.events || [], msg.game_no, fresh || newGame, ended ? this.resultLine(msg) : null);
+    const lines = () => this.addEvents(msg.events || [], msg.game_no, fresh || newGame, ended ? this.resultLine(msg) : null, msg.notices || []);
     if (this.table) {
       try {
         this.table.update(msg);
@@ -911,6 +914,7 @@ class RoomScreen {
   drawAway(msg) {
     const place = this.you === null ? null : msg.seats[this.you];
     this.awayBox.hidden = !(place && place.away && msg.status === "playing");
+    if (!this.awayBox.hidden) this.awayText.textContent = awayWords(place);
   }
 
   drawSeatsBar(msg) {
@@ -1227,7 +1231,7 @@ class RoomScreen {
     );
   }
 
-  addEvents(events, gameNo, fromStart, last = null) {
+  addEvents(events, gameNo, fromStart, last = null, notices = []) {
     // Whether to follow is judged before the batch goes in: measured after, a batch
     // taller than the slack left the log "not near the bottom" and it stopped following.
     const follow = fromStart || this.logAtBottom();
@@ -1235,24 +1239,46 @@ class RoomScreen {
       this.log.setAttribute("aria-busy", "true");
       this.log.append(h("li", { class: "log-game", dataset: { game: String(gameNo) } }, `Game ${gameNo} begins`));
     }
-    for (const event of events) {
-      const then = Array.isArray(event.then) ? event.then : [];
-      let own = String(event.text || event.notation || "…");
-      const tail = then.length ? `; ${then.join("; ")}` : "";
-      if (tail && own.endsWith(tail)) own = own.slice(0, -tail.length);
-      else if (tail) then.length = 0;
-      const item = h(
-        "li",
-        { class: ["log-event", event.actor === this.you && "mine"], dataset: { step: String(event.step ?? ""), game: String(gameNo) } },
-        h("span", { class: "log-text" }, this.named(own, { capital: true })),
-        then.length ? h("ul", { class: "log-then" }, then.map((t) => h("li", {}, this.named(t)))) : null,
-      );
-      this.log.append(item);
+    for (const [kind, entry] of inStepOrder(events, notices)) {
+      if (kind === "notice") {
+        const line = this.noticeLine(entry, gameNo);
+        if (line) this.log.append(line);
+        continue;
+      }
+      this.log.append(this.eventLine(entry, gameNo));
       this.logCount += 1;
     }
     if (last) this.log.append(last);
     if (fromStart) this.log.removeAttribute("aria-busy");
     this.scrollLog(follow);
+  }
+
+  eventLine(event, gameNo) {
+    const then = Array.isArray(event.then) ? event.then : [];
+    let own = String(event.text || event.notation || "…");
+    const tail = then.length ? `; ${then.join("; ")}` : "";
+    if (tail && own.endsWith(tail)) own = own.slice(0, -tail.length);
+    else if (tail) then.length = 0;
+    // A bot's move for an away person says so, not as if they had made it.
+    const byBot = typeof event.by_bot === "string" ? h("span", { class: "by-bot" }, `${event.by_bot} bot for `, this.who(event.actor), ": ") : null;
+    const data = { step: String(event.step ?? ""), game: String(gameNo), ...(byBot ? { byBot: event.by_bot } : {}) };
+    return h(
+      "li",
+      { class: ["log-event", event.actor === this.you && !byBot && "mine"], dataset: data },
+      h("span", { class: "log-text" }, byBot, this.named(own, { capital: !byBot })),
+      then.length ? h("ul", { class: "log-then" }, then.map((t) => h("li", {}, this.named(t)))) : null,
+    );
+  }
+
+  // A notice of the table (someone left, came back, was handed to a bot), from its data.
+  noticeLine(notice, gameNo) {
+    const words = noticeWords(notice, this.who(notice.seat));
+    if (!words) return null; // a kind newer than this client
+    return h(
+      "li",
+      { class: "log-notice", dataset: { notice: notice.kind, seat: String(notice.seat), step: String(notice.step ?? ""), game: String(gameNo) } },
+      h("span", { class: "log-text" }, words),
+    );
   }
 
   // At (or within a line of) the bottom: a reader who scrolled further up keeps their place.
@@ -1349,6 +1375,51 @@ export function seatRuns(text) {
   }
   if (at < whole.length) pieces.push(whole.slice(at));
   return pieces;
+}
+
+// Why a bot plays for you, from your seat's away_reason (null: a seat stored before reasons).
+function awayWords(place) {
+  const bot = aBot(place.level);
+  if (place.away_reason === "host") return `The host handed your seat to ${bot} while you were away. `;
+  if (place.away_reason === "timeout") return `Your time ran out, so ${bot} is playing for you. `;
+  return `${bot.replace(/^a/, "A")} is playing for you. `;
+}
+
+// "a medium bot", "an easy bot", "a bot" (no level known).
+function aBot(level) {
+  if (!level) return "a bot";
+  return `${/^[aeiou]/i.test(level) ? "an" : "a"} ${level} bot`;
+}
+
+// A notice's words around the node naming its seat; null for a kind this client does not know.
+function noticeWords(notice, who) {
+  const bot = aBot(notice.level);
+  switch (notice.kind) {
+    case "left":
+      return [who, " left the table"];
+    case "returned":
+      return [who, " is back at the table"];
+    case "bot_plays":
+      if (notice.reason === "host") return [who, ` is away: the host handed the seat to ${bot}`];
+      if (notice.reason === "timeout") return ["Time ran out for ", who, `: ${bot} plays for them`];
+      return [`${bot.replace(/^a/, "A")} plays for `, who];
+    case "took_back":
+      return [who, " took the seat back from the bot"];
+    default:
+      return null;
+  }
+}
+
+// Events and notices in the order they happened: a notice names the step it came before.
+function inStepOrder(events, notices) {
+  const merged = [];
+  let next = 0;
+  for (const event of events) {
+    while (next < notices.length && notices[next].step <= (event.step ?? Infinity)) merged.push(["notice", notices[next++]]);
+    merged.push(["event", event]);
+  }
+  while (next < notices.length) merged.push(["notice", notices[next++]]);
+  return merged;
 }
 
 // [a] -> [a]; [a, b] -> [a, " and ", b]; [a, b, c] -> [a, ", ", b, " and ", c].
