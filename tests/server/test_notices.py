@@ -169,3 +169,25 @@ def test_the_hub_logs_a_person_leaving_only_after_a_grace_and_their_return(
     with app_client(url, config) as client:  # a restarted server keeps them
         again = client.app.state.hub._rooms[code]  # type: ignore[attr-defined]
         assert [n["kind"] for n in again.room.notices] == ["left", "returned", "left"]
+
+
+def test_after_a_restart_whoever_does_not_come_back_is_told_to_have_left(
+    tmp_path: Path,
+) -> None:
+    """A server that stops takes every socket with it, and none of them closes to
+    start the wait: the restarted one waits for each seated person instead."""
+    config = replace(FAST, left_after=0.5)
+    url = sqlite_url(tmp_path)
+    with app_client(url, config) as client:
+        room = make_room(client, "Ann", game="tea-scones-arsenic", players=2, seed="restart")
+        code = room["code"]
+        client.post(f"/api/rooms/{code}/seats", json={"name": "Bob"})
+        assert client.post(f"/api/rooms/{code}/start", headers=host_headers(room)).is_success
+    with app_client(url, config) as client:
+        live = client.app.state.hub._rooms[code]  # type: ignore[attr-defined]
+        with client.websocket_connect(f"/ws/rooms/{code}") as ws:
+            ws.send_json({"type": "hello", "token": room["seat_token"]})  # Ann is back at once
+            assert ws.receive_json()["type"] == "welcome"
+            wait_for(lambda: live.room.notices)
+            time.sleep(1.0)  # Ann's wait is over too
+            assert [(n["kind"], n["seat"]) for n in live.room.notices] == [("left", 1)]

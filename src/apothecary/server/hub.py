@@ -234,6 +234,7 @@ class Hub:
                 self._rooms[room.code] = _Live(room, touched=self.config.clock())
             for live in self._rooms.values():
                 self._schedule(live)
+                self._watch_absent(live)
             log.info("resumed %d rooms from %s", len(rooms), self.store.describe())
         else:
             await self.bus.start(self._answer, self._relayed, self._gone)
@@ -600,6 +601,14 @@ class Hub:
                 if connection.viewer is not None and live.room.leaving(connection.viewer):
                     self._watch_departure(live, connection.token_hash)
 
+    def _watch_absent(self, live: _Live) -> None:
+        """A room just resumed or taken over has no connections: whoever does not
+        reconnect within ``left_after`` seconds is told to have left, as if
+        their socket had closed now (nobody waits on a ghost unawares)."""
+        for index, seat in enumerate(live.room.seats):
+            if live.room.leaving(index):
+                self._watch_departure(live, seat.token_hash)
+
     def _watch_departure(self, live: _Live, token_hash: str | None) -> None:
         """The log says the person left if no connection of theirs comes back
         within ``left_after`` seconds (reconnects sooner say nothing)."""
@@ -889,6 +898,7 @@ class Hub:
                 connection.close(*MOVED)
         self._list(live)
         self._schedule(live)
+        self._watch_absent(live)
         log.info("process %s holds room %s now", self._lease[0], code)
         return True
 
