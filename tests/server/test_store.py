@@ -19,7 +19,7 @@ from apothecary.server.store import (
     rooms,
 )
 
-HEAD = "0005"
+HEAD = "0006"
 """The newest migration."""
 
 
@@ -209,6 +209,29 @@ def test_0005_keeps_when_a_room_was_last_held_and_its_timer_resumes_from_then(
         store.migrate()
         again = store.load(room.code)
         assert again is not None and again.snapshot() == loaded.snapshot()
+    finally:
+        store.close()
+
+
+def test_0006_keeps_the_notices_and_goes_back(db_url: str) -> None:
+    """0006 adds the notices: a database at 0005 keeps its rooms, then keeps what
+    the log says of a seat handed to a bot, and drops the table going back."""
+    old = Store(db_url)
+    with old.engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0005")
+    room = played_room(old, 3)  # written by the code, to a 0005 schema (no notices yet)
+    assert schema_drift(old) != []  # the planted difference: the table 0006 adds
+    old.close()
+    store = Store(db_url)
+    store.migrate()
+    try:
+        assert store.revision() == HEAD and schema_drift(store) == []
+        store.commit(room, room.set_bot(0, "easy", 9.0), 9.0)
+        loaded = store.load(room.code)
+        assert loaded is not None and loaded.notices == room.notices != []
+        with store.engine.begin() as connection:
+            command.downgrade(alembic_config(connection), "0005")
+        assert "notices" not in sa.inspect(store.engine).get_table_names()
     finally:
         store.close()
 

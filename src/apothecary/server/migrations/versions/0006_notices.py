@@ -1,8 +1,8 @@
 """Room notices (someone left, came back, was handed to a bot, took the seat
 back), kept so that a restarted server's log still says who did what.
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0006"
+down_revision = "0005"
 
 
 def upgrade() -> None:
