@@ -3,8 +3,11 @@
 Each of the batch's games has a scalar twin. At every step both get the same
 action (a random legal one, from a seeded ``random.Random``) and the same
 chance outcomes (drawn for the scalar game by its probabilities, then handed
-to the batch through ``step(..., chance=)``); a twin whose game has ended is
-replaced by a new game as the batch auto-resets it (next-step). After every
+to the batch through ``step(..., chance=)``: one per game, or a column per
+event where one action sets off several); a twin whose game has ended is
+replaced by a new game as the batch auto-resets it (next-step), and a game
+that opens with chance events (the first ones, through ``init(...,
+chance=)``, and every restart) gets its twin's opening outcomes. After every
 step every field a learner reads is compared for every game: current player,
 legal mask, every seat's observation tensor, rewards and terminated.
 """
@@ -126,6 +129,31 @@ def compare(engine: BatchGame[Any], state: Any, want: dict[str, np.ndarray], ste
             )
 
 
+def resolve_chance(world: State, rng: random.Random, chance: Policy = sample_chance) -> list[int]:
+    """Play ``world``'s chance events until a seat is to move (or the end),
+    each chosen by ``chance``; the outcomes, in order."""
+    outcomes = []
+    while world.is_chance_node():
+        outcome = chance(world, rng)
+        world.apply_action(outcome)
+        outcomes.append(outcome)
+    return outcomes
+
+
+def as_chance(engine: BatchGame[Any], rows: list[list[int]]) -> np.ndarray | None:
+    """The outcomes of each game's chance events as ``step``'s ``chance``:
+    ``(n,)`` while no game had more than one, else a column per event."""
+    if not engine.game.info.has_chance:
+        assert not any(rows)
+        return None
+    width = max(1, *map(len, rows))
+    assert width <= engine.max_chance_per_step, "more chance events than the engine allows"
+    outcomes = np.full((len(rows), width), -1, dtype=np.int64)
+    for i, row in enumerate(rows):
+        outcomes[i, : len(row)] = row
+    return outcomes[:, 0] if width == 1 else outcomes
+
+
 def drive(
     engine: BatchGame[Any],
     games: int,
@@ -142,25 +170,22 @@ def drive(
     :class:`Replay` gives both for recorded games)."""
     game = engine.game
     rng = random.Random(seed)
-    has_chance = game.info.has_chance
-    state = engine.init(seed, games)
     worlds = [game.new_initial_state() for _ in range(games)]
+    opening = [resolve_chance(world, rng, chance) for world in worlds]
+    state = engine.init(seed, games, as_chance(engine, opening) if any(opening) else None)
     compare(engine, state, expected(game, worlds), 0)
     finished = 0
     for step in range(1, steps + 1):
         actions = np.zeros(games, dtype=np.int64)
-        outcomes = np.full(games, -1, dtype=np.int64)
+        outcomes: list[list[int]] = []
         for i, world in enumerate(worlds):
             if world.is_terminal():
-                worlds[i] = game.new_initial_state()
+                worlds[i] = world = game.new_initial_state()
                 finished += 1
-                continue
-            actions[i] = policy(world, rng)
-            world.apply_action(int(actions[i]))
-            if world.is_chance_node():  # one chance event per step at most, here
-                outcomes[i] = chance(world, rng)
-                world.apply_action(int(outcomes[i]))
-                assert not world.is_chance_node()
-        state = engine.step(state, actions, outcomes if has_chance else None)
+            else:
+                actions[i] = policy(world, rng)
+                world.apply_action(int(actions[i]))
+            outcomes.append(resolve_chance(world, rng, chance))
+        state = engine.step(state, actions, as_chance(engine, outcomes))
         compare(engine, state, expected(game, worlds), step)
     return Drive(steps, finished)

@@ -102,7 +102,8 @@ class BatchGame(ABC, Generic[S]):
     with the reason, for the error that refuses them."""
     opening_chance: ClassVar[bool] = False
     """Whether a game begins with chance events (drawn in :meth:`_start` from
-    the episode's key); when not, every new game starts from one position."""
+    the episode's key, or given by ``init``'s ``chance``); when not, every new
+    game starts from one position."""
 
     def __init__(self, game: Game) -> None:
         if game.name != self.name:
@@ -118,6 +119,9 @@ class BatchGame(ABC, Generic[S]):
         self._opening: S | None = None
         self.num_players: int = game.num_players
         self.options: Mapping[str, OptionValue] = game.options
+        self.max_chance_per_step: int = 1
+        """The most chance events one step can set off; above 1, ``chance`` may
+        be ``(n, m)``, a column per event in the scalar engine's order."""
 
     def num_distinct_actions(self) -> int:
         """The legal mask's width: the scalar game's action ids."""
@@ -127,11 +131,21 @@ class BatchGame(ABC, Generic[S]):
         """The last axis of :meth:`observation`: the scalar game's tensor length."""
         return self.game.observation_tensor_size()
 
-    def init(self, seed: int | ArrayLike, n: int | None = None) -> S:
+    def init(
+        self, seed: int | ArrayLike, n: int | None = None, chance: ArrayLike | None = None
+    ) -> S:
         """A batch of new games: ``init(seed, n)`` gives game ``i`` the key of
-        ``(seed, i)``; ``init(seeds)`` one game per seed of a sequence."""
+        ``(seed, i)``; ``init(seeds)`` one game per seed of a sequence.
+
+        ``chance``, for a game that opens with chance events
+        (:attr:`opening_chance`), gives their outcomes as ``step``'s does
+        (scalar chance action ids, -1 to draw from the key); other games refuse it.
+        """
         keys = game_keys(seed, n)
-        return self._start(keys, np.zeros(keys.shape, dtype=np.int64))
+        if chance is not None and not self.opening_chance:
+            raise ApothecaryError(f"{self.name} opens with no chance event; pass chance=None")
+        outcomes = self._check_chance(keys.shape[0], chance)
+        return self._start(keys, np.zeros(keys.shape, dtype=np.int64), outcomes)
 
     def step(self, state: S, actions: ArrayLike, chance: ArrayLike | None = None) -> S:
         """The batch after each game's seat to move plays ``actions[i]``.
@@ -140,25 +154,30 @@ class BatchGame(ABC, Generic[S]):
         starts again. ``chance`` gives, per game, the outcome of the chance
         event the action sets off (the scalar engine's chance action id; -1 to
         draw it from the game's key; ignored for a game whose action sets off
-        none); games without chance refuse it.
+        none); games without chance refuse it. Where one step can set off
+        several (:attr:`max_chance_per_step`), ``chance`` may be ``(n, m)``:
+        per game its events' outcomes in the scalar order, -1 (or a missing
+        column) to draw; a game that restarts takes its opening events from it.
         Raises MalformedActionError for an id outside the game's range and
         IllegalActionError for an illegal one, naming the first such game.
         """
         played = self._check_actions(state, actions)
-        outcomes = self._check_chance(state, chance)
+        outcomes = self._check_chance(state.size, chance)
         new = state.copy()
         self._advance(new, played, outcomes)
         ended = np.flatnonzero(state.terminated)
         if ended.size:
-            self._restart(new, ended)
+            self._restart(new, ended, outcomes)
         return new
 
-    def _restart(self, state: S, rows: NDArray[np.intp]) -> None:
+    def _restart(
+        self, state: S, rows: NDArray[np.intp], chance: NDArray[np.int64] | None = None
+    ) -> None:
         """Start games ``rows`` of ``state`` (a fresh copy) again, each on its
-        next episode."""
+        next episode (its opening chance from ``chance``'s rows, when given)."""
         episode = state.episode[rows] + 1
         if self.opening_chance:
-            fresh = self._start(state.key[rows], episode)
+            fresh = self._start(state.key[rows], episode, None if chance is None else chance[rows])
         else:
             # Every new game is the same position until its first chance event:
             # made once and copied in, rather than built again at every reset.
@@ -199,22 +218,33 @@ class BatchGame(ABC, Generic[S]):
             )
         return clipped
 
-    def _check_chance(self, state: S, chance: ArrayLike | None) -> NDArray[np.int64] | None:
+    def _check_chance(self, n: int, chance: ArrayLike | None) -> NDArray[np.int64] | None:
         if chance is None:
             return None
         if not self.game.info.has_chance:
             raise ApothecaryError(f"{self.name} has no chance events; pass chance=None")
         outcomes = np.asarray(chance)
-        if outcomes.shape != (state.size,) or outcomes.dtype.kind not in "iu":
+        several = self.max_chance_per_step > 1 and outcomes.ndim == 2 and outcomes.shape[1] >= 1
+        if not (outcomes.shape == (n,) or (several and outcomes.shape[0] == n)):
+            wanted = f"{n} ints (one per game, -1 to draw)"
+            if self.max_chance_per_step > 1:
+                wanted += f" or ({n}, m) ints (a column per chance event)"
             raise MalformedActionError(
-                f"{self.name}: chance must be {state.size} ints (one per game, -1 to "
-                f"draw), got an array of shape {outcomes.shape} and dtype {outcomes.dtype}"
+                f"{self.name}: chance must be {wanted}, got an array of shape "
+                f"{outcomes.shape} and dtype {outcomes.dtype}"
+            )
+        if outcomes.dtype.kind not in "iu":
+            raise MalformedActionError(
+                f"{self.name}: chance must be ints, got an array of dtype {outcomes.dtype}"
             )
         return outcomes.astype(np.int64)
 
     @abstractmethod
-    def _start(self, key: U64, episode: NDArray[np.int64]) -> S:
-        """New games, one per key, drawing any opening chance from the episode's key."""
+    def _start(
+        self, key: U64, episode: NDArray[np.int64], chance: NDArray[np.int64] | None = None
+    ) -> S:
+        """New games, one per key, drawing any opening chance from the episode's
+        key or taking it from ``chance`` (as :meth:`step`'s, a row per game)."""
 
     @abstractmethod
     def _advance(

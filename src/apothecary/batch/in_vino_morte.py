@@ -129,7 +129,9 @@ class InVinoMorteBatch(BatchGame[InVinoMorteBatchState]):
 
     # -- new games and rounds ------------------------------------------------------
 
-    def _start(self, key: U64, episode: NDArray[np.int64]) -> InVinoMorteBatchState:
+    def _start(
+        self, key: U64, episode: NDArray[np.int64], chance: NDArray[np.int64] | None = None
+    ) -> InVinoMorteBatchState:
         count, n = key.shape[0], self.num_players
 
         def flags(fill: bool) -> Bools:

@@ -116,7 +116,9 @@ class PoisonPotBatch(BatchGame[PoisonPotBatchState]):
 
     # -- new games --------------------------------------------------------------------
 
-    def _start(self, key: U64, episode: NDArray[np.int64]) -> PoisonPotBatchState:
+    def _start(
+        self, key: U64, episode: NDArray[np.int64], chance: NDArray[np.int64] | None = None
+    ) -> PoisonPotBatchState:
         game, count = self.game, key.shape[0]
         cells = np.zeros((count, self.circles), dtype=np.int8)
         cells[:, game.board.centre] = POT

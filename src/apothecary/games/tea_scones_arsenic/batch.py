@@ -195,7 +195,9 @@ class TeaSconesArsenicBatch(BatchGame[TeaSconesArsenicBatchState]):
 
     # -- new games --------------------------------------------------------------------
 
-    def _start(self, key: U64, episode: NDArray[np.int64]) -> TeaSconesArsenicBatchState:
+    def _start(
+        self, key: U64, episode: NDArray[np.int64], chance: NDArray[np.int64] | None = None
+    ) -> TeaSconesArsenicBatchState:
         count, n = key.shape[0], self.num_players
 
         def seats(value: int) -> Ints:
