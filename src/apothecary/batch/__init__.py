@@ -33,6 +33,7 @@ from apothecary.core.registry import load as load_scalar
 
 _ENGINES = {
     "in-vino-morte": "apothecary.batch.in_vino_morte:InVinoMorteBatch",
+    "little-drop-of-poison": "apothecary.games.little_drop_of_poison.batch:LittleDropOfPoisonBatch",
     "poison-pot": "apothecary.batch.poison_pot:PoisonPotBatch",
     "tea-scones-arsenic": "apothecary.games.tea_scones_arsenic.batch:TeaSconesArsenicBatch",
 }
