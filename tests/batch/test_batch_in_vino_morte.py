@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 import pytest
-from batch_differential import Mismatch, drive
+from batch_differential import Mismatch, assert_within_bounds, drive
 
 import apothecary
 from apothecary import batch
@@ -161,14 +161,7 @@ def test_load_mirrors_apothecary_load() -> None:
 
 def test_observations_lie_in_the_scalar_bounds() -> None:
     engine = batch.load("in-vino-morte", players=5, cheese=True, round_limit=20)
-    low, high = (np.array(b, dtype=np.float32) for b in engine.game.observation_tensor_bounds())
-    state = engine.init(3, 128)
-    rng = np.random.default_rng(3)
-    for _ in range(60):
-        obs = engine.observation(state)
-        assert (obs >= low).all() and (obs <= high).all()
-        scores = rng.random(state.legal_action_mask.shape) * state.legal_action_mask
-        state = engine.step(state, scores.argmax(axis=1))
+    assert_within_bounds(engine, 128, 60, seed=3)
 
 
 def test_an_option_an_engine_cannot_play_is_refused_by_name() -> None:

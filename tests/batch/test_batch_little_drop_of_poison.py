@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from batch_differential import Mismatch, drive
+from batch_differential import Mismatch, assert_within_bounds, drive
 
 import apothecary
 from apothecary import batch
@@ -190,11 +190,4 @@ def test_decks_that_need_the_no_kill_left_rule_are_refused_by_name() -> None:
 
 
 def test_observations_lie_in_the_scalar_bounds() -> None:
-    engine = batch.load(NAME, players=6, target=3)
-    low, high = (np.array(b, dtype=np.float32) for b in engine.game.observation_tensor_bounds())
-    state = engine.init(3, 128)
-    rng = np.random.default_rng(3)
-    for _ in range(150):
-        obs = engine.observation(state)
-        assert (obs >= low).all() and (obs <= high).all()
-        state = engine.step(state, batch.random_legal_actions(state.legal_action_mask, rng))
+    assert_within_bounds(load(6, target=3), 128, 150, seed=3)

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from apothecary.batch import BatchGame
+from apothecary.batch import BatchGame, random_legal_actions
 from apothecary.core.game import Action, State, sample_chance
 
 Policy = Callable[[State, random.Random], Action]
@@ -189,3 +189,17 @@ def drive(
         state = engine.step(state, actions, as_chance(engine, outcomes))
         compare(engine, state, expected(game, worlds), step)
     return Drive(steps, finished)
+
+
+def assert_within_bounds(engine: BatchGame[Any], games: int, steps: int, seed: int) -> None:
+    """Random legal playouts whose every observation lies within the scalar
+    game's ``observation_tensor_bounds()``, for every game, seat and step."""
+    low, high = (np.array(b, dtype=np.float32) for b in engine.game.observation_tensor_bounds())
+    state = engine.init(seed, games)
+    rng = np.random.default_rng(seed)
+    for step in range(steps):
+        obs = engine.observation(state)
+        outside = (obs < low) | (obs > high)
+        if outside.any():
+            raise Mismatch(f"step {step}: out of bounds at {tuple(np.argwhere(outside)[0])}")
+        state = engine.step(state, random_legal_actions(state.legal_action_mask, rng))

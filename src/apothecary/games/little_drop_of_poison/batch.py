@@ -116,6 +116,24 @@ class LittleDropOfPoisonBatchState(BatchState):
     """(n, P, T) the hands of the seats killed in the last reveal."""
 
 
+@dataclasses.dataclass
+class Feed:
+    """The chance outcomes a step (or ``init``) was given, a column per event
+    in the scalar order, and per game how many of its columns are used."""
+
+    given: Ints | None
+    """(n, m) scalar chance action ids, -1 to draw; None to draw every event."""
+    used: Ints
+    """(n,) the column of each game's next event."""
+
+    @classmethod
+    def of(cls, chance: Ints | None, n: int) -> Feed:
+        """The feed of ``chance`` as the core checked it: (n,) or (n, m)."""
+        if chance is not None and chance.ndim == 1:
+            chance = chance[:, None]
+        return cls(chance, np.zeros(n, dtype=np.int64))
+
+
 def bits(masks: tuple[int, ...], width: int) -> NDArray[np.int64]:
     """(len(masks), width) 0/1: bit ``k`` of each mask (a colour set per card type)."""
     return (np.array(masks, dtype=np.int64)[:, None] >> np.arange(width)) & 1
@@ -159,17 +177,17 @@ class LittleDropOfPoisonBatch(BatchGame[LittleDropOfPoisonBatchState]):
         rows: NDArray[np.intp],
         weights: Ints,
         base: int,
-        chance: Ints | None,
-        cursor: Ints,
+        feed: Feed,
     ) -> Ints:
         """One chance event in each game of ``rows``: the index of the outcome
         (weighted by ``weights``, (rows, k)) drawn from its key, or the one
-        ``chance`` gives at the game's next column (scalar id ``base + index``)."""
+        ``feed`` gives at the game's next column (scalar id ``base + index``)."""
         keys = episode_key(s.key[rows], s.episode[rows])
         pick = choose_weighted(uniform(keys, s.draws[rows]), weights)
         s.draws[rows] += 1
-        column = cursor[rows]
-        cursor[rows] += 1
+        column = feed.used[rows]
+        feed.used[rows] += 1
+        chance = feed.given
         if chance is None:
             return pick
         inside = column < chance.shape[1]
@@ -233,8 +251,7 @@ class LittleDropOfPoisonBatch(BatchGame[LittleDropOfPoisonBatchState]):
             reveal_points=zeros(p),
             reveal_hands=zeros(p, t),
         )
-        cursor = np.zeros(count, dtype=np.int64)
-        self._new_assassination_round(s, np.arange(count), chance, cursor)
+        self._new_assassination_round(s, np.arange(count), Feed.of(chance, count))
         self._refresh(s)
         return s
 
@@ -242,8 +259,7 @@ class LittleDropOfPoisonBatch(BatchGame[LittleDropOfPoisonBatchState]):
         self,
         s: LittleDropOfPoisonBatchState,
         rows: NDArray[np.intp],
-        chance: Ints | None,
-        cursor: Ints,
+        feed: Feed,
     ) -> None:
         """Everything afresh but the scores and the last reveal, then the king's
         and the peasants' draws (seat by seat) and the first poison round."""
@@ -258,20 +274,19 @@ class LittleDropOfPoisonBatch(BatchGame[LittleDropOfPoisonBatchState]):
             field[rows] = 0
         s.play_target[rows] = -1
         halves = np.ones((rows.size, 2), dtype=np.int64)
-        s.king[rows] = self._draw(s, rows, halves, game.CROWN, chance, cursor)
+        s.king[rows] = self._draw(s, rows, halves, game.CROWN, feed)
         for seat in range(self.num_players):
             left = s.peasants_left[rows].astype(np.int64)
-            kind = self._draw(s, rows, left, game.PEASANT, chance, cursor)
+            kind = self._draw(s, rows, left, game.PEASANT, feed)
             s.kinds[rows, seat] = kind
             s.peasants_left[rows, kind] -= 1
-        self._new_poison_round(s, rows, chance, cursor)
+        self._new_poison_round(s, rows, feed)
 
     def _new_poison_round(
         self,
         s: LittleDropOfPoisonBatchState,
         rows: NDArray[np.intp],
-        chance: Ints | None,
-        cursor: Ints,
+        feed: Feed,
     ) -> None:
         """The turn order (the living seats clockwise from the starting seat),
         the deals (twice round it, refilling the deck from the discards when it
@@ -296,9 +311,7 @@ class LittleDropOfPoisonBatch(BatchGame[LittleDropOfPoisonBatchState]):
             if not live.size:
                 break
             seat = order[dealing, deal % np.maximum(turns[dealing], 1)]
-            kind = self._draw(
-                s, live, s.deck[live].astype(np.int64), self.game.DEAL, chance, cursor
-            )
+            kind = self._draw(s, live, s.deck[live].astype(np.int64), self.game.DEAL, feed)
             s.deck[live, kind] -= 1
             s.hands[live, seat, kind] += 1
         s.phase[rows] = PLAY_PHASE
@@ -313,9 +326,7 @@ class LittleDropOfPoisonBatch(BatchGame[LittleDropOfPoisonBatchState]):
     ) -> None:
         s, game = state, self.game
         s.rewards[...] = 0.0
-        if chance is not None and chance.ndim == 1:
-            chance = chance[:, None]
-        cursor = np.zeros(s.size, dtype=np.int64)
+        feed = Feed.of(chance, s.size)
         rows = np.flatnonzero(s.phase == PLAY_PHASE)
         a = actions[rows]
         seat = s.player[rows].astype(np.intp)
@@ -335,15 +346,14 @@ class LittleDropOfPoisonBatch(BatchGame[LittleDropOfPoisonBatchState]):
         last = ended[~more]
         if last.size:
             self._reveal(s, last)
-            self._after_reveal(s, last, chance, cursor)
+            self._after_reveal(s, last, feed)
         self._refresh(s)
 
     def _after_reveal(
         self,
         s: LittleDropOfPoisonBatchState,
         rows: NDArray[np.intp],
-        chance: Ints | None,
-        cursor: Ints,
+        feed: Feed,
     ) -> None:
         """The assassination round ends (the king died, at most one peasant
         lives, the poison-round limit, or no card left anywhere to play), and
@@ -357,7 +367,7 @@ class LittleDropOfPoisonBatch(BatchGame[LittleDropOfPoisonBatchState]):
             | (s.poison_round[rows] >= game.max_poison_rounds)
             | no_card
         )
-        self._new_poison_round(s, rows[~over], chance, cursor)
+        self._new_poison_round(s, rows[~over], feed)
         done = rows[over]
         final = (s.scores[done].max(axis=1) >= game.target) | (
             s.assassination_round[done] >= game.max_assassination_rounds
@@ -367,7 +377,7 @@ class LittleDropOfPoisonBatch(BatchGame[LittleDropOfPoisonBatchState]):
         s.rewards[end] = self.returns(s.scores[end], s.round_points[end])
         again = done[~final]
         s.start_seat[again] = (s.start_seat[again] + 1) % self.num_players
-        self._new_assassination_round(s, again, chance, cursor)
+        self._new_assassination_round(s, again, feed)
 
     @staticmethod
     def returns(scores: Count, round_points: Count) -> NDArray[np.float32]:
