@@ -15,8 +15,10 @@ first and last (with ``open_spiel`` installed), as in playout.py.
 
 Actions are counted as the scalar engine counts them: decisions and chance
 events (a Poison Pot slide's step is two, the slide and its draw, as is a
-Tea, Scones and Arsenic draw by kind, the draw and its dose); the step
-that restarts a finished game is not an action. One process, one core: numpy
+Tea, Scones and Arsenic draw by kind, the draw and its dose; a Little Drop
+of Poison step that ends a poison round is also its deals); the step that
+restarts a finished game is not an action, but its opening chance events
+(Little Drop of Poison's king, peasants and deals) are. One process, one core: numpy
 here uses no threads for these element-wise programs. Every rate is on the
 process's CPU time (``time.process_time``), not wall time: on a shared
 machine a process is often waiting for a core, and a batch step of several
@@ -47,6 +49,8 @@ CONFIGURATIONS: tuple[tuple[str, int, dict[str, Any]], ...] = (
     ("tea-scones-arsenic", 2, {}),
     ("tea-scones-arsenic", 4, {}),
     ("tea-scones-arsenic", 6, {"little_spoon": True}),
+    ("little-drop-of-poison", 4, {}),
+    ("little-drop-of-poison", 8, {}),
 )
 SIZES = (1, 64, 1024, 4096)
 
@@ -64,7 +68,8 @@ def batch_rate(engine: batch.BatchGame[Any], size: int, seconds: float, observe:
         if observe:
             engine.observation(new, out=buffer)
         live = ~state.terminated
-        actions += int(live.sum()) + int((new.draws - state.draws)[live].sum())
+        # The chance events of the step: a restarted game's are its opening ones.
+        actions += int(live.sum()) + int((new.draws - np.where(live, state.draws, 0)).sum())
         state = new
         if time.process_time() >= deadline:
             break
