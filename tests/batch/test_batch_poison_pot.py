@@ -137,7 +137,12 @@ def test_a_chance_outcome_with_no_cauldron_left_is_refused() -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "options"), [("poison-pot", {"players": 3}), ("in-vino-morte", {"cheese": True})]
+    ("name", "options"),
+    [
+        ("poison-pot", {"players": 3}),
+        ("in-vino-morte", {"cheese": True}),
+        ("little-drop-of-poison", {"players": 5}),
+    ],
 )
 def test_an_observation_written_into_a_buffer_is_the_same(
     name: str, options: dict[str, Any]
