@@ -15,7 +15,9 @@ The conventions every game follows (docs/batch.md says them with examples):
 - **Chance** is drawn inside from each game's own key
   (:mod:`apothecary.batch.keys`) with the scalar engine's probabilities, or
   supplied with ``step(..., chance=outcomes)``: per game the scalar engine's
-  chance action id, so a test can drive both engines with the same outcomes.
+  chance action id (a column per event where one step sets off several,
+  and through ``init(..., chance=)`` for a game's opening events), so a test
+  can drive both engines with the same outcomes.
 - **Auto-reset, next-step**: the step that ends a game returns its terminal
   state (``terminated`` True, its ``rewards``, its final observation); the
   next step ignores that game's action and starts it again from its next
