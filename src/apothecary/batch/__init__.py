@@ -26,7 +26,13 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from apothecary.batch.core import TERMINAL_PLAYER, BatchGame, BatchState, random_legal_actions
+from apothecary.batch.core import (
+    TERMINAL_PLAYER,
+    BatchGame,
+    BatchState,
+    legal_action_at,
+    random_legal_actions,
+)
 from apothecary.core.errors import UnknownGameError
 from apothecary.core.registry import games
 from apothecary.core.registry import load as load_scalar
@@ -77,6 +83,7 @@ __all__ = [
     "BatchState",
     "NoBatchEngineError",
     "engines",
+    "legal_action_at",
     "load",
     "random_legal_actions",
 ]

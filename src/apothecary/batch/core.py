@@ -83,6 +83,20 @@ class BatchState:
         """How many games the batch holds."""
         return int(self.terminated.shape[0])
 
+    def take(self: S, rows: NDArray[np.intp]) -> S:
+        """The batch of games ``rows`` only (copies), to step some games of a
+        batch and not others (an environment whose opponents move while its
+        learner waits)."""
+        return type(self)(**{f.name: getattr(self, f.name)[rows] for f in dataclasses.fields(self)})
+
+    def put(self: S, rows: NDArray[np.intp], part: S) -> S:
+        """A copy of this batch with games ``rows`` replaced by ``part``'s games
+        (in order): the inverse of :meth:`take`."""
+        new = self.copy()
+        for f in dataclasses.fields(self):
+            getattr(new, f.name)[rows] = getattr(part, f.name)
+        return new
+
 
 S = TypeVar("S", bound=BatchState)
 
@@ -170,6 +184,18 @@ class BatchGame(ABC, Generic[S]):
         ended = np.flatnonzero(state.terminated)
         if ended.size:
             self._restart(new, ended, outcomes)
+        return new
+
+    def restart(self, state: S, done: ArrayLike) -> S:
+        """The batch with every game where ``done`` (n bools) is True started
+        again on its next episode, exactly as the step after a game ends does
+        (a new state; ``state`` is not changed; opening chance drawn from the
+        games' keys). For a caller that ends games itself: an environment's
+        forfeit on an illegal action, a time limit."""
+        rows = np.flatnonzero(np.asarray(done, dtype=np.bool_))
+        new = state.copy()
+        if rows.size:
+            self._restart(new, rows)
         return new
 
     def _restart(
@@ -294,11 +320,19 @@ def random_legal_actions(mask: NDArray[np.bool_], rng: np.random.Generator) -> N
     the cost is one pass over the mask, not a random number per entry (on
     Poison Pot's 1,409-wide mask, a seventh of the argmax of random scores).
     """
+    return legal_action_at(mask, rng.random(int(mask.shape[0])))
+
+
+def legal_action_at(mask: NDArray[np.bool_], u: NDArray[np.float64]) -> NDArray[np.int64]:
+    """Per row of a legal mask, its ``floor(u * count)``-th legal action (in id
+    order) for a ``u`` in [0, 1): uniform over the legal actions when ``u`` is
+    uniform, from any source (a generator, or a game's key for draws that must
+    not depend on the batch around it). 0 for a row with none."""
     games, width = mask.shape
     counts = mask.sum(axis=1)
     legal = np.flatnonzero(mask)  # row-major: each game's legal entries in turn
     first = np.cumsum(counts) - counts
-    pick = first + (rng.random(games) * counts).astype(np.int64)
+    pick = first + (u * counts).astype(np.int64)
     actions = np.zeros(games, dtype=np.int64)
     some = np.flatnonzero(counts)
     actions[some] = legal[pick[some]] - some * width
