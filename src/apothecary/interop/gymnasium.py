@@ -55,6 +55,8 @@ REWARDS = ("returns", "score")
 OBSERVATIONS = OBSERVATION_KINDS
 
 ENTRY_POINT = "apothecary.interop.gymnasium:ApothecaryGymEnv"
+VECTOR_ENTRY_POINT = "apothecary.interop.gymnasium_vector:BatchVectorEnv"
+"""What ``gymnasium.make_vec`` makes, by default, for a game with a batch engine."""
 
 _NO_DECISION_TRIES = 100
 """New games ``reset`` starts, at most, looking for one where the learner moves."""
@@ -330,12 +332,29 @@ def _choice(name: str, value: Any, allowed: Sequence[str]) -> str:
 
 def register() -> list[str]:
     """Register ``apothecary/<Game>-v0`` with Gymnasium for every game (again
-    harmlessly); returns the ids. Importing this module calls it."""
+    harmlessly); returns the ids. Importing this module calls it.
+
+    A game with a batch engine also gets :data:`VECTOR_ENTRY_POINT`, so
+    ``gymnasium.make_vec(id, num_envs)`` makes the batch-backed vector env
+    (random opponents); ``vectorization_mode="sync"`` still makes N of these
+    envs, with bots."""
+    # Imported here: the batch package's registry, not its engines (each is
+    # imported on first use).
+    from apothecary.batch import engines
+
+    batched = set(engines())
     ids = []
     for name in games():
         ident = env_id(name)
-        if ident not in gymnasium.registry:
-            gymnasium.register(id=ident, entry_point=ENTRY_POINT, kwargs={"game": name})
+        vector = VECTOR_ENTRY_POINT if name in batched else None
+        spec = gymnasium.registry.get(ident)
+        if spec is None or spec.vector_entry_point != vector:
+            gymnasium.register(
+                id=ident,
+                entry_point=ENTRY_POINT,
+                vector_entry_point=vector,
+                kwargs={"game": name},
+            )
         ids.append(ident)
     return ids
 
