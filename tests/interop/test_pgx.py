@@ -1,0 +1,156 @@
+"""The pgx adapter (apothecary.interop.pgx), where pgx and JAX are installed.
+
+Under ``jax.jit`` and ``jax.vmap`` the pgx env's games follow the numpy
+batch engine's own chain of states exactly (every field, the observation of
+the seat to move, rewards, terminated), with pgx's rules on top (a finished
+game stays finished with zero rewards and an all-True mask; an illegal action
+ends the game with pgx's penalty); pgx's ``auto_reset`` loop runs under jit.
+Planted bugs in the adapter show the comparison fails.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("jax")
+pytest.importorskip("pgx")
+
+import jax
+import jax.numpy as jnp
+import pgx
+from pgx.experimental import auto_reset
+
+from apothecary import batch
+from apothecary.interop import pgx as apothecary_pgx
+
+CONFIGURATIONS: list[tuple[str, dict[str, Any]]] = [
+    ("in-vino-morte", {"players": 2}),
+    ("in-vino-morte", {"players": 5, "cheese": True}),
+    ("poison-pot", {"players": 2, "radius": 2}),
+    ("poison-pot", {"players": 3, "radius": 1}),
+]
+
+
+def seeds_of(keys: Any) -> np.ndarray:
+    """The batch seeds the adapter derives from JAX keys (two uint32 words each)."""
+    bits = np.asarray(jax.vmap(lambda k: jax.random.bits(k, (2,), jnp.uint32))(keys))
+    return np.ascontiguousarray(bits).view(np.uint64).reshape(-1).view(np.int64)
+
+
+def follow(name: str, options: dict[str, Any], n: int = 32, steps: int = 40) -> None:
+    """Step the pgx env (jit, vmap) and the numpy engine with the same actions;
+    AssertionError where a game that has not ended yet differs."""
+    env = apothecary_pgx.make(name, **options)
+    engine = batch.load(name, **options)
+    keys = jax.random.split(jax.random.PRNGKey(3), n)
+    state = jax.jit(jax.vmap(env.init))(keys)
+    want = engine.init(seeds_of(keys))
+    step = jax.jit(jax.vmap(env.step))
+    rng = np.random.default_rng(0)
+    going = np.ones(n, dtype=np.bool_)  # games not yet ended in pgx
+    for _ in range(steps):
+        have = env._decode(jax.device_get(state._game), n)
+        for field in ("key", "current_player", "legal_action_mask", "rewards", "terminated"):
+            np.testing.assert_array_equal(
+                getattr(have, field)[going], getattr(want, field)[going], err_msg=field
+            )
+        live = going & ~want.terminated
+        seats = np.maximum(want.current_player, 0)
+        observed = engine.observation(want)[np.arange(n), seats]
+        np.testing.assert_array_equal(np.asarray(state.observation)[live], observed[live])
+        np.testing.assert_array_equal(
+            np.asarray(state.legal_action_mask)[live], want.legal_action_mask[live]
+        )
+        ended = np.asarray(state.terminated)
+        assert np.asarray(state.legal_action_mask)[ended].all(), "pgx: all True at the end"
+        actions = batch.random_legal_actions(want.legal_action_mask, rng)
+        before_rewards = np.asarray(state.rewards)
+        state = step(state, jnp.asarray(actions, dtype=jnp.int32))
+        np.testing.assert_array_equal(np.asarray(state.rewards)[ended], 0 * before_rewards[ended])
+        assert np.asarray(state.terminated)[ended].all(), "a finished game stays finished"
+        going &= ~want.terminated
+        want = engine.step(want, actions)
+    assert (~going).any(), "some games ended"
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGURATIONS)
+def test_the_pgx_env_plays_the_batch_engines_games(name: str, options: dict[str, Any]) -> None:
+    follow(name, options)
+
+
+def test_it_is_a_pgx_env_with_pgx_sizes() -> None:
+    env = apothecary_pgx.make("poison-pot", players=3, radius=1)
+    engine = batch.load("poison-pot", players=3, radius=1)
+    assert isinstance(env, pgx.Env) and env.num_players == 3 and env.id == "poison-pot"
+    assert env.num_actions == engine.num_distinct_actions()
+    assert env.observation_shape == (engine.observation_tensor_size(),)
+    single = env.init(jax.random.PRNGKey(0))  # unbatched, no jit
+    assert single.observation.shape == (engine.observation_tensor_size(),)
+    nested = jax.vmap(jax.vmap(env.init))(
+        jax.random.split(jax.random.PRNGKey(0), 6).reshape(2, 3, -1)
+    )
+    assert nested.legal_action_mask.shape == (2, 3, engine.num_distinct_actions())
+
+
+def test_an_illegal_action_ends_the_game_with_pgxs_penalty() -> None:
+    env = apothecary_pgx.make("in-vino-morte", players=3)
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(1), 4))
+    mask = np.asarray(state.legal_action_mask)
+    actions = mask.argmax(axis=1)
+    actions[1] = int(np.flatnonzero(~mask[1])[0])
+    mover = int(state.current_player[1])
+    state = jax.jit(jax.vmap(env.step))(state, jnp.asarray(actions))
+    assert np.asarray(state.terminated).tolist() == [False, True, False, False]
+    assert float(state.rewards[1, mover]) == -1.0
+
+
+@pytest.mark.parametrize("name", batch.engines())
+def test_a_pgx_style_random_play_loop_runs_under_jit(name: str) -> None:
+    env = apothecary_pgx.make(name, players=2)
+    step = auto_reset(env.step, env.init)
+
+    def body(i: Any, carry: Any) -> Any:
+        state, key, returns = carry
+        key, pick, reset = jax.random.split(key, 3)
+        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+        action = jax.random.categorical(pick, logits, axis=-1)
+        state = jax.vmap(step)(state, action, jax.random.split(reset, logits.shape[0]))
+        return state, key, returns + state.rewards.sum(axis=0)
+
+    @jax.jit
+    def play(key: Any) -> Any:
+        state = jax.vmap(env.init)(jax.random.split(key, 64))
+        return jax.lax.fori_loop(0, 120, body, (state, key, jnp.zeros(2)))[2]
+
+    returns = np.asarray(play(jax.random.PRNGKey(0)))
+    # Returns are win shares: each finished game pays out 1 in all.
+    assert returns.sum() >= 64 and float(returns.sum()).is_integer()
+
+
+def test_a_codec_that_drops_the_keys_high_word_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    original = apothecary_pgx._Field.encode
+
+    def low_word(self: Any, values: Any) -> Any:
+        held = original(self, values)
+        if self.wide:
+            held = held.copy()
+            held[..., 1] = 0
+        return held
+
+    monkeypatch.setattr(apothecary_pgx._Field, "encode", low_word)
+    with pytest.raises(AssertionError, match="key"):
+        follow("poison-pot", {"players": 2, "radius": 1}, n=8, steps=4)
+
+
+def test_an_observation_of_the_wrong_seat_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    original = apothecary_pgx.ApothecaryPgxEnv._host_observe
+    monkeypatch.setattr(
+        apothecary_pgx.ApothecaryPgxEnv,
+        "_host_observe",
+        lambda self, held, player: original(self, held, np.asarray(player) + 1),
+    )
+    with pytest.raises(AssertionError, match="Arrays are not equal"):
+        follow("in-vino-morte", {"players": 3}, n=8, steps=4)
