@@ -465,3 +465,12 @@ def test_a_scalar_env_paying_the_wrong_seat_is_caught(monkeypatch: pytest.Monkey
     )
     with pytest.raises(Mismatch, match="reward"):
         compare_with_scalar(monkeypatch, "in-vino-morte", 3, {}, 2)
+
+
+def test_module_docstring_example_runs() -> None:
+    import doctest
+
+    import apothecary.interop.gymnasium_vector as module
+
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0

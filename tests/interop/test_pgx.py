@@ -154,3 +154,10 @@ def test_an_observation_of_the_wrong_seat_is_caught(monkeypatch: pytest.MonkeyPa
     )
     with pytest.raises(AssertionError, match="Arrays are not equal"):
         follow("in-vino-morte", {"players": 3}, n=8, steps=4)
+
+
+def test_module_docstring_example_runs() -> None:
+    import doctest
+
+    result = doctest.testmod(apothecary_pgx)
+    assert result.attempted > 0 and result.failed == 0

@@ -6,7 +6,7 @@
 >>> keys = jax.random.split(jax.random.PRNGKey(0), 8)
 >>> state = jax.jit(jax.vmap(env.init))(keys)
 >>> state.observation.shape, state.legal_action_mask.shape
-((8, 61), (8, 6))
+((8, 55), (8, 9))
 >>> action = jax.numpy.argmax(state.legal_action_mask, axis=1)
 >>> state = jax.jit(jax.vmap(env.step))(state, action)
 
