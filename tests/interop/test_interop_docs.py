@@ -19,6 +19,7 @@ def test_the_page_has_the_promised_examples() -> None:
     assert "agent_iter()" in text  # the PettingZoo random-agent loop
     assert "cfr.CFRSolver" in text and '"in-vino-morte", players=3' in text
     assert "evaluate_bots.evaluate_bots" in text and '"ismcts"' in text
+    assert "BatchVectorEnv(" in text and "envs.step(" in text  # the batch training loop
 
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
