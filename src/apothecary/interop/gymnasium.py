@@ -113,12 +113,10 @@ class ApothecaryGymEnv(gymnasium.Env[FloatArray, np.int64]):
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise BadOptionError(f"render_mode {render_mode!r}: expected 'ansi' or None")
         self.render_mode = render_mode
-        self.illegal = _choice("illegal", illegal, ILLEGAL_MODES)
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, int | float):
-            raise BadOptionError(f"illegal_reward {illegal_reward!r}: expected a number")
-        self.illegal_reward = float(illegal_reward)
-        self.reward_kind = _choice("reward", reward, REWARDS)
-        self.observation_kind = _choice("observation", observation, OBSERVATIONS)
+        self.illegal = check_choice("illegal", illegal, ILLEGAL_MODES)
+        self.illegal_reward = check_number("illegal_reward", illegal_reward)
+        self.reward_kind = check_choice("reward", reward, REWARDS)
+        self.observation_kind = check_choice("observation", observation, OBSERVATIONS)
         self.learner_seat_option = self._check_seat(learner_seat)
         if isinstance(opponents, str):
             self.opponent_specs = [opponents] * (n - 1)
@@ -250,11 +248,7 @@ class ApothecaryGymEnv(gymnasium.Env[FloatArray, np.int64]):
         }
 
     def _check_seat(self, seat: Any) -> int | str:
-        n = self.game.num_players
-        if seat != "random" and not (type(seat) is int and 0 <= seat < n):
-            raise BadOptionError(f"learner_seat {seat!r}: expected a seat 0 to {n - 1} or 'random'")
-        checked: int | str = seat
-        return checked
+        return check_seat(seat, self.game.num_players)
 
     def _new_episode(self, seat_option: int | str) -> None:
         rng = self.np_random
@@ -321,7 +315,26 @@ class ApothecaryGymEnv(gymnasium.Env[FloatArray, np.int64]):
         return info
 
 
-def _choice(name: str, value: Any, allowed: Sequence[str]) -> str:
+def check_seat(seat: Any, players: int) -> int | str:
+    """A ``learner_seat`` setting: a seat of the table, or ``"random"``;
+    BadOptionError else."""
+    if seat != "random" and not (type(seat) is int and 0 <= seat < players):
+        raise BadOptionError(
+            f"learner_seat {seat!r}: expected a seat 0 to {players - 1} or 'random'"
+        )
+    checked: int | str = seat
+    return checked
+
+
+def check_number(name: str, value: Any) -> float:
+    """A numeric setting (not a bool) as a float; BadOptionError else."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise BadOptionError(f"{name} {value!r}: expected a number")
+    return float(value)
+
+
+def check_choice(name: str, value: Any, allowed: Sequence[str]) -> str:
+    """A setting that must be one of ``allowed``; BadOptionError naming them else."""
     if value not in allowed:
         raise BadOptionError(
             f"{name} {value!r}: expected one of {', '.join(repr(a) for a in allowed)}"

@@ -57,6 +57,12 @@ from apothecary.core.errors import (
     MalformedActionError,
 )
 from apothecary.interop import tensor_layout
+from apothecary.interop.gymnasium import (
+    ILLEGAL_MODES,
+    check_choice,
+    check_number,
+    check_seat,
+)
 
 FloatArray = NDArray[np.float32]
 IntArray = NDArray[np.int64]
@@ -106,14 +112,10 @@ class BatchVectorEnv(VectorEnv[FloatArray, IntArray, NDArray[Any]]):
         n = self.game.num_players
         if type(num_envs) is not int or num_envs < 1:
             raise BadOptionError(f"num_envs {num_envs!r}: expected a positive int")
-        _check_settings(n, opponents, reward, observation, illegal, illegal_reward)
-        if learner_seat != "random" and not (type(learner_seat) is int and 0 <= learner_seat < n):
-            raise BadOptionError(
-                f"learner_seat {learner_seat!r}: expected a seat 0 to {n - 1} or 'random'"
-            )
-        self.learner_seat_option = learner_seat
-        self.illegal = illegal
-        self.illegal_reward = float(illegal_reward)
+        _check_settings(n, opponents, reward, observation)
+        self.learner_seat_option = check_seat(learner_seat, n)
+        self.illegal = check_choice("illegal", illegal, ILLEGAL_MODES)
+        self.illegal_reward = check_number("illegal_reward", illegal_reward)
         self.num_envs = num_envs
         self.num_actions = self.engine.num_distinct_actions()
         _, size, bounds = tensor_layout(self.game, "observation")
@@ -307,8 +309,6 @@ def _check_settings(
     opponents: str | Sequence[str],
     reward: str,
     observation: str,
-    illegal: str,
-    illegal_reward: float,
 ) -> None:
     """Refuse, by name and with the reason, what the batch cannot play."""
     named = [opponents] if isinstance(opponents, str) else list(opponents)
@@ -332,10 +332,6 @@ def _check_settings(
             f"observation {observation!r}: the batch engines give observation tensors "
             "only ('observation')"
         )
-    if illegal not in ("penalty", "raise"):
-        raise BadOptionError(f"illegal {illegal!r}: expected 'penalty' or 'raise'")
-    if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, int | float):
-        raise BadOptionError(f"illegal_reward {illegal_reward!r}: expected a number")
 
 
 __all__ = ["BatchVectorEnv"]
