@@ -86,7 +86,10 @@ def test_spaces_shapes_and_dtypes(name: str, players: int, options: dict[str, An
     assert envs.single_action_space == scalar.action_space
     assert envs.observation_space.shape == (n, *scalar.observation_space.shape)
     assert envs.action_space == gymnasium.spaces.MultiDiscrete([scalar.action_space.n] * n)
-    for actions, observations, rewards, terminated, truncated, infos in run(envs, 3, 60, 0.05):
+    steps = run(envs, 3, 60, 0.05)
+    # sb3-contrib's method, as the scalar env's: the last step's mask.
+    np.testing.assert_array_equal(envs.action_masks(), steps[-1][5]["action_mask"].astype(bool))
+    for actions, observations, rewards, terminated, truncated, infos in steps:
         assert observations.dtype == np.float32 and observations in envs.observation_space
         mask = infos["action_mask"]
         assert mask.dtype == np.int8 and mask.shape == (n, envs.single_action_space.n)

@@ -213,6 +213,14 @@ class BatchVectorEnv(VectorEnv[FloatArray, IntArray, NDArray[Any]]):
         truncated = np.zeros(self.num_envs, dtype=np.bool_)
         return self._observe(), rewards, terminated, truncated, self._infos(illegal, played)
 
+    def action_masks(self) -> NDArray[np.bool_]:
+        """(num_envs, actions) each learner's legal actions as booleans (all
+        False for an env whose episode just ended), as the scalar env's."""
+        if self.state is None:
+            return np.zeros((self.num_envs, self.num_actions), dtype=np.bool_)
+        masks: NDArray[np.bool_] = self.state.legal_action_mask & ~self._done[:, None]
+        return masks
+
     # -- helpers ----------------------------------------------------------------
 
     def _check_actions(self, actions: Any) -> IntArray:
@@ -288,9 +296,8 @@ class BatchVectorEnv(VectorEnv[FloatArray, IntArray, NDArray[Any]]):
     def _infos(self, illegal: NDArray[np.bool_], played: IntArray | None) -> dict[str, Any]:
         assert self.state is not None
         state, everyone = self.state, np.ones(self.num_envs, dtype=np.bool_)
-        mask = state.legal_action_mask & ~self._done[:, None]
         infos: dict[str, Any] = {
-            "action_mask": mask.astype(np.int8),
+            "action_mask": self.action_masks().astype(np.int8),
             "_action_mask": everyone,
             "seat": self.seat.copy(),
             "_seat": everyone.copy(),
