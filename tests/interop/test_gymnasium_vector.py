@@ -340,8 +340,13 @@ class Scripted(Bot):
         self.moves = moves
 
     def _choose(self, state: Any) -> int:
+        if not self.moves:
+            raise Mismatch(f"seat {self.seat} moves in the scalar env, not in the vector env")
         seat, action = self.moves.popleft()
-        assert seat == self.seat, "the opponents move in the same order"
+        if seat != self.seat:
+            raise Mismatch(
+                f"seat {self.seat} moves in the scalar env, seat {seat} in the vector env"
+            )
         return action
 
 
@@ -380,7 +385,8 @@ def replay(
             )
             check(i, t, got, want, infos)
             done = bool(got[2])
-        assert not moves and not chances, f"env {i}: the scalar env played fewer moves"
+        if moves or chances:
+            raise Mismatch(f"env {i}: the vector env played moves the scalar env did not")
 
 
 def check(i: int, t: int, got: tuple[Any, ...], want: tuple[Any, ...], infos: Any) -> None:
@@ -412,8 +418,8 @@ def compare_with_scalar(
     players: int,
     options: dict[str, Any],
     seat: int,
-    n: int = 48,
-    steps: int = 50,
+    n: int = 96,
+    steps: int = 80,
     seed: int = 0,
 ) -> None:
     settings = {"game": name, "players": players, "learner_seat": seat, **options}
@@ -458,7 +464,7 @@ def test_opponents_that_stop_after_one_move_are_caught(monkeypatch: pytest.Monke
         return self._step_rows(state, waiting, actions)
 
     monkeypatch.setattr(BatchVectorEnv, "_play_opponents", one_move)
-    with pytest.raises(Mismatch, match="observation"):
+    with pytest.raises(Mismatch, match=r"observation|moves in the scalar env"):
         compare_with_scalar(monkeypatch, "in-vino-morte", 4, {}, 0)
 
 
