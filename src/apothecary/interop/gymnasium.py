@@ -136,9 +136,9 @@ class ApothecaryGymEnv(gymnasium.Env[FloatArray, np.int64]):
         self._make_opponents(learner_seat if type(learner_seat) is int else 0, None)
 
         self.num_actions = self.game.num_distinct_actions()
-        size, bounds = self._tensor_layout()
-        low, high = bounds
-        self.observation_space = spaces.Box(low, high, shape=(size,), dtype=np.float32)
+        self._tensor_method, self.observation_space = observation_box(
+            self.game, self.observation_kind
+        )
         self.action_space = spaces.Discrete(self.num_actions)
 
         self.state: State = self.game.new_initial_state()
@@ -230,16 +230,6 @@ class ApothecaryGymEnv(gymnasium.Env[FloatArray, np.int64]):
 
     # -- helpers ----------------------------------------------------------------
 
-    def _tensor_layout(self) -> tuple[int, tuple[Any, Any]]:
-        """The tensor's length and (low, high): the game's declared bounds (every
-        game of this package declares them), else unbounded (a game from
-        elsewhere that declares none promises only finite values)."""
-        self._tensor_method, size, bounds = tensor_layout(self.game, self.observation_kind)
-        if bounds is None:
-            return size, (-np.inf, np.inf)
-        low, high = bounds
-        return size, (np.asarray(low, dtype=np.float32), np.asarray(high, dtype=np.float32))
-
     def _make_opponents(self, learner: int, seeds: Sequence[int] | None) -> dict[int, Bot]:
         others = [seat for seat in range(self.game.num_players) if seat != learner]
         return {
@@ -313,6 +303,19 @@ class ApothecaryGymEnv(gymnasium.Env[FloatArray, np.int64]):
             if outcome is not None:
                 info["scores"] = list(outcome.scores)
         return info
+
+
+def observation_box(game: Game, kind: str) -> tuple[str, spaces.Box[np.float32]]:
+    """The state's method that gives a seat's tensor of ``kind``, and the
+    ``Box`` it lies in: the game's declared bounds (every game of this package
+    declares them), else unbounded (a game from elsewhere that declares none
+    promises only finite values)."""
+    method, size, bounds = tensor_layout(game, kind)
+    low: Any = -np.inf
+    high: Any = np.inf
+    if bounds is not None:
+        low, high = (np.asarray(b, dtype=np.float32) for b in bounds)
+    return method, spaces.Box(low, high, shape=(size,), dtype=np.float32)
 
 
 def check_seat(seat: Any, players: int) -> int | str:

@@ -56,12 +56,12 @@ from apothecary.core.errors import (
     IllegalActionError,
     MalformedActionError,
 )
-from apothecary.interop import tensor_layout
 from apothecary.interop.gymnasium import (
     ILLEGAL_MODES,
     check_choice,
     check_number,
     check_seat,
+    observation_box,
 )
 
 FloatArray = NDArray[np.float32]
@@ -118,14 +118,8 @@ class BatchVectorEnv(VectorEnv[FloatArray, IntArray, NDArray[Any]]):
         self.illegal_reward = check_number("illegal_reward", illegal_reward)
         self.num_envs = num_envs
         self.num_actions = self.engine.num_distinct_actions()
-        _, size, bounds = tensor_layout(self.game, "observation")
-        low, high = (-np.inf, np.inf) if bounds is None else bounds
-        self.single_observation_space = spaces.Box(
-            np.asarray(low, dtype=np.float32),
-            np.asarray(high, dtype=np.float32),
-            shape=(size,),
-            dtype=np.float32,
-        )
+        _, self.single_observation_space = observation_box(self.game, "observation")
+        size = self.game.observation_tensor_size()
         self.single_action_space = spaces.Discrete(self.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
