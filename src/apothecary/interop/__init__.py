@@ -2,10 +2,16 @@
 
 - :mod:`apothecary.interop.pettingzoo` — a PettingZoo AEC environment per game.
 - :mod:`apothecary.interop.openspiel` — an OpenSpiel game per game.
+- :mod:`apothecary.interop.gymnasium` — a single-agent Gymnasium env per game,
+  and :mod:`apothecary.interop.gymnasium_vector` its ``VectorEnv`` over the
+  batch engine, for every game that has one.
+- :mod:`apothecary.interop.pgx` — a ``pgx.Env`` per game with a batch engine
+  (the ``pgx`` extra: pgx and JAX).
 
-Both need the ``rl`` extra (``pip install 'apothecary[rl]'``). This package
-imports neither on purpose: ``import apothecary`` stays light, and each
-adapter loads its heavy dependencies only when it is imported itself.
+All but the last need the ``rl`` extra (``pip install 'apothecary[rl]'``).
+This package imports none of them on purpose: ``import apothecary`` stays
+light, and each adapter loads its heavy dependencies only when it is
+imported itself.
 """
 
 from __future__ import annotations
