@@ -39,14 +39,17 @@ from apothecary.interop.gymnasium_vector import BatchVectorEnv
 
 GAMES = batch_package.engines()
 
-# (game, players, options): each batch game at its smallest and largest table,
-# and In Vino Morte with Cheese (a learner may survive a poisoned drink).
+# (game, players, options): each batch game at its smallest and largest table
+# (Tea, Scones and Arsenic solo: no opponents at all), and In Vino Morte with
+# Cheese (a learner may survive a poisoned drink).
 CONFIGURATIONS: list[tuple[str, int, dict[str, Any]]] = [
     ("in-vino-morte", 2, {}),
     ("in-vino-morte", 5, {"cheese": True}),
     ("in-vino-morte", 9, {}),
     ("poison-pot", 2, {"radius": 2}),
     ("poison-pot", 3, {"radius": 1}),
+    ("tea-scones-arsenic", 1, {}),
+    ("tea-scones-arsenic", 4, {}),
 ]
 
 
@@ -155,7 +158,7 @@ def test_reset_without_a_seed_starts_every_env_on_its_next_episode() -> None:
 def test_next_step_autoreset_ignores_the_action(name: str) -> None:
     envs = BatchVectorEnv(name, num_envs=32)
     twin = BatchVectorEnv(name, num_envs=32)
-    steps = run(envs, 8, 150)
+    steps = run(envs, 8, 100)
     run(twin, 8, 0)
     ended_once = False
     before = np.zeros(32, dtype=np.bool_)
@@ -274,13 +277,14 @@ def test_gymnasiums_own_vector_tools_run_on_it(name: str) -> None:
         envs = RecordEpisodeStatistics(BatchVectorEnv(name, num_envs=64))
     envs.action_space.seed(0)
     envs.reset(seed=0)
-    finished = 0
+    returns = []
     for _ in range(30):
-        _, _, terminated, _, infos = envs.step(envs.action_space.sample())
-        finished += int(terminated.sum())
+        *_, infos = envs.step(envs.action_space.sample())
         if "episode" in infos:
-            assert (infos["episode"]["r"][infos["_episode"]] == -1.0).all()  # forfeits
-    assert finished > 0
+            returns += infos["episode"]["r"][infos["_episode"]].tolist()
+    # Mostly forfeits (-1); a blind sample is sometimes legal, to a game's end.
+    assert len(returns) > 0 and -1.0 in returns
+    assert all(r == -1.0 or 0.0 <= r <= 1.0 for r in returns)
     assert benchmark_vector_step(BatchVectorEnv(name, num_envs=64), 0.2, seed=0) > 0
 
 
@@ -418,7 +422,7 @@ def compare_with_scalar(
     players: int,
     options: dict[str, Any],
     seat: int,
-    n: int = 96,
+    n: int = 64,
     steps: int = 80,
     seed: int = 0,
 ) -> None:

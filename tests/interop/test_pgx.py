@@ -31,6 +31,8 @@ CONFIGURATIONS: list[tuple[str, dict[str, Any]]] = [
     ("in-vino-morte", {"players": 5, "cheese": True}),
     ("poison-pot", {"players": 2, "radius": 2}),
     ("poison-pot", {"players": 3, "radius": 1}),
+    ("tea-scones-arsenic", {"players": 1}),
+    ("tea-scones-arsenic", {"players": 3}),
 ]
 
 
