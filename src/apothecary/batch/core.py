@@ -186,16 +186,20 @@ class BatchGame(ABC, Generic[S]):
             self._restart(new, ended, outcomes)
         return new
 
-    def restart(self, state: S, done: ArrayLike) -> S:
+    def restart(self, state: S, done: ArrayLike, chance: ArrayLike | None = None) -> S:
         """The batch with every game where ``done`` (n bools) is True started
         again on its next episode, exactly as the step after a game ends does
-        (a new state; ``state`` is not changed; opening chance drawn from the
-        games' keys). For a caller that ends games itself: an environment's
-        forfeit on an illegal action, a time limit."""
+        (a new state; ``state`` is not changed). For a caller that ends games
+        itself: an environment's forfeit on an illegal action, a time limit.
+        ``chance`` gives a game that opens with chance events their outcomes,
+        as :meth:`init`'s does; other games refuse it."""
+        if chance is not None and not self.opening_chance:
+            raise ApothecaryError(f"{self.name} opens with no chance event; pass chance=None")
+        outcomes = self._check_chance(state.size, chance)
         rows = np.flatnonzero(np.asarray(done, dtype=np.bool_))
         new = state.copy()
         if rows.size:
-            self._restart(new, rows)
+            self._restart(new, rows, outcomes)
         return new
 
     def _restart(
