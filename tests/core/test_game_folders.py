@@ -126,3 +126,9 @@ def test_the_four_packages_share_one_shape(name: str) -> None:
     for file in declared.table.files().values():
         assert (folder / file).is_file(), file
     assert (folder / "rules.md").is_file()
+
+
+def test_the_plugin_game_is_named_only_in_its_own_folder() -> None:
+    # The toy plugin (tests/support/toy_plugin) needed no edit to src/ to play.
+    found = violations(PACKAGE, {"toy-high-card": "Toy High Card"}, PACKAGE.rglob("*"))
+    assert not found, "\n".join(found)

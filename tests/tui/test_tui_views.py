@@ -10,7 +10,7 @@ import pytest
 from pilot_helpers import run_app, until
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
-from toy_game import ToyGame
+from toy_high_card.game import ToyGame
 
 import apothecary
 from apothecary.core.game import CHANCE, sample_chance
