@@ -113,7 +113,8 @@ def plan(game: Game, bot: str = DEFAULT_BOT, playouts: int | None = None) -> Pla
     fallback = "rules" if "rules" in available else "random"
     if name == "rollout":
         policy = str(budget.get("policy", "rules"))
-    elif name in ("ismcts", "endgame"):
+    elif getattr(available[name].factory, "searches", False):
+        # A search (ISMCTS, a game's endgame search) is no playout policy itself.
         policy = fallback
     else:
         policy = bot if ":" in bot else name
