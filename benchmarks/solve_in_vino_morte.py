@@ -4,10 +4,10 @@ store the profiles for the ``cfr`` bot.
 Rounds are solved bottom-up (2, 3, 4, then 5 players in the round, each
 round's leaves worth the values of the solved rounds below): linear CFR with
 alternating updates, then Newton's method on the equilibrium conditions
-(:mod:`apothecary.bots.solvers.ivm_solve`). Every NashConv printed is that of
+(:mod:`apothecary.games.in_vino_morte.cfr_solve`). Every NashConv printed is that of
 the whole game starting with that many players, from exact best responses.
 The stored (rounded) table is then checked again: by the pure-Python best
-response of :mod:`apothecary.bots.solvers.ivm_cfr`, and with ``--openspiel``
+response of :mod:`apothecary.games.in_vino_morte.cfr`, and with ``--openspiel``
 by OpenSpiel's own ``exploitability.nash_conv`` on the whole game tree through
 the adapter (``--openspiel 3``: the 3-player game, 0.1 s; ``--openspiel 3 4``
 also the 4-player game, 17 s more).
@@ -32,8 +32,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from apothecary.bots.solvers.ivm_cfr import DATA_FILE, build_round, table_solvers
-from apothecary.bots.solvers.ivm_solve import (
+from apothecary.games.in_vino_morte.cfr import DATA_FILE, build_round, table_solvers
+from apothecary.games.in_vino_morte.cfr_solve import (
     Solved,
     VecRound,
     evaluate,

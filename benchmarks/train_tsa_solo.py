@@ -47,7 +47,7 @@ import numpy as np
 
 import apothecary.bots
 import apothecary.interop.gymnasium  # registers the ids
-from apothecary.bots.solvers import tsa_solo
+from apothecary.games.tea_scones_arsenic import solo as tsa_solo
 from apothecary.games.tea_scones_arsenic.facts import (
     BACK,
     BACK_SHUFFLE,
@@ -196,7 +196,7 @@ def solver_value() -> tuple[str, float]:
     the ``solo-optimal`` bot), else the proven upper bound (the clairvoyant
     player, about 80 s)."""
     try:
-        from apothecary.bots.solvers import tsa_solo_table
+        from apothecary.games.tea_scones_arsenic import solo_table as tsa_solo_table
     except ImportError:
         tsa_solo_table = None
     solution = None if tsa_solo_table is None else tsa_solo_table.load()

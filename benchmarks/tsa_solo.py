@@ -20,10 +20,10 @@ import statistics
 import time
 
 import apothecary
-from apothecary.bots.solvers.tsa_solo import SoloOptimalBot, clairvoyant_bound
-from apothecary.bots.solvers.tsa_solo_table import obtain
 from apothecary.core.bot import Bot, game_bots
 from apothecary.core.game import sample_chance
+from apothecary.games.tea_scones_arsenic.solo import SoloOptimalBot, clairvoyant_bound
+from apothecary.games.tea_scones_arsenic.solo_table import obtain
 
 
 def play(bot: Bot, seed: int) -> tuple[float, float]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from toy_game import ToyGame
+from toy_high_card.game import ToyGame
 
 from apothecary.core import registry
 

@@ -1,7 +1,7 @@
 """The conformance suite every game must pass, public for anyone adding a game.
 
 >>> from apothecary.testing import check_game
->>> report = check_game("poison-pot", players=2, games=3, seed=1)  # doctest: +SKIP
+>>> report = check_game("my-game", players=2, games=3, seed=1)  # doctest: +SKIP
 
 :func:`check_game` plays seeded random games and checks the protocol's
 promises at every step (see its docstring). A failure raises

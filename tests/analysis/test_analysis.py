@@ -13,13 +13,14 @@ import pytest
 from typer.testing import CliRunner
 
 from apothecary import analysis, bots
-from apothecary.bots.solvers.tsa_solo import SoloSolver, position
 from apothecary.cli import app
 from apothecary.core.errors import RecordError
 from apothecary.core.game import State, sample_chance
 from apothecary.core.records import Record
 from apothecary.core.registry import load
 from apothecary.games.poison_pot import bot as pp_bot
+from apothecary.games.tea_scones_arsenic import exact as tsa_exact
+from apothecary.games.tea_scones_arsenic.solo import SoloSolver, position
 
 runner = CliRunner()
 
@@ -100,7 +101,7 @@ def solo_position(seed: int) -> State | None:
         "tea-scones-arsenic",
         1,
         seed,
-        lambda s: sum(s.observation(0)["box"]["unmarked"]) <= analysis.EXACT_UNMARKED,
+        lambda s: sum(s.observation(0)["box"]["unmarked"]) <= tsa_exact.EXACT_UNMARKED,
     )
     return None if state.is_terminal() else state
 
@@ -159,8 +160,8 @@ def test_more_than_ten_unmarked_scones_are_estimated_not_solved() -> None:
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_in_vino_morte_without_cheese_gets_the_equilibriums_exact_values(players: int) -> None:
-    from apothecary.analysis import ivm
-    from apothecary.bots.solvers import ivm_cfr
+    from apothecary.games.in_vino_morte import cfr as ivm_cfr
+    from apothecary.games.in_vino_morte import exact as ivm
 
     # The solver's own evaluation of the stored strategy, round by round from the
     # 2-player round up: the value of the whole game from a round's start.

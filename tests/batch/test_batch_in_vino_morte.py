@@ -9,6 +9,7 @@ rule changed on either side.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -18,7 +19,8 @@ from batch_differential import Mismatch, assert_within_bounds, drive
 
 import apothecary
 from apothecary import batch
-from apothecary.batch import in_vino_morte as batch_ivm
+from apothecary.core import registry
+from apothecary.games.in_vino_morte import batch as batch_ivm
 from apothecary.games.in_vino_morte.rules import InVinoMorteState
 
 # (players, options, games in the batch, steps): every player count, every
@@ -151,7 +153,8 @@ def test_load_mirrors_apothecary_load(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(apothecary.PlayerCountError):
         batch.load("in-vino-morte", players=10)
     # Every game has an engine now: one taken out stands for a game without.
-    monkeypatch.delitem(batch._ENGINES, "little-drop-of-poison")
+    without = dataclasses.replace(registry.manifest("little-drop-of-poison"), batch=None)
+    monkeypatch.setitem(registry._MANIFESTS, "little-drop-of-poison", without)
     with pytest.raises(batch.NoBatchEngineError, match="little-drop-of-poison has no batch engine"):
         batch.load("little-drop-of-poison")
     with pytest.raises(apothecary.UnknownGameError, match="unknown game"):

@@ -17,7 +17,7 @@ from batch_differential import Mismatch, drive
 
 import apothecary
 from apothecary import batch
-from apothecary.batch import poison_pot as batch_pp
+from apothecary.games.poison_pot import batch as batch_pp
 from apothecary.games.poison_pot import rules
 
 # (players, options, games, steps): a game is 2 steps per cauldron (3r(r+1)),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from toy_game import BET, CALL, ToyGame
+from toy_high_card.game import BET, CALL, ToyGame
 
 import apothecary
 from apothecary import bots

@@ -13,10 +13,10 @@ import apothecary
 from apothecary import bots
 from apothecary.arena import run_match
 from apothecary.bots.rollout import RolloutBot
-from apothecary.bots.solvers.ivm_cfr import CFRBot, action_weights, load_table
-from apothecary.bots.solvers.ivm_levels import MEDIUM_MIX, MixedBot
 from apothecary.core.errors import BadOptionError
 from apothecary.core.game import CHANCE, State
+from apothecary.games.in_vino_morte.cfr import CFRBot, action_weights, load_table
+from apothecary.games.in_vino_morte.levels import MEDIUM_MIX, MixedBot
 
 GAME = "in-vino-morte"
 

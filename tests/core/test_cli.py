@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from toy_game import ToyGame
+from toy_high_card.game import ToyGame
 from typer.testing import CliRunner
 
 import apothecary

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from toy_game import ToyGame, ToyState
+from toy_high_card.game import ToyGame, ToyState
 
 import apothecary
 from apothecary.core.errors import ApothecaryError

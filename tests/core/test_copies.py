@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from toy_game import ToyGame, ToyState
+from toy_high_card.game import ToyGame, ToyState
 
 import apothecary
 from apothecary.core.errors import ApothecaryError

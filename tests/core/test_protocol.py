@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from toy_game import BET, CHECK, ToyGame
+from toy_high_card.game import BET, CHECK, ToyGame
 
 import apothecary
 from apothecary import (

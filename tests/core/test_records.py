@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from toy_game import ToyGame
+from toy_high_card.game import ToyGame
 
 from apothecary import Record, RecordError
 

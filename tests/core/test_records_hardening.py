@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from toy_game import ToyGame
+from toy_high_card.game import ToyGame
 
 import apothecary
 from apothecary import ApothecaryError, Record, RecordError

@@ -28,9 +28,11 @@ from apothecary.core.registry import GameRegistrationError, GameRegistrationWarn
 SUPPORT = Path(__file__).resolve().parent.parent / "support"
 BUILT_IN = ["in-vino-morte", "little-drop-of-poison", "poison-pot", "tea-scones-arsenic"]
 
-# The toy game of tests/support, as another package would ship it, plus classes for
+# The toy game of tests/support/toy_plugin, as another package would ship it, plus classes for
 # the broken cases: a game under a built-in's name, and a module that does not import.
-TOY_PACKAGE = (SUPPORT / "toy_game.py").read_text(encoding="utf-8") + textwrap.dedent(
+TOY_PACKAGE = (SUPPORT / "toy_plugin" / "toy_high_card" / "game.py").read_text(
+    encoding="utf-8"
+) + textwrap.dedent(
     '''
 
     from dataclasses import replace as _replace
@@ -272,7 +274,7 @@ def test_discovery_runs_once(fresh_registry: Path) -> None:
 
 
 def test_two_classes_under_one_name_are_refused() -> None:
-    from toy_game import ToyGame
+    from toy_high_card.game import ToyGame
 
     class Twin(ToyGame):
         info = replace(ToyGame.info, name="poison-pot")

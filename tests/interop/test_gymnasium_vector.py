@@ -13,6 +13,7 @@ Planted bugs in the vector env and in the scalar env show that comparison fails.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import warnings
 from collections import deque
@@ -33,6 +34,7 @@ import apothecary
 import apothecary.interop.gymnasium as scalar_module
 from apothecary import BadOptionError, GameOverError, IllegalActionError, MalformedActionError
 from apothecary import batch as batch_package
+from apothecary.core import registry
 from apothecary.core.bot import Bot
 from apothecary.interop.gymnasium import ApothecaryGymEnv, env_id
 from apothecary.interop.gymnasium_vector import BatchVectorEnv
@@ -246,9 +248,8 @@ def test_what_the_batch_cannot_play_is_refused_by_name(kwargs: dict[str, Any], m
 
 def test_a_game_without_a_batch_engine_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     # Every game has one now: take one out, as a game without one would be.
-    engines = dict(batch_package._ENGINES)
-    del engines["poison-pot"]
-    monkeypatch.setattr(batch_package, "_ENGINES", engines)
+    without = dataclasses.replace(registry.manifest("poison-pot"), batch=None)
+    monkeypatch.setitem(registry._MANIFESTS, "poison-pot", without)
     with pytest.raises(batch_package.NoBatchEngineError):
         BatchVectorEnv("poison-pot", num_envs=2)
 

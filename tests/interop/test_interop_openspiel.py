@@ -298,7 +298,7 @@ def test_a_game_without_an_information_state_tensor_gets_the_string_only() -> No
     """A game from another package may leave the tensor out: the flag is False,
     random_sim_test (which then asks for no tensor) passes, and the
     perfect-recall observer gives the string only."""
-    from toy_game import ToyGame
+    from toy_high_card.game import ToyGame
 
     from apothecary.core import registry
 

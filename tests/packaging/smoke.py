@@ -63,7 +63,7 @@ def check_games() -> list[str]:
         page = apothecary.game_class(name).rules_page()
         check(f"{name}: rules page", bool(page) and page.startswith("# "), page)
 
-    from apothecary.bots.solvers.ivm_cfr import load_table
+    from apothecary.games.in_vino_morte.cfr import load_table
 
     table = load_table()
     check(f"CFR strategy loads ({len(table):,} information states)", len(table) > 100)
@@ -126,7 +126,11 @@ def check_server(names: list[str], folder: Path) -> None:
             status, page = fetch(f"{base}/")
             check("GET / (the client's page)", status == 200 and b"<html" in page.lower(), status)
             queue = PAGE_REFS.findall(page.decode())
-            queue += [f"/static/tables/{name}.{kind}" for name in names for kind in ("js", "css")]
+            # Each game's table, at the URLs its info gives (served from its own package).
+            status, listed = fetch(f"{base}/api/games")
+            tables = [game["table"] for game in json.loads(listed) if game["table"]]
+            check("every built-in game has a table", len(tables) >= 4, tables)
+            queue += [url for table in tables for url in table.values()]
             seen: set[str] = set()
             while queue:
                 path = queue.pop()

@@ -85,8 +85,8 @@ def missing_from(wheel: Path, root: Path) -> list[str]:
 def test_the_wheel_holds_every_file_of_the_package(wheel: Path) -> None:
     files = package_files(PACKAGE)
     # The data the smoke test reads, so that an empty walk cannot pass.
-    assert "apothecary/bots/solvers/data/in_vino_morte_cfr.json.gz" in files
-    assert "apothecary/server/static/tables/poison-pot.js" in files
+    assert "apothecary/games/in_vino_morte/data/cfr.json.gz" in files
+    assert "apothecary/games/poison_pot/table.js" in files
     assert "apothecary/games/poison_pot/rules.md" in files
     assert missing_from(wheel, PACKAGE) == []
 

@@ -10,22 +10,23 @@ import pytest
 from pilot_helpers import run_app, until
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
-from toy_game import ToyGame
+from toy_high_card.game import ToyGame
 
 import apothecary
 from apothecary.core.game import CHANCE, sample_chance
+from apothecary.games.tea_scones_arsenic.terminal import marked_notations
 from apothecary.tui.app import GameScreen, PlayApp, ResultScreen
 from apothecary.tui.session import HUMAN, Session
-from apothecary.tui.views import VIEWS, GameView, view_for
-from apothecary.tui.views.tea_scones_arsenic import marked_notations
+from apothecary.tui.views import GameView, view_class, view_for
 
 THE_FOUR = ("in-vino-morte", "little-drop-of-poison", "poison-pot", "tea-scones-arsenic")
 
 
-def test_every_view_is_for_a_registered_game_and_the_four_have_one() -> None:
-    assert set(VIEWS) <= set(apothecary.games())
+def test_the_four_have_a_view_of_their_own_named_by_their_manifest() -> None:
     for name in THE_FOUR:
-        assert type(view_for(apothecary.load(name))) is VIEWS[name]
+        cls = view_class(name)
+        assert cls is not GameView and cls.__module__.startswith("apothecary.games.")
+        assert type(view_for(apothecary.load(name))) is cls
 
 
 @pytest.mark.parametrize("name", apothecary.games())

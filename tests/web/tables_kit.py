@@ -319,7 +319,7 @@ def contrast(page: Any, selector: str) -> float:
 MOUNT_ALONE = """async ([game, names, you, width]) => {
   document.head.innerHTML = '';
   document.body.innerHTML = '';
-  for (const href of ['/static/style.css', `/static/tables/${game}.css`]) {
+  for (const href of ['/static/style.css', `/tables/${game}/table.css`]) {
     const link = document.createElement('link');
     link.rel = 'stylesheet';
     link.href = href;
@@ -332,7 +332,7 @@ MOUNT_ALONE = """async ([game, names, you, width]) => {
   root.dataset.table = game;
   root.style.width = `${width}px`;
   document.body.appendChild(root);
-  const module = await import(`/static/tables/${game}.js`);
+  const module = await import(`/tables/${game}/table.js`);
   const label = (s) => (s === you ? `${names[s]} (you)` : names[s]);
   window.tableAlone = module.mount(root, {
     game, players: names.length, you, seatName: (s) => names[s], seatLabel: label,

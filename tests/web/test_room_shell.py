@@ -256,7 +256,7 @@ def test_a_countdown_shows_the_time_left(page, web_server, api, enter_room):
 
 
 def test_the_generic_table_stands_in_for_a_missing_one(page, web_server, api, enter_room):
-    page.route("**/static/tables/in-vino-morte.*", lambda route: route.abort())
+    page.route("**/tables/in-vino-morte/table.*", lambda route: route.abort())
     room = ivm_with_bots(api)
     enter_room(page, room)
     page.wait_for_selector(".table-area[data-table=generic] .generic-body dl")
@@ -318,7 +318,7 @@ def test_screenshots_of_every_screen(browser, web_server, api, enter_room, artif
 
 def test_the_room_screen_has_no_serious_accessibility_violations(page, web_server, api, enter_room):
     """The shell around a table (the generic one, so a game's own table is not judged here)."""
-    page.route("**/static/tables/in-vino-morte.*", lambda route: route.abort())
+    page.route("**/tables/in-vino-morte/table.*", lambda route: route.abort())
     room = ivm_with_bots(api, turn_seconds=600)
     enter_room(page, room)
     wait_for_move(page)

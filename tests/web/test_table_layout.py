@@ -116,7 +116,7 @@ def plant_old_layout(page: Any) -> None:
         script = script.replace(where, OLD_NARROW + "\n" + where)
         route.fulfill(body=script, content_type="text/javascript")
 
-    page.route("**/static/tables/in-vino-morte.js", swap)
+    page.route("**/tables/in-vino-morte/table.js", swap)
 
 
 def open_table(api: Any, enter_room: Any, page: Any, game: str, players: int) -> None:

@@ -169,7 +169,7 @@ def test_desktop_words_are_big_enough(page: Any, api: Any, enter_room: Any) -> N
             time.sleep(0.5)
         route.continue_()
 
-    page.route("**/static/tables/tea-scones-arsenic.css", late_css)
+    page.route("**/tables/tea-scones-arsenic/table.css", late_css)
     enter_room(page, answer)
     page.wait_for_selector(".table-area [data-key=kind-2]")
     for step in range(2):  # choosing a scone, then one in hand

@@ -6,19 +6,17 @@ The estimate is the bots' own method (docs/bots.md): draw worlds the seat
 cannot tell from the real one (``resample_from_infostate``), play each legal
 move in every drawn world with the same chance and playout randomness
 (common random numbers), and let a playout policy (the game's ``rules`` bot,
-by default; the CFR equilibrium in In Vino Morte without Cheese) play every
-seat to the end. Where a solver knows the answer the value is exact instead:
-Tea, Scones and Arsenic solo once at most :data:`EXACT_UNMARKED` scones are
-unmarked (expectimax over the lone player's information, :mod:`tsa_solo`),
-In Vino Morte without Cheese (the CFR+ equilibrium's values, averaged over
-the mover's information set: :mod:`apothecary.analysis.ivm`), and Poison Pot
-once at most three cauldrons are left (expectimax; the game hides nothing).
+by default, or the one its manifest's ``analysis_policy`` prefers, such as a
+stored equilibrium) play every seat to the end. Where a solver knows the
+answer the value is exact instead: a game's manifest may name an
+``exact_values`` function (:class:`~apothecary.core.manifest.GameManifest`),
+which says for which positions it has one (docs/analysis.md lists them).
 
 A value is a win share (1/k for each of k winners) except in one-player
-games, where it is the game's score (scones eaten, 0 for a death): that is
-what the solo solver maximises. Nothing here reads the true state of a
-decision beyond what its seat observes, so two worlds the seat cannot tell
-apart give the same analysis for the same seed (tests/analysis checks that).
+games, where it is the game's score: that is what a solo solver maximises.
+Nothing here reads the true state of a decision beyond what its seat
+observes, so two worlds the seat cannot tell apart give the same analysis for
+the same seed (tests/analysis checks that).
 See docs/analysis.md.
 """
 
@@ -35,7 +33,9 @@ from apothecary.bots.rollout import play_out, policy_bots
 from apothecary.core.bot import Bot
 from apothecary.core.errors import BadOptionError
 from apothecary.core.game import CHANCE, JSON, Action, Game, Player, State
+from apothecary.core.manifest import resolve
 from apothecary.core.records import Record
+from apothecary.core.registry import manifest
 
 DEFAULT_BOT = "hard"
 """The level whose playout policy analyses a game unless told otherwise."""
@@ -45,12 +45,11 @@ DEFAULT_PLAYOUTS = 8
 
 MAX_PLAYOUTS = 10_000
 
-EXACT_UNMARKED = 10
-"""Tea, Scones and Arsenic solo is valued exactly from this many unmarked scones
-on (the ``solo-optimal`` bot's threshold: a solve takes well under a second)."""
-
-EXACT_CAULDRONS = 3
-"""Poison Pot is valued exactly once this many cauldrons or fewer are to place."""
+ExactValues = Callable[
+    [State, Player], tuple[dict[Action, float], dict[Action, list[float]]] | None
+]
+"""A manifest's ``exact_values``: each legal move's value for the seat and every
+seat's outlook, or None where the solver cannot say."""
 
 
 @dataclass(frozen=True)
@@ -89,11 +88,11 @@ def plan(game: Game, bot: str = DEFAULT_BOT, playouts: int | None = None) -> Pla
     """The plan for analysing ``game`` with bot or level ``bot``.
 
     A level resolves to its bot. A rollout bot's policy plays out; a search
-    of another kind (ISMCTS, the Poison Pot endgame search) plays out with the
-    game's rules bot (uniformly random where there is none); a bot that does
-    not search is itself the policy. In In Vino Morte without Cheese (at most
-    five seats) the strongest policy is the CFR equilibrium, so the default
-    plays out with it.
+    of another kind (ISMCTS, an endgame search) plays out with the game's
+    rules bot (uniformly random where there is none); a bot that does not
+    search is itself the policy. Where the game's manifest names a stronger
+    policy for the configuration (its ``analysis_policy``, such as a stored
+    equilibrium), the default plays out with it.
     """
     if playouts is not None and (
         not isinstance(playouts, int)
@@ -114,21 +113,28 @@ def plan(game: Game, bot: str = DEFAULT_BOT, playouts: int | None = None) -> Pla
     fallback = "rules" if "rules" in available else "random"
     if name == "rollout":
         policy = str(budget.get("policy", "rules"))
-    elif name in ("ismcts", "endgame"):
+    elif getattr(available[name].factory, "searches", False):
+        # A search (ISMCTS, a game's endgame search) is no playout policy itself.
         policy = fallback
     else:
         policy = bot if ":" in bot else name
-    if bot == DEFAULT_BOT and _cfr_solved(game):
-        policy = "cfr"
+    own = _own_policy(game) if bot == DEFAULT_BOT else None
+    if own is not None:
+        policy = own
     # Made once here so a bad policy is refused before any work, not in a worker.
     policy_bots(game, policy, random.Random(0))
     return Plan(bot, policy, DEFAULT_PLAYOUTS if playouts is None else playouts)
 
 
-def _cfr_solved(game: Game) -> bool:
-    from apothecary.analysis import ivm
-
-    return ivm.solved(game) and "cfr" in bot_registry.entries(game.name)
+def _own_policy(game: Game) -> str | None:
+    """The playout policy the game's manifest prefers for this configuration, if
+    it names one and the game has that bot."""
+    where = manifest(game.name).analysis_policy
+    if where is None:
+        return None
+    choose: Callable[[Game], str | None] = resolve(where)
+    policy = choose(game)
+    return policy if policy in bot_registry.entries(game.name) else None
 
 
 # -- values of one decision ------------------------------------------------------------
@@ -254,87 +260,12 @@ def _playout_values(
 def _exact_values(
     state: State, seat: Player
 ) -> tuple[dict[Action, float], dict[Action, list[float]]] | None:
-    """Exact values where a solver has them, else None."""
-    game = state.game
-    if game.name == "tea-scones-arsenic" and game.num_players == 1:
-        if game.options.get("little_spoon"):
-            return None
-        values = _tsa_solo_values(state)
-        return None if values is None else (values, {a: [v] for a, v in values.items()})
-    if game.name == "in-vino-morte":
-        from apothecary.analysis import ivm
-
-        return ivm.values(state, seat) if ivm.solved(game) else None
-    if game.name == "poison-pot":
-        from apothecary.bots.solvers import pp_endgame
-
-        if pp_endgame.cauldrons_left(state.observation(seat)) > EXACT_CAULDRONS:
-            return None
-        # The game hides nothing, so the seat's drawn world is the position itself.
-        world = state.resample_from_infostate(seat, random.Random(0))
-        search = pp_endgame.Expectimax()
-        outlooks: dict[Action, list[float]] = {}
-        for action in world.legal_actions():
-            child = world.clone()
-            child.apply_action(action)
-            outlooks[action] = search.value(child)
-        return {a: v[seat] for a, v in outlooks.items()}, outlooks
-    return None
-
-
-_SOLO_SOLVER: Any = None
-
-
-def solo_solver() -> Any:
-    """The Tea, Scones and Arsenic solo solver, shuffles included (one per process)."""
-    global _SOLO_SOLVER
-    if _SOLO_SOLVER is None:
-        from apothecary.bots.solvers.tsa_solo import SoloSolver
-
-        _SOLO_SOLVER = SoloSolver(shuffles=True)
-    return _SOLO_SOLVER
-
-
-def _tsa_solo_values(state: State) -> dict[Action, float] | None:
-    """Every legal move's exact expected score, or None while too many scones are unmarked."""
-    import sys
-
-    from apothecary.bots.solvers.tsa_solo import position
-
-    obs = state.observation(0)
-    if sum(obs["box"]["unmarked"]) > EXACT_UNMARKED:
+    """Exact values where the game's manifest names a solver that has them, else None."""
+    where = manifest(state.game.name).exact_values
+    if where is None:
         return None
-    solver = solo_solver()
-    box, cubes = position(obs, solver)
-    key = solver.key(box, cubes)
-    named: dict[str, float] = {}
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20000))
-    try:
-        if obs["phase"] == "decide":
-            hand = obs["hand"]
-            dose_index = solver.values.index(hand["dose"])
-            named = dict(solver.hand_options(key, box[hand["kind"] - 1], dose_index))
-        else:
-            for choice, value in solver.options(key, after_shuffle=not obs["stopping_allowed"]):
-                if choice[0] in ("stop", "shuffle"):
-                    named[choice[0]] = value
-                elif choice[0] == "draw":
-                    for k, record in enumerate(box):
-                        if record == choice[1]:
-                            named[f"d{k + 1}"] = value
-                else:
-                    for i, marked in enumerate(obs["box"]["marked"]):
-                        if box[marked["kind"] - 1] == choice[1] and marked["dose"] == choice[2]:
-                            named[f"m{i + 1}"] = value
-    finally:
-        sys.setrecursionlimit(limit)
-    values: dict[Action, float] = {}
-    for text, value in named.items():
-        values[state.string_to_action(text)] = value
-    if set(values) != set(state.legal_actions()):
-        return None  # a move the solver does not model: estimate instead
-    return values
+    values: ExactValues = resolve(where)
+    return values(state, seat)
 
 
 class Analyst(Bot):

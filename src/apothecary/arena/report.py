@@ -376,7 +376,7 @@ def figures(report: Report) -> dict[str, Any]:
         made["scores.png"] = figure
 
     # Game length per option set; none when each option set's games all last
-    # the same (Poison Pot's board always fills): the length table says it.
+    # the same (a board that always fills): the length table says it.
     every_length = [length for s in summaries for length in s.lengths]
     if any(varies(s.lengths) for s in summaries):
         figure, axes = plt.subplots(figsize=FIGURE_SIZE)

@@ -3,13 +3,14 @@ programs, for reinforcement learning and large simulations.
 
 >>> import numpy as np
 >>> from apothecary import batch
->>> game = batch.load("in-vino-morte", players=4, cheese=True)
+>>> name = batch.engines()[0]  # the games that have an engine, sorted
+>>> game = batch.load(name, players=4)
 >>> state = game.init(seed=7, n=1024)
 >>> rng = np.random.default_rng(0)
 >>> for _ in range(50):
 ...     state = game.step(state, batch.random_legal_actions(state.legal_action_mask, rng))
->>> game.observation(state).shape
-(1024, 4, 113)
+>>> game.observation(state).shape[:2]
+(1024, 4)
 
 The API every engine follows is :class:`~apothecary.batch.core.BatchGame`
 (``init``, ``step``, ``observation``),
@@ -23,7 +24,6 @@ import numpy; importing this package does.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from apothecary.batch.core import (
@@ -34,36 +34,37 @@ from apothecary.batch.core import (
     random_legal_actions,
 )
 from apothecary.core.errors import UnknownGameError
-from apothecary.core.registry import games
+from apothecary.core.manifest import resolve
+from apothecary.core.registry import games, manifest
 from apothecary.core.registry import load as load_scalar
-
-_ENGINES = {
-    "in-vino-morte": "apothecary.batch.in_vino_morte:InVinoMorteBatch",
-    "little-drop-of-poison": "apothecary.games.little_drop_of_poison.batch:LittleDropOfPoisonBatch",
-    "poison-pot": "apothecary.batch.poison_pot:PoisonPotBatch",
-    "tea-scones-arsenic": "apothecary.games.tea_scones_arsenic.batch:TeaSconesArsenicBatch",
-}
-"""Registry name to the engine class, imported on first use."""
 
 
 class NoBatchEngineError(UnknownGameError):
     """A registered game that has no batch engine (yet)."""
 
 
+def _engine(name: str) -> str | None:
+    """Where the engine of game ``name`` is (its manifest's ``batch``), or None."""
+    return manifest(name).batch
+
+
 def engines() -> list[str]:
     """The names of the games that have a batch engine, sorted."""
-    return sorted(_ENGINES)
+    return [name for name in games() if _engine(name) is not None]
 
 
 def load(name: str, /, players: int | None = None, **options: Any) -> BatchGame[Any]:
     """The batch engine of a game, configured as :func:`apothecary.load` would
     configure the scalar game (same defaults, same errors for a bad option or
-    player count): ``batch.load("in-vino-morte", players=4, cheese=True)``.
+    player count): ``batch.load("my-game", players=4, some_option=True)``.
+
+    A game has an engine when its manifest names one (``batch``,
+    :class:`~apothecary.core.manifest.GameManifest`).
 
     Raises NoBatchEngineError for a game with no batch engine, UnknownGameError
     for a name no game has, and BadOptionError for an option the engine refuses.
     """
-    where = _ENGINES.get(name)
+    where = _engine(name) if name in games() else None
     if where is None:
         if name in games():
             raise NoBatchEngineError(
@@ -72,8 +73,7 @@ def load(name: str, /, players: int | None = None, **options: Any) -> BatchGame[
             )
         load_scalar(name)  # raises UnknownGameError, naming the games
         raise UnknownGameError(f"unknown game {name!r}")  # pragma: no cover
-    module, cls = where.split(":")
-    engine: type[BatchGame[Any]] = getattr(importlib.import_module(module), cls)
+    engine: type[BatchGame[Any]] = resolve(where)
     return engine(load_scalar(name, players, **options))
 
 

@@ -322,7 +322,7 @@ def random_legal_actions(mask: NDArray[np.bool_], rng: np.random.Generator) -> N
 
     One uniform number per game picks among that game's legal actions, so
     the cost is one pass over the mask, not a random number per entry (on
-    Poison Pot's 1,409-wide mask, a seventh of the argmax of random scores).
+    a 1,409-wide mask, a seventh of the argmax of random scores).
     """
     return legal_action_at(mask, rng.random(int(mask.shape[0])))
 

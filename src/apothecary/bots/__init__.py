@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-# Importing the solvers registers their bots (and Poison Pot's hard level).
-from apothecary.bots import solvers as _solvers  # noqa: F401
 from apothecary.bots.ismcts import ISMCTSBot
 from apothecary.bots.rollout import CarelessBot, RolloutBot
 from apothecary.core.bot import Bot, BotEntry, Level, RandomBot, game_bots, game_levels
 from apothecary.core.errors import BadOptionError, UnknownBotError, quote
 from apothecary.core.game import Game, Player, parse_decimal, parse_whole_number
-from apothecary.core.registry import game_class
+from apothecary.core.manifest import resolve
+from apothecary.core.registry import manifest
 
 GENERIC: dict[str, BotEntry] = {
     "random": BotEntry("random", RandomBot, "uniformly random legal actions"),
@@ -44,22 +43,28 @@ HARD_ROLLOUTS = 60
 
 
 def entries(game_name: str) -> dict[str, BotEntry]:
-    """Every bot available for ``game_name``: generic first, then the game's own."""
-    game_class(game_name)  # imports the game so that its bots are registered
+    """Every bot available for ``game_name``: generic first, then the game's own.
+
+    The game's own register themselves when the modules its manifest names in
+    ``bots`` are imported, which happens here, on first use.
+    """
+    for module in manifest(game_name).bots:
+        resolve(module)
     return {**GENERIC, **game_bots(game_name)}
 
 
 def levels(game_name: str) -> dict[str, Level]:
     """The difficulty levels of ``game_name``, easiest first.
 
-    A game may define its own. Otherwise, for a game with a rule-based bot,
-    easy is that bot blundering half its moves (``careless``), medium is the
+    A game may define its own, in its manifest's ``levels`` (or with
+    :func:`~apothecary.core.bot.register_level`). Otherwise, for a game with a
+    rule-based bot, easy is that bot blundering half its moves (``careless``), medium is the
     rule-based bot and hard improves on it by playouts (``rollout``); the
     strength ladder in docs/bots.md measures that each beats the one below.
     A game without one gets ISMCTS with 100, 500 and 2,000 iterations a move.
     """
-    available = entries(game_name)  # imports the game, which may register levels
-    own = game_levels(game_name)
+    available = entries(game_name)  # imports the game's bots, which may register levels
+    own = {**game_levels(game_name), **manifest(game_name).levels}
     if "rules" in available:
         defaults = {
             "easy": Level(

@@ -89,9 +89,9 @@ class GameInfo:
     """What a game is, independent of its configuration."""
 
     name: str
-    """Registry name, lower-case with hyphens (``"poison-pot"``)."""
+    """Registry name, lower-case with hyphens (``"my-game"``)."""
     title: str
-    """The name a person reads (``"Poison Pot"``)."""
+    """The name a person reads (``"My Game"``)."""
     min_players: int
     max_players: int
     default_players: int

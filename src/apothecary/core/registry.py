@@ -5,13 +5,17 @@ arena, the adapters, the server) finds them all through :func:`games` and
 :func:`game_class` without naming any:
 
 - every subpackage of :mod:`apothecary.games`, which registers its game class
-  with :func:`register` when imported;
+  with :func:`register` when imported and declares everything else about the
+  game in its ``MANIFEST`` (a :class:`~apothecary.core.manifest.GameManifest`);
 - every entry point of the group ``apothecary.games`` (:data:`ENTRY_POINT_GROUP`)
   in any installed distribution. Its name is the game's registry name and its
-  value a :class:`~apothecary.core.game.Game` subclass::
+  value a :class:`~apothecary.core.manifest.GameManifest` or a bare
+  :class:`~apothecary.core.game.Game` subclass (a game with no parts of its own)::
 
       [project.entry-points."apothecary.games"]
-      my-game = "my_package.game:MyGame"
+      my-game = "my_package:MANIFEST"
+
+:func:`manifest` gives a game's manifest (a bare class gets an empty one).
 
 Discovery runs once, on first use. An entry point that fails to load, names
 something other than a Game subclass, or claims a name already taken does not
@@ -29,6 +33,7 @@ from typing import Any, TypeVar
 
 from apothecary.core.errors import ApothecaryError, UnknownGameError
 from apothecary.core.game import Game
+from apothecary.core.manifest import GameManifest, manifest_of
 
 G = TypeVar("G", bound=type[Game])
 
@@ -36,6 +41,8 @@ ENTRY_POINT_GROUP = "apothecary.games"
 """The entry-point group through which other packages add games."""
 
 _GAMES: dict[str, type[Game]] = {}
+_MANIFESTS: dict[str, GameManifest] = {}
+"""The manifests games declared, by name; a game without one has none here."""
 _BROKEN: dict[str, str] = {}
 """Entry-point names that could not be registered, with the reason."""
 _discovered = False
@@ -71,12 +78,23 @@ def register(cls: G) -> G:
     return cls
 
 
+def register_manifest(manifest: GameManifest) -> GameManifest:
+    """Register ``manifest``'s game (as :func:`register` does) and the manifest with it."""
+    register(manifest.game)  # raises for another class under a taken name
+    existing = _MANIFESTS.get(manifest.name)
+    if existing is not None and existing.game is manifest.game and existing != manifest:
+        raise GameRegistrationError(f"game {manifest.name!r} has two different manifests")
+    _MANIFESTS[manifest.name] = manifest
+    return manifest
+
+
 def _where(cls: type[Any]) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
-def _entry_point_game(entry_point: importlib.metadata.EntryPoint) -> type[Game]:
-    """The Game subclass an entry point names; GameRegistrationError saying why not."""
+def _entry_point_game(entry_point: importlib.metadata.EntryPoint) -> GameManifest:
+    """The manifest an entry point names (or makes for the Game subclass it names);
+    GameRegistrationError saying why not."""
     source = f"{ENTRY_POINT_GROUP} entry point {entry_point.name!r} = {entry_point.value!r}"
     if entry_point.dist is not None:
         source += f" (package {entry_point.dist.name} {entry_point.dist.version})"
@@ -86,8 +104,15 @@ def _entry_point_game(entry_point: importlib.metadata.EntryPoint) -> type[Game]:
         raise GameRegistrationError(
             f"{source} does not load: {type(error).__name__}: {error}"
         ) from error
-    if not (isinstance(loaded, type) and issubclass(loaded, Game)):
-        raise GameRegistrationError(f"{source} names {loaded!r}, not a subclass of apothecary.Game")
+    if isinstance(loaded, GameManifest):
+        manifest = loaded
+    elif isinstance(loaded, type) and issubclass(loaded, Game):
+        manifest = GameManifest(loaded)
+    else:
+        raise GameRegistrationError(
+            f"{source} names {loaded!r}, not a subclass of apothecary.Game nor a GameManifest"
+        )
+    loaded = manifest.game
     if loaded.info.name != entry_point.name:
         raise GameRegistrationError(
             f"{source} names a game called {loaded.info.name!r}: "
@@ -98,7 +123,7 @@ def _entry_point_game(entry_point: importlib.metadata.EntryPoint) -> type[Game]:
         raise GameRegistrationError(
             f"{source}: the name {entry_point.name!r} is already the game of {_where(existing)}"
         )
-    return loaded
+    return manifest
 
 
 def _discover_entry_points() -> None:
@@ -110,7 +135,7 @@ def _discover_entry_points() -> None:
             continue
         seen.add(entry_point.name)
         try:
-            register(_entry_point_game(entry_point))
+            register_manifest(_entry_point_game(entry_point))
         except GameRegistrationError as error:
             # A built-in game keeps its name; only the entry point is left out.
             if entry_point.name not in _GAMES:
@@ -130,7 +155,10 @@ def _discover() -> None:
         package = importlib.import_module("apothecary.games")
         for module in pkgutil.iter_modules(package.__path__):
             if module.ispkg:
-                importlib.import_module(f"{package.__name__}.{module.name}")
+                imported = importlib.import_module(f"{package.__name__}.{module.name}")
+                declared = manifest_of(imported)
+                if declared is not None:
+                    register_manifest(declared)
         _discover_entry_points()
     except BaseException:
         _discovered = False  # a failed import is tried again, not taken as "no games"
@@ -159,6 +187,13 @@ def game_class(name: str) -> type[Game]:
         raise UnknownGameError(f"unknown game {name!r}; the games are: {known}") from None
 
 
+def manifest(name: str) -> GameManifest:
+    """The manifest of game ``name``: the one it declared, else an empty one
+    naming only its class. Raises as :func:`game_class` does for an unknown name."""
+    cls = game_class(name)
+    return _MANIFESTS.get(name) or GameManifest(cls)
+
+
 def load(name: str, /, players: int | None = None, **options: Any) -> Game:
-    """A game by name, configured: ``load("poison-pot", players=3)``."""
+    """A game by name, configured: ``load("my-game", players=3)``."""
     return game_class(name)(players, **options)

@@ -32,7 +32,7 @@ def agent_name(seat: int) -> str:
 
 
 def openspiel_name(game_name: str) -> str:
-    """The OpenSpiel short name of a registered game (``"apothecary_poison_pot"``)."""
+    """The OpenSpiel short name of a registered game (``"apothecary_my_game"`` for ``my-game``)."""
     return "apothecary_" + game_name.replace("-", "_")
 
 

@@ -5,8 +5,10 @@ One seat learns; the other seats are played by bots from the bot registry
 
 >>> import gymnasium
 >>> import numpy as np
->>> import apothecary.interop.gymnasium
->>> env = gymnasium.make("apothecary/TeaSconesArsenic-v0", players=1)
+>>> import apothecary
+>>> from apothecary.interop.gymnasium import env_id
+>>> solo = [n for n in apothecary.games() if apothecary.game_class(n).info.min_players == 1]
+>>> env = gymnasium.make(env_id(solo[0]), players=1)
 >>> observation, info = env.reset(seed=7)
 >>> rng = np.random.default_rng(7)
 >>> terminated = False
@@ -17,10 +19,10 @@ One seat learns; the other seats are played by bots from the bot registry
 True
 
 Importing this module registers ``apothecary/<Game>-v0`` for every game
-:func:`apothecary.games` lists (``TeaSconesArsenic``, ``InVinoMorte``,
-``PoisonPot``, ``LittleDropOfPoison``: the registry name in CamelCase).
-Without the import, Gymnasium's own ``"module:id"`` form loads it:
-``gymnasium.make("apothecary.interop.gymnasium:apothecary/PoisonPot-v0")``.
+:func:`apothecary.games` lists (``my-game`` is ``apothecary/MyGame-v0``: the
+registry name in CamelCase). Without the import, Gymnasium's own
+``"module:id"`` form loads it:
+``gymnasium.make("apothecary.interop.gymnasium:apothecary/MyGame-v0")``.
 
 Needs ``pip install 'apothecary[rl]'``.
 """
@@ -63,7 +65,7 @@ _NO_DECISION_TRIES = 100
 
 
 def env_id(game_name: str) -> str:
-    """The Gymnasium id of a registered game: ``"apothecary/TeaSconesArsenic-v0"``."""
+    """The Gymnasium id of a registered game: ``"apothecary/MyGame-v0"`` for ``my-game``."""
     return "apothecary/" + "".join(part.capitalize() for part in game_name.split("-")) + "-v0"
 
 
@@ -85,7 +87,7 @@ class ApothecaryGymEnv(gymnasium.Env[FloatArray, np.int64]):
       leaves the game as it was.
     - ``reward``: ``"returns"`` (default: the seat's win share,
       ``state.returns()``) or ``"score"`` (the game's own score for the seat,
-      ``state.outcome().scores``: scones eaten in Tea, Scones and Arsenic).
+      ``state.outcome().scores``: such as the scones a seat ate).
     - ``observation``: ``"observation"`` (the seat's observation tensor) or
       ``"information_state"`` (its information-state tensor, perfect recall;
       every game here defines one, for each configuration with a longest

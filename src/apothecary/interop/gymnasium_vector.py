@@ -2,11 +2,12 @@
 classes backed by the batch engines (:mod:`apothecary.batch`).
 
 >>> import numpy as np
+>>> from apothecary import batch
 >>> from apothecary.interop.gymnasium_vector import BatchVectorEnv
->>> envs = BatchVectorEnv("poison-pot", num_envs=256, players=2)
+>>> envs = BatchVectorEnv(batch.engines()[0], num_envs=256, players=2)
 >>> observations, infos = envs.reset(seed=7)
->>> observations.shape, infos["action_mask"].shape
-((256, 310), (256, 1409))
+>>> len(observations), len(infos["action_mask"])
+(256, 256)
 >>> rng = np.random.default_rng(7)
 >>> actions = np.array([rng.choice(np.flatnonzero(m)) for m in infos["action_mask"]])
 >>> observations, rewards, terminated, truncated, infos = envs.step(actions)
@@ -31,7 +32,7 @@ one seat learning, as one batch. What differs from the scalar env, and why:
 
 Importing :mod:`apothecary.interop.gymnasium` registers this class as the
 ``vector_entry_point`` of ``apothecary/<Game>-v0`` for every game with a
-batch engine, so ``gymnasium.make_vec("apothecary/PoisonPot-v0", num_envs=1024)``
+batch engine, so ``gymnasium.make_vec("apothecary/MyGame-v0", num_envs=1024)``
 makes one.
 """
 

@@ -3,7 +3,7 @@
 >>> import pyspiel
 >>> from apothecary.interop import openspiel
 >>> names = openspiel.register()
->>> game = pyspiel.load_game("apothecary_in_vino_morte", {"players": 3})
+>>> game = pyspiel.load_game(names[0], {"players": 3})
 
 :func:`register` registers each game of :func:`apothecary.games` with
 ``pyspiel.register_game`` as ``apothecary_<game>`` (hyphens become

@@ -1,7 +1,8 @@
 """Every apothecary game as a PettingZoo AEC environment.
 
+>>> import apothecary
 >>> from apothecary.interop.pettingzoo import env
->>> table = env("in-vino-morte", players=3)
+>>> table = env(apothecary.games()[0], players=3)
 >>> table.reset(seed=7)
 >>> for agent in table.agent_iter():
 ...     observation, reward, terminated, truncated, info = table.last()
@@ -109,7 +110,7 @@ class ApothecaryEnv(AECEnv):  # type: ignore[misc]
         # instead of the two dicts.
         self._over = False
         # What each reset starts the per-agent dicts from (copying is cheaper
-        # than building: a game of In Vino Morte lasts a few steps).
+        # than building: a short game lasts a few steps).
         self._zeros = dict.fromkeys(self.possible_agents, 0.0)
         self._falses = dict.fromkeys(self.possible_agents, False)
         self._trues = dict.fromkeys(self.possible_agents, True)
@@ -337,7 +338,7 @@ class _AgentIterable:
 
 _MASK_CACHE_SIZE = 4096
 _CACHED_MASKS_UP_TO = 256
-"""Action-space size up to which masks are cached (Poison Pot's 1,409 is not)."""
+"""Action-space size up to which masks are cached (a board game's 1,409 is not)."""
 
 
 def env(

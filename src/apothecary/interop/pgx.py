@@ -1,12 +1,13 @@
 """Every game with a batch engine as a ``pgx.Env``, for JAX code written for pgx.
 
 >>> import jax
+>>> from apothecary import batch
 >>> from apothecary.interop import pgx as apothecary_pgx
->>> env = apothecary_pgx.make("in-vino-morte", players=2)
+>>> env = apothecary_pgx.make(batch.engines()[0], players=2)
 >>> keys = jax.random.split(jax.random.PRNGKey(0), 8)
 >>> state = jax.jit(jax.vmap(env.init))(keys)
->>> state.observation.shape, state.legal_action_mask.shape
-((8, 55), (8, 9))
+>>> len(state.observation), len(state.legal_action_mask)
+(8, 8)
 >>> action = jax.numpy.argmax(state.legal_action_mask, axis=1)
 >>> state = jax.jit(jax.vmap(env.step))(state, action)
 

@@ -30,7 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from apothecary import bots as bot_registry
 from apothecary.core.errors import ApothecaryError
 from apothecary.core.registry import game_class, games
-from apothecary.server import replays
+from apothecary.server import replays, tables
 from apothecary.server.cluster import ClusterConfig
 from apothecary.server.hub import GOING, Connection, Hub, HubConfig
 from apothecary.server.room import (
@@ -219,6 +219,7 @@ def create_app(
     # The browser client: plain files shipped in the package, no build step.
     # Every page path serves the one page; the client reads the path itself.
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(tables.router)
 
     @app.get("/", include_in_schema=False)
     @app.get("/rooms/{code}", include_in_schema=False)
@@ -368,6 +369,7 @@ def _game_info(name: str) -> dict[str, Any]:
         ],
         "bots": [{"name": e.name, "help": e.help} for e in bot_registry.entries(name).values()],
         "rules": f"/api/games/{name}/rules",
+        "table": tables.table_urls(name),
     }
 
 

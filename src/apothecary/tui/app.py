@@ -642,9 +642,8 @@ class GameScreen(Screen[None]):
         return (safe or notations)[:2]
 
     def _sits_out(self) -> bool:
-        """Whether the viewer is out of play for now (a dead peasant in Little
-        Drop of Poison until the next assassination round, a dead seat in In
-        Vino Morte or Tea, Scones and Arsenic), read off the observation's
+        """Whether the viewer is out of play for now (a dead seat, until the
+        next round in a game that has rounds), read off the observation's
         ``alive`` flags: then the field does not invite a move typed ahead."""
         viewer = self.viewer
         if viewer is None:

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 import apothecary
-import apothecary.bots.solvers
 from apothecary.bots import load as load_bot
-from apothecary.bots.solvers.ivm_cfr import build_round, load_table, table_solvers
-from apothecary.bots.solvers.ivm_solve import (
+from apothecary.core.errors import BadOptionError
+from apothecary.games.in_vino_morte.cfr import build_round, load_table, table_solvers
+from apothecary.games.in_vino_morte.cfr_solve import (
     Solved,
     VecRound,
     evaluate,
@@ -21,7 +21,6 @@ from apothecary.bots.solvers.ivm_solve import (
     solve,
     to_table,
 )
-from apothecary.core.errors import BadOptionError
 
 
 def random_table(players: int, seed: int) -> dict[str, dict[str, float]]:
@@ -105,7 +104,7 @@ def per_round_nash_conv(table: dict[str, dict[str, float]], players: int) -> flo
 @pytest.mark.parametrize("seed", [0, 1, 2, None])
 def test_nash_conv_agrees_with_openspiel_on_the_whole_3_player_game(seed: int | None) -> None:
     pytest.importorskip("pyspiel")
-    from apothecary.bots.solvers.ivm_solve import openspiel_nash_conv
+    from apothecary.games.in_vino_morte.cfr_solve import openspiel_nash_conv
 
     # the shipped table (seed None) and random ones: OpenSpiel walks all 271
     # histories of the 3-player game with the game's own information sets
@@ -132,7 +131,7 @@ def test_cheese_rounds_loop_and_their_keys_cover_real_games() -> None:
     # Caseus Vitae: a round may kill nobody (Cheese reverses the reveal), so some
     # leaves start another round of the same size, and every decision of real
     # games lands on a stored information set with the same relative actions
-    from apothecary.bots.solvers.ivm_cfr import info_key, relative_action, round_order
+    from apothecary.games.in_vino_morte.cfr import info_key, relative_action, round_order
 
     tree = build_round(3, cheese=True)
     assert any(leaf is not None and leaf[0] == 3 for leaf in tree.leaf)
@@ -159,7 +158,7 @@ def test_cheese_rounds_loop_and_their_keys_cover_real_games() -> None:
 
 
 def test_the_shipped_cheese_profile_is_an_approximate_equilibrium() -> None:
-    from apothecary.bots.solvers.ivm_cfr import supported
+    from apothecary.games.in_vino_morte.cfr import supported
 
     sizes = supported()[True]
     assert 3 in sizes

@@ -9,10 +9,9 @@ import random
 import pytest
 
 import apothecary
-import apothecary.bots.solvers
 from apothecary.bots import load as load_bot
-from apothecary.bots.solvers.ivm_cfr import RoundSolver, build_round, load_table
 from apothecary.core.errors import BadOptionError
+from apothecary.games.in_vino_morte.cfr import RoundSolver, build_round, load_table
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +126,7 @@ def test_later_rounds_map_onto_the_solved_rounds() -> None:
     # in rounds after deaths, seats are renumbered from the new dealer; every
     # decision must land on a stored information set with the same relative
     # actions, and the mover must be the one the solved round expects
-    from apothecary.bots.solvers.ivm_cfr import info_key, relative_action, round_order
+    from apothecary.games.in_vino_morte.cfr import info_key, relative_action, round_order
 
     table = load_table()
     rng = random.Random(4)

@@ -8,13 +8,12 @@ import random
 import pytest
 
 import apothecary
-import apothecary.bots.solvers
 from apothecary import Record
 from apothecary.bots import levels
 from apothecary.bots import load as load_bot
-from apothecary.bots.solvers.pp_endgame import Expectimax, cauldrons_left
 from apothecary.core.errors import BadOptionError
 from apothecary.core.game import State, sample_chance
+from apothecary.games.poison_pot.endgame import Expectimax, cauldrons_left
 
 
 def _position(players: int, left: int, seed: int) -> State:

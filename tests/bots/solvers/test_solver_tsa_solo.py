@@ -9,11 +9,10 @@ from functools import cache
 import pytest
 
 import apothecary
-import apothecary.bots.solvers
 from apothecary.bots import load as load_bot
-from apothecary.bots.solvers.tsa_solo import SoloOptimalBot, SoloSolver, position
 from apothecary.core.errors import BadOptionError
 from apothecary.core.game import sample_chance
+from apothecary.games.tea_scones_arsenic.solo import SoloOptimalBot, SoloSolver, position
 
 Box = tuple[tuple[int, ...], ...]  # per kind: sorted unmarked doses
 Marks = tuple[tuple[int, int], ...]  # (kind, dose), in the order put back
@@ -140,7 +139,7 @@ def test_clairvoyant_uneaten_matches_brute_force() -> None:
     # against every choice of undrawn suffixes and put-backs, on random deals
     import itertools
 
-    from apothecary.bots.solvers.tsa_solo import (
+    from apothecary.games.tea_scones_arsenic.solo import (
         FULL_KIND,
         MAX_SUFFIX,
         _merge,

@@ -11,9 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from apothecary.bots.solvers import cli as solve_cli
-from apothecary.bots.solvers import tsa_solo_table
-from apothecary.bots.solvers.tsa_solo_table import SoloBox
 from apothecary.cli import app
+from apothecary.games.tea_scones_arsenic import solo_table as tsa_solo_table
+from apothecary.games.tea_scones_arsenic import solve as tsa_solve
+from apothecary.games.tea_scones_arsenic.solo_table import SoloBox
 
 SMALL = SoloBox(3, (0, 1, 3), 1, 5)
 SMALL_VALUE = Fraction(481, 108)  # the unreduced expectimax of that box, exactly
@@ -59,7 +60,7 @@ def test_solve_prints_the_value_and_the_time(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("APOTHECARY_CACHE", str(tmp_path))
-    monkeypatch.setattr(solve_cli, "BOX", SMALL)
+    monkeypatch.setattr(tsa_solve, "BOX", SMALL)
     result = CliRunner().invoke(app, ["solve", "tea-scones-arsenic", "--players", "1"])
     assert result.exit_code == 0, result.output
     assert f"optimal expected score {float(SMALL_VALUE):.12g} scones" in result.output

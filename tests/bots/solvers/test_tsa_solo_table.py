@@ -11,11 +11,17 @@ from typing import Any
 import pytest
 
 import apothecary
-import apothecary.bots.solvers
-from apothecary.bots.solvers import tsa_solo_table as table
-from apothecary.bots.solvers.tsa_solo import SoloOptimalBot, SoloSolver, position
-from apothecary.bots.solvers.tsa_solo_table import Layout, SoloBox, SoloSolution, load, save, solve
 from apothecary.core.game import State, sample_chance
+from apothecary.games.tea_scones_arsenic import solo_table as table
+from apothecary.games.tea_scones_arsenic.solo import SoloOptimalBot, SoloSolver, position
+from apothecary.games.tea_scones_arsenic.solo_table import (
+    Layout,
+    SoloBox,
+    SoloSolution,
+    load,
+    save,
+    solve,
+)
 
 BOXES = [
     SoloBox(2, (0, 1, 3), 1, 4),

@@ -1,8 +1,28 @@
 """Little Drop of Poison: the rules (:mod:`.rules`), the deck spec (:mod:`.deck`),
 resampling (:mod:`.resample`), the rule-based bot (:mod:`.bot`) and the batch
 engine (:mod:`.batch`, imported only through :mod:`apothecary.batch`: it
-needs numpy, which ``import apothecary`` does not load)."""
+needs numpy, which ``import apothecary`` does not load).
 
+The package's shape is every game's (docs/architecture.md, "How to add a
+game"); :data:`MANIFEST` names each part.
+"""
+
+from apothecary.core.manifest import GameManifest, TableFiles
 from apothecary.games.little_drop_of_poison import bot, rules
+from apothecary.games.little_drop_of_poison.bot import LEVELS
+from apothecary.games.little_drop_of_poison.rules import LittleDropOfPoisonGame
 
-__all__ = ["bot", "rules"]
+MANIFEST = GameManifest(
+    game=LittleDropOfPoisonGame,
+    bots=(
+        "apothecary.games.little_drop_of_poison.bot",
+        "apothecary.games.little_drop_of_poison.search",
+    ),
+    levels=LEVELS,
+    terminal_view="apothecary.games.little_drop_of_poison.terminal:LittleDropOfPoisonView",
+    table=TableFiles("apothecary.games.little_drop_of_poison"),
+    batch="apothecary.games.little_drop_of_poison.batch:LittleDropOfPoisonBatch",
+)
+"""Everything about Little Drop of Poison that the registry and the front ends read."""
+
+__all__ = ["MANIFEST", "bot", "rules"]

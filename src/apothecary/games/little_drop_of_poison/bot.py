@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 
-from apothecary.core.bot import Bot, register_bot, register_level
+from apothecary.core.bot import Bot, Level, register_bot
 from apothecary.core.game import JSON, Action, Game, Player, State
 
 GAME = "little-drop-of-poison"
@@ -233,16 +233,18 @@ register_bot(GAME, "rules", RuleBot, "kills when its cards make a lethal colour,
 # so medium is the rules bot blundering, and hard is the rules bot with a search
 # over the current poison round scored at its reveal (:mod:`.search`), which
 # beats it (benchmarks/ldop_hard.py).
-register_level(
-    GAME, "medium", "careless", {"mistakes": 0.2}, "the rules bot, a fifth of its moves random"
-)
-register_level(
-    GAME,
-    "hard",
-    "reveal",
-    {},
-    "the rules bot with a search of the current poison round, scored at its reveal",
-)
+LEVELS = {
+    "medium": Level(
+        "medium", "careless", {"mistakes": 0.2}, "the rules bot, a fifth of its moves random"
+    ),
+    "hard": Level(
+        "hard",
+        "reveal",
+        {},
+        "the rules bot with a search of the current poison round, scored at its reveal",
+    ),
+}
+"""The levels the manifest declares (``easy`` stays the generic one)."""
 
 # The search bot builds on the rules bot, so it is registered once this module is done.
 from apothecary.games.little_drop_of_poison import search as _search  # noqa: E402, F401

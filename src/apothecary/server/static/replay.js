@@ -11,6 +11,7 @@
 import { api } from "./api.js";
 import { h, replace, s as svg, stylesheet, toast } from "./dom.js";
 import { naturalJoin, seatRuns } from "./room.js";
+import { loadTable } from "./tables/load.js";
 
 const SEAT_COLOURS = ["#b5472f", "#2f6db5", "#3b8a3e", "#8a5bb5", "#b58a2f", "#2fa3a3", "#b52f7a", "#6b6b6b", "#4a4ab5"];
 
@@ -29,16 +30,6 @@ async function getJson(path, options = {}) {
     throw error;
   }
   return data;
-}
-
-async function tableModule(name) {
-  try {
-    const module = await import(`/static/tables/${name}.js`);
-    await stylesheet(`/static/tables/${name}.css`, `table-${name}`);
-    return { module, kind: name };
-  } catch {
-    return { module: await import("/static/tables/generic.js"), kind: "generic" };
-  }
 }
 
 function refused(main, title, message) {
@@ -97,7 +88,7 @@ export async function showReplay(main, code, gameNo) {
     return;
   }
   const game = await api.game(facts.game);
-  const { module, kind } = await tableModule(facts.game);
+  const { module, kind } = await loadTable(game, facts.game);
   new ReplayScreen(main, facts, game, module, kind).start();
 }
 

@@ -3,10 +3,11 @@
 // chat and result; and the WebSocket connection behind it.
 
 import { ApiError, api, keep, kept, setting, setSetting } from "./api.js";
-import { h, prefersReducedMotion, replace, s as svgEl, stylesheet, toast } from "./dom.js";
+import { h, prefersReducedMotion, replace, s as svgEl, toast } from "./dom.js";
 import { render as renderMarkdown } from "./markdown.js";
 import { svg as qrSvg } from "./qr.js";
 import * as sound from "./sound.js";
+import { loadTable } from "./tables/load.js";
 
 const CHAT_LIMIT = 500;
 const NAME_LIMIT = 40;
@@ -613,7 +614,7 @@ class RoomScreen {
         console.error("the table failed to draw this update", error);
       }
     }
-    // A table still showing how the game ended (In Vino Morte's glasses turning over)
+    // A table still showing how the game ended (glasses still turning over, say)
     // holds the result, and the log's last lines, back until it is done or skipped:
     // the headline would tell first.
     this.holding = msg.status === "over" && Boolean(this.table?.holdsResult?.());
@@ -654,16 +655,8 @@ class RoomScreen {
   // -- the table module ------------------------------------------------------------------------
   async mountTable() {
     const name = this.info.game;
-    let module = null;
-    try {
-      module = await import(`/static/tables/${name}.js`);
-      this.tableKind = name;
-    } catch (error) {
-      if (!String(error).includes("Failed to fetch")) console.warn(`no table of its own for ${name}:`, error);
-      module = await import("/static/tables/generic.js");
-      this.tableKind = "generic";
-    }
-    if (this.tableKind !== "generic") await this.loadTableCss(name);
+    const { module, kind } = await loadTable(this.game, name);
+    this.tableKind = kind;
     const root = h("div", { class: "table-area", dataset: { table: this.tableKind } });
     replace(this.tableSlot, root);
     const screen = this;
@@ -701,22 +694,6 @@ class RoomScreen {
     }
     this.table = null;
     replace(this.tableSlot);
-  }
-
-  // The table's own CSS, loaded before the table is drawn (a table without one is fine).
-  async loadTableCss(name) {
-    const href = `/static/tables/${name}.css`;
-    if (!this.tableCss) this.tableCss = new Map();
-    if (!this.tableCss.has(name)) {
-      this.tableCss.set(
-        name,
-        fetch(href, { method: "HEAD" }).then(
-          (response) => response.ok,
-          () => false,
-        ),
-      );
-    }
-    if (await this.tableCss.get(name)) await stylesheet(href, `table-${name}`);
   }
 
   // -- the room's lobby ------------------------------------------------------------------------
@@ -1167,7 +1144,7 @@ class RoomScreen {
     if (lines) lines();
   }
 
-  // Your turn starts: on a phone your own place on the table (In Vino Morte's glass) and
+  // Your turn starts: on a phone your own place on the table (your glass, say) and
   // the move buttons were below the first screen. Bring both into view, once a turn,
   // and not when the person has just scrolled themselves or is typing. A page that opens
   // on your turn opens at its top (the seats, the status line), as every page does.

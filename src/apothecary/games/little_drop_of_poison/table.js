@@ -5,7 +5,7 @@
 // character first); then more cards on the same character, and "Done". The reveal
 // turns the round's cards over one by one.
 
-import { clear, focusKeeper, html, joined, legalByNotation, mountId, seatWords, shortName, svg, text } from "./kit.js";
+import { clear, focusKeeper, html, joined, legalByNotation, mountId, seatWords, shortName, svg, text } from "/static/tables/kit.js";
 
 const PALETTE = {
   blue: "#0072b2",

@@ -9,7 +9,7 @@
 // (eat it, or put it back for a sugar cube), your place at the table (stop),
 // and the little spoon when another player chooses to eat.
 
-import { clickable as kitClickable, clip, fitText, focusedKey as keyInFocus, html, legalByNotation, lineFits, plain, refocus, seatWords, sharedWin, shortName, svg, text, watchWidth } from "./kit.js";
+import { clickable as kitClickable, clip, fitText, focusedKey as keyInFocus, html, legalByNotation, lineFits, plain, refocus, seatWords, sharedWin, shortName, svg, text, watchWidth } from "/static/tables/kit.js";
 
 const DOSES = [0, 0, 1, 1, 2, 3]; // every kind's doses
 // Okabe-Ito colours, one per kind; the kind's number is always drawn on it.

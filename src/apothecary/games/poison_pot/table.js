@@ -5,7 +5,7 @@
 // Every cauldron shows its colour, a pattern and a letter; each player's largest
 // group that does not touch the pot is outlined on the board.
 
-import { asButton, clear, fitText, focusKeeper, html, legalByNotation, mountId, onActivate, seatWords, shortName, svg, text, textWidth, watchWidth } from "./kit.js";
+import { asButton, clear, fitText, focusKeeper, html, legalByNotation, mountId, onActivate, seatWords, shortName, svg, text, textWidth, watchWidth } from "/static/tables/kit.js";
 
 const D = 60; // distance between neighbouring circles (SVG units)
 const PIECE = 24; // radius of a piece

@@ -29,7 +29,10 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from apothecary.bots.solvers.tsa_solo_table import (
+from apothecary.core.bot import Bot, register_bot
+from apothecary.core.errors import BadOptionError
+from apothecary.core.game import Action, Game, Player, State
+from apothecary.games.tea_scones_arsenic.solo_table import (
     BACK_SHIFT,
     NO_DRAW,
     POSITION_MASK,
@@ -38,9 +41,6 @@ from apothecary.bots.solvers.tsa_solo_table import (
     SoloSolution,
     obtain,
 )
-from apothecary.core.bot import Bot, register_bot
-from apothecary.core.errors import BadOptionError
-from apothecary.core.game import Action, Game, Player, State
 
 # A kind's record: unmarked count of each dose value, then marked count of each.
 KindRecord = tuple[int, ...]

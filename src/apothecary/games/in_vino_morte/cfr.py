@@ -38,7 +38,7 @@ from apothecary.core.registry import load
 
 GAME = "in-vino-morte"
 MAX_PLAYERS = 5
-DATA_FILE = "in_vino_morte_cfr.json.gz"
+DATA_FILE = "cfr.json.gz"
 
 
 def round_order(obs: dict[str, Any]) -> list[int]:
@@ -406,7 +406,9 @@ def table_solvers(table: dict[str, dict[str, float]], players: int) -> dict[int,
 def load_data() -> dict[str, Any]:
     """The stored solution file: per table a summary, the convergence and the
     strategies (loaded once)."""
-    data = resources.files("apothecary.bots.solvers").joinpath("data", DATA_FILE).read_bytes()
+    data = (
+        resources.files("apothecary.games.in_vino_morte").joinpath("data", DATA_FILE).read_bytes()
+    )
     parsed: dict[str, Any] = json.loads(gzip.decompress(data))
     return parsed
 

@@ -1,7 +1,7 @@
 """Tea, Scones and Arsenic solo solved exactly: a bottom-up dynamic program over
 symmetric positions, and the policy table the ``solo-optimal`` bot plays.
 
-The unreduced game (:class:`~apothecary.bots.solvers.tsa_solo.SoloSolver`) is
+The unreduced game (:class:`~apothecary.games.tea_scones_arsenic.solo.SoloSolver`) is
 cut down by four reductions that keep the optimum exact (each proved in
 docs/solvers.md and checked against the unreduced expectimax on small boxes in
 exact fractions, ``tests/bots/solvers/test_solver_tsa_solo_table.py``):

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from apothecary.bots.solvers.ivm_cfr import RoundTree
+from apothecary.games.in_vino_morte.cfr import RoundTree
 
 Array = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -491,7 +491,7 @@ def openspiel_nash_conv(players: int, table: dict[str, dict[str, float]]) -> flo
     from open_spiel.python import policy as os_policy  # type: ignore[import-untyped]
     from open_spiel.python.algorithms import exploitability  # type: ignore[import-untyped]
 
-    from apothecary.bots.solvers.ivm_cfr import GAME, action_weights
+    from apothecary.games.in_vino_morte.cfr import GAME, action_weights
     from apothecary.interop import openspiel
 
     game = openspiel.load(GAME, players=players)

@@ -1,6 +1,6 @@
 """Exact values of In Vino Morte without Cheese under its CFR+ equilibrium.
 
-The stored equilibrium (:mod:`apothecary.bots.solvers.ivm_cfr`) is a strategy
+The stored equilibrium (:mod:`apothecary.games.in_vino_morte.cfr`) is a strategy
 for every information set of every round of 2 to 5 players, and a round's
 leaves are worth the values of the round that follows. So at a decision, the
 value of each legal move for the mover, everyone playing the equilibrium from
@@ -20,8 +20,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from apothecary.bots.solvers import ivm_cfr
 from apothecary.core.game import Action, Game, Player, State
+from apothecary.games.in_vino_morte import cfr as ivm_cfr
 
 
 class RoundValues:
@@ -137,3 +137,15 @@ def values(
             return None
         outlooks[action] = by_label[label]
     return {a: v[seat] for a, v in outlooks.items()}, outlooks
+
+
+def exact_values(
+    state: State, seat: Player
+) -> tuple[dict[Action, float], dict[Action, list[float]]] | None:
+    """The manifest's exact values: the equilibrium's, where it covers the game."""
+    return values(state, seat) if solved(state.game) else None
+
+
+def analysis_policy(game: Game) -> str | None:
+    """Where the equilibrium covers the game it is the strongest playout policy."""
+    return "cfr" if solved(game) else None

@@ -7,7 +7,7 @@
 // (swap), a cheese (steal), and, for the dealer, the seat being poured for,
 // then wine or poison (and their cheese variants) in a small popover.
 
-import { clickable as kitClickable, clip, focusedKey as keyInFocus, html, joined, legalByNotation, plain, refocus, seatWords, sharedWin, svg, text, watchWidth } from "./kit.js";
+import { clickable as kitClickable, clip, focusedKey as keyInFocus, html, joined, legalByNotation, plain, refocus, seatWords, sharedWin, svg, text, watchWidth } from "/static/tables/kit.js";
 
 // A wine glass: bowl, stem and foot, its rim at y=-30 and foot at y=+30.
 const BOWL = "M-17,-30 L17,-30 C17,-8 10,2 0,4 C-10,2 -17,-8 -17,-30 Z";

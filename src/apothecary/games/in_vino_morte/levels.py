@@ -29,7 +29,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from apothecary.bots.solvers.ivm_cfr import (
+from apothecary.core.bot import Bot, Level, game_bots, register_bot
+from apothecary.core.errors import BadOptionError
+from apothecary.core.game import Action, Game, Player, State
+from apothecary.games.in_vino_morte.cfr import (
     GAME,
     CFRBot,
     action_weights,
@@ -37,9 +40,6 @@ from apothecary.bots.solvers.ivm_cfr import (
     info_key,
     load_table,
 )
-from apothecary.core.bot import Bot, game_bots, register_bot, register_level
-from apothecary.core.errors import BadOptionError
-from apothecary.core.game import Action, Game, Player, State
 
 MEDIUM_MIX = 0.5
 """How often ``medium`` plays the equilibrium's move instead of the rules bot's
@@ -132,17 +132,19 @@ register_bot(
     hard_bot,
     "the equilibrium (cfr) where one is stored, else rollout over mixed",
 )
-register_level(
-    GAME,
-    "medium",
-    "mixed",
-    {},
-    f"the rules bot, the equilibrium's move {MEDIUM_MIX:.0%} of the time",
-)
-register_level(
-    GAME,
-    "hard",
-    "equilibrium",
-    {},
-    "the equilibrium (cfr) where one is stored, else rollout over mixed",
-)
+
+LEVELS = {
+    "medium": Level(
+        "medium",
+        "mixed",
+        {},
+        f"the rules bot, the equilibrium's move {MEDIUM_MIX:.0%} of the time",
+    ),
+    "hard": Level(
+        "hard",
+        "equilibrium",
+        {},
+        "the equilibrium (cfr) where one is stored, else rollout over mixed",
+    ),
+}
+"""The levels the manifest declares (``easy`` stays the generic one)."""
