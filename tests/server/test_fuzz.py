@@ -983,17 +983,17 @@ def test_planted_an_error_path_that_changes_state_is_caught(
 def test_planted_an_error_told_to_everyone_is_caught(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    original = Hub.act
+    original = Hub.do
 
-    async def loud(self: Hub, connection: Any, action: object, state_id: object) -> None:
+    async def loud(self: Hub, connection: Any, command: Any) -> None:
         live = self._rooms[connection.room]
         try:
-            await original(self, connection, action, state_id)
+            await original(self, connection, command)
         finally:
             for other in live.connections - {connection}:  # the others hear of the refusal
                 other.send(live.room.view(other.viewer))
 
-    monkeypatch.setattr(Hub, "act", loud)
+    monkeypatch.setattr(Hub, "do", loud)
     guest = table.viewers[1]
     with pytest.raises(AssertionError, match="was sent"):
         refused(table, guest, {"type": "act", "action": 0, "state_id": "1:0"}, "not_your_turn")

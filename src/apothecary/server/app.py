@@ -30,8 +30,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from apothecary import bots as bot_registry
 from apothecary.core.errors import ApothecaryError
 from apothecary.core.registry import game_class, games
-from apothecary.server import replays, tables
+from apothecary.server import commands, replays, tables
 from apothecary.server.cluster import ClusterConfig
+from apothecary.server.commands import SocketCommand
 from apothecary.server.hub import GOING, Connection, Hub, HubConfig
 from apothecary.server.room import (
     NAME_LIMIT,
@@ -285,7 +286,7 @@ def create_app(
         }
         if body.host_name is not None:
             seat, token = await _claim(room.code, body.host_name, None)
-            answer.update(seat=seat, seat_token=token, room=await hub.info(room.code))
+            answer.update(seat=seat, seat_token=token, room=await hub.ask(commands.Info(room.code)))
         return answer
 
     @app.get("/api/rooms", summary="Listed rooms that are not over")
@@ -294,10 +295,12 @@ def create_app(
 
     @app.get("/api/rooms/{code}", summary="A room's public facts")
     async def room_info(code: Code) -> dict[str, Any]:
-        return await hub.info(code)
+        info: dict[str, Any] = await hub.ask(commands.Info(code))
+        return info
 
     async def _claim(code: str, name: str, seat: int | None) -> tuple[int, str]:
-        return await hub.claim(code, name, seat)
+        taken = await hub.ask(commands.Claim(code, name, seat))
+        return int(taken[0]), str(taken[1])
 
     @app.post("/api/rooms/{code}/seats", summary="Claim a seat: returns its secret token")
     async def claim(code: Code, body: ClaimSeat) -> dict[str, Any]:
@@ -306,7 +309,8 @@ def create_app(
 
     @app.post("/api/rooms/{code}/start", summary="Host: start, bots in the open seats")
     async def start(code: Code, credentials: Host) -> dict[str, Any]:
-        return await hub.host(code, _token(credentials), "start")
+        info: dict[str, Any] = await hub.ask(commands.Start(code, _token(credentials)))
+        return info
 
     @app.put("/api/rooms/{code}/seats/{seat}/bot", summary="Host: a bot plays this seat")
     async def seat_bot(
@@ -315,18 +319,22 @@ def create_app(
         credentials: Host,
         body: Annotated[SeatBot, Body()],
     ) -> dict[str, Any]:
-        return await hub.host(code, _token(credentials), "bot", seat=seat, level=body.level)
+        command = commands.SetBot(code, _token(credentials), seat, body.level)
+        info: dict[str, Any] = await hub.ask(command)
+        return info
 
     @app.post("/api/rooms/{code}/rematch", summary="Host: play again, seats rotated")
     async def rematch(code: Code, credentials: Host) -> dict[str, Any]:
-        return await hub.host(code, _token(credentials), "rematch")
+        info: dict[str, Any] = await hub.ask(commands.Rematch(code, _token(credentials)))
+        return info
 
     @app.get(
         "/api/rooms/{code}/games/{game_no}/record",
         summary="A finished game's full record, every secret included",
     )
     async def record(code: Code, game_no: Annotated[int, Path(ge=1, le=10**6)]) -> dict[str, Any]:
-        return await hub.record(code, game_no)
+        record: dict[str, Any] = await hub.ask(commands.GetRecord(code, game_no))
+        return record
 
     app.include_router(replays.router(store))
 
@@ -460,22 +468,10 @@ def _parse(text: str, limit: int) -> dict[str, Any] | str:
 
 
 async def _handle(hub: Hub, connection: Connection, message: dict[str, Any]) -> None:
-    kind = message["type"]
+    """One socket message, parsed into its command and done; a refusal goes
+    to this connection alone."""
     try:
-        if kind == "act":
-            await hub.act(connection, message.get("action"), message.get("state_id"))
-        elif kind == "chat":
-            await hub.say(connection, message.get("text"))
-        elif kind == "back":
-            await hub.back(connection)
-        elif kind == "ping":
-            connection.send({"type": "pong"})
-        elif kind == "hello":
-            connection.send(_error("already_joined", "this socket has said hello already"))
-        else:
-            connection.send(
-                _error("unknown_type", f"unknown message type {kind[:40]!r}; see docs/protocol.md")
-            )
+        await hub.do(connection, SocketCommand.parse(message))
     except RoomError as error:
         connection.send(_error(error.code, str(error)))
     except RoomNotFound as error:  # pragma: no cover - a room is never removed while open

@@ -36,6 +36,7 @@ from apothecary.bots.pool import ThinkingPool
 from apothecary.core.bot import Bot, RandomBot
 from apothecary.core.game import Action, State
 from apothecary.server.cluster import Bus, ClusterConfig, NotHere, Unavailable
+from apothecary.server.commands import RoomCommand, SocketCommand, from_json
 from apothecary.server.room import (
     Changes,
     Room,
@@ -400,37 +401,15 @@ class Hub:
 
     # -- the public operations: done here, or by the process holding the room ---------------
 
-    async def info(self, code: str) -> dict[str, Any]:
-        """A room's public facts."""
-        result: dict[str, Any] = await self._on_holder(code, "info", {})
-        return result
-
-    async def claim(self, code: str, name: str, seat: int | None) -> tuple[int, str]:
-        """Sit a person down; their seat and token."""
-        taken = await self._on_holder(code, "claim", {"name": name, "seat": seat})
-        return int(taken[0]), str(taken[1])
-
-    async def host(self, code: str, token: str | None, command: str, **args: Any) -> dict[str, Any]:
-        """A host's command (``start``, ``bot`` with ``seat`` and ``level``,
-        ``rematch``); the room's public facts after it."""
-        info: dict[str, Any] = await self._on_holder(
-            code, "host", {"token": token, "command": command, **args}
-        )
-        return info
-
-    async def record(self, code: str, game_no: int) -> dict[str, Any]:
-        """A finished game's full record (every secret in it): only once it is over."""
-        result: dict[str, Any] = await self._on_holder(code, "record", {"game_no": game_no})
-        return result
-
-    async def _on_holder(self, code: str, op: str, args: dict[str, Any]) -> Any:
-        """Do ``op`` where the room is held: here, or by asking its holder."""
+    async def ask(self, command: RoomCommand) -> Any:
+        """Do a command about a room where the room is held: here, or by asking
+        its holder (the command travels as its named fields)."""
 
         async def there(holder: str) -> Any:
             assert self.bus is not None
-            return await self.bus.request(holder, op, {"code": code, **args})
+            return await self.bus.request(holder, "room", {"command": command.to_json()})
 
-        return await self._where_held(code, lambda: self._here(op, code, args), there)
+        return await self._where_held(command.code, lambda: command.here(self), there)
 
     async def _where_held(
         self,
@@ -453,28 +432,6 @@ class Hub:
                 self._let_go(code, "its lease ran out")
             if time.monotonic() > give_up:
                 raise Unavailable("the room's server is not answering; try again")
-
-    async def _here(self, op: str, code: str, args: dict[str, Any]) -> Any:
-        """``op`` on a room this process holds."""
-        if op == "info":
-            live = await self._held(code)
-            async with live.lock:
-                return live.room.public_info()
-        if op == "claim":
-            taken: dict[str, Any] = {}
-            name, seat = args["name"], args["seat"]
-
-            def sit(room: Room, _now: float) -> Changes:
-                taken["seat"], taken["token"] = room.claim(name, seat)
-                return Changes()
-
-            await self.change(code, sit)
-            return [taken["seat"], taken["token"]]
-        if op == "host":
-            return (await self.change(code, _host_command(args))).public_info()
-        if op == "record":
-            return await self._record_here(code, int(args["game_no"]))
-        raise RoomError(f"unknown request {op!r}")
 
     async def change(self, code: str, what: Callable[[Room, float], Changes]) -> Room:
         """Apply ``what`` to a room under its lock, draw any chance that follows,
@@ -552,7 +509,7 @@ class Hub:
     async def _connect_here(
         self, code: str, token: object, remote: RemoteConnection | None
     ) -> tuple[Connection, dict[str, Any]]:
-        live = await self._held(code)
+        live = await self.held(code)
         async with live.lock:
             if self.bus is not None and self._rooms.get(code) is not live:
                 raise NotHere(f"room {code!r} is not held by this process")  # let go meanwhile
@@ -628,41 +585,19 @@ class Hub:
         self._departures.add(task)  # kept until done: the loop holds tasks weakly
         task.add_done_callback(self._departures.discard)
 
-    async def act(self, connection: Connection, action: object, state_id: object) -> None:
-        """A viewer's action: checked by the room, then applied and committed."""
-        if connection.relay_to is not None:
-            await self._relay(connection, "act", {"action": action, "state_id": state_id})
+    async def do(self, connection: Connection, command: SocketCommand) -> None:
+        """A socket's command: done by its handler here, or, for a socket relayed
+        to the room's holder, sent there to be done (ping and hello are not)."""
+        if connection.relay_to is not None and command.relayed:
+            await self._relay(connection, command)
             return
+        await command.handle(self, connection)
 
-        def play(room: Room, now: float) -> Changes:
-            chosen: Action = room.check_action(connection.viewer, action, state_id)
-            return room.apply(chosen, now)
-
-        await self._change_for(connection, play)
-
-    async def say(self, connection: Connection, text: object) -> None:
-        """A seat's chat message."""
-        if connection.relay_to is not None:
-            await self._relay(connection, "say", {"text": text})
-            return
-        viewer = connection.viewer
-        if viewer is None:
-            raise RoomError("spectators cannot chat; take a seat to talk")
-        await self._change_for(connection, lambda room, now: room.say(viewer, text, now))
-
-    async def back(self, connection: Connection) -> None:
-        """A person takes their seat back from the bot that plays for them."""
-        if connection.relay_to is not None:
-            await self._relay(connection, "back", {})
-            return
-        viewer = connection.viewer
-        if viewer is None:
-            raise RoomError("spectators have no seat to take back")
-        await self._change_for(connection, lambda room, now: room.back(viewer, now))
-
-    async def _change_for(
+    async def change_for(
         self, connection: Connection, what: Callable[[Room, float], Changes]
     ) -> None:
+        """:meth:`change` for a socket's command; a room that moved away
+        closes the socket, to reconnect wherever it is now."""
         try:
             await self.change(connection.room, what)
         except (LeaseLost, NotHere):
@@ -670,12 +605,13 @@ class Hub:
             # let-go) and its client reconnects to wherever the room is now.
             connection.close(*MOVED)
 
-    async def _relay(self, connection: Connection, op: str, args: dict[str, Any]) -> None:
+    async def _relay(self, connection: Connection, command: SocketCommand) -> None:
         """A relayed socket's command, done by the room's holder; its refusal
         is raised here, after the messages the holder sent before answering."""
         assert self.bus is not None and connection.relay_to is not None
         try:
-            await self.bus.request(connection.relay_to, op, {"conn": connection.id, **args})
+            args = {"conn": connection.id, "command": command.to_json()}
+            await self.bus.request(connection.relay_to, "socket", args)
         except (NotHere, Unavailable):
             connection.send(
                 {"type": "error", "error": "unavailable", "message": "the room moved; reconnecting"}
@@ -798,8 +734,9 @@ class Hub:
 
     # -- records ----------------------------------------------------------------------------
 
-    async def _record_here(self, code: str, game_no: int) -> dict[str, Any]:
-        live = await self._held(code)
+    async def record_here(self, code: str, game_no: int) -> dict[str, Any]:
+        """A finished game's record, from a room this process holds."""
+        live = await self.held(code)
         async with live.lock:
             room = live.room
             room.record(game_no, [], [])  # refuses a game still being played
@@ -816,7 +753,7 @@ class Hub:
     def _lease_seconds(self) -> float:
         return 0.0 if self.cluster is None else self.cluster.lease_seconds
 
-    async def _held(self, code: str) -> _Live:
+    async def held(self, code: str) -> _Live:
         """The room, for reading, if this process still holds it. A holder
         that stalled past its lease may have lost the room to another process
         that has changed it since: past the lease it last knew of, it asks the
@@ -942,7 +879,7 @@ class Hub:
                 self._let_go(remote.room, "its lease ran out")
                 raise NotHere("let go") from None
             return welcome
-        if op in ("act", "say", "back", "disconnect"):
+        if op in ("socket", "disconnect"):
             connection = self._remote.get(str(args.get("conn")))
             if connection is None or connection.room not in self._rooms:
                 if op == "disconnect":
@@ -950,19 +887,17 @@ class Hub:
                 raise NotHere("that socket's room is not held here")
             if op == "disconnect":
                 await self.disconnect(connection)
-                return None
-            if op == "act":
-                await self.act(connection, args.get("action"), args.get("state_id"))
-            elif op == "say":
-                await self.say(connection, args.get("text"))
             else:
-                await self.back(connection)
+                command = from_json(args["command"])
+                assert isinstance(command, SocketCommand)
+                await command.handle(self, connection)
             return None
-        code = str(args.pop("code"))
-        if code not in self._rooms:
-            raise NotHere(f"room {code!r} is not held here")
+        command = from_json(args["command"])
+        assert isinstance(command, RoomCommand)
+        if command.code not in self._rooms:
+            raise NotHere(f"room {command.code!r} is not held here")
         try:
-            return await self._here(op, code, args)
+            return await command.here(self)
         except LeaseLost:
             raise NotHere("let go") from None
 
@@ -1040,20 +975,3 @@ async def _quietly(work: Any) -> None:
     (its commit found the lease lost) just ends."""
     with contextlib.suppress(LeaseLost, NotHere):
         await work
-
-
-def _host_command(args: dict[str, Any]) -> Callable[[Room, float], Changes]:
-    """A host's command as a change of the room, checking the host's token first."""
-    token, command = args.get("token"), args.get("command")
-
-    def checked(room: Room, now: float) -> Changes:
-        room.check_host(token)
-        if command == "start":
-            return room.start(now)
-        if command == "bot":
-            return room.set_bot(args.get("seat"), args.get("level"), now)
-        if command == "rematch":
-            return room.rematch(now)
-        raise RoomError(f"unknown host command {command!r}")
-
-    return checked
