@@ -8,9 +8,8 @@ from pathlib import Path
 from fastapi.routing import APIRoute
 from serving import app_client
 
-from apothecary.server import replays
 from apothecary.server.app import STATIC
-from apothecary.server.store import Store
+from apothecary.server.routes import ROUTERS
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "client.md").read_text(encoding="utf-8")
 INDEX = (STATIC / "index.html").read_bytes()
@@ -36,9 +35,10 @@ def test_the_documented_pages_are_exactly_those_the_server_serves(tmp_path: Path
     pages = {path for path, what in documented().items() if what.startswith("`index.html`")}
     assert "/rules/*" in pages and "/rooms/*" in pages, pages
     with app_client(url) as client:
-        # Every path the server matches, its own and the replay router's (the app
-        # includes that router whole, so its routes are read from the router itself).
-        routes = [*client.app.routes, *replays.router(Store(url)).routes]  # type: ignore[attr-defined]
+        # Every path the server matches, its own and its routers' (the app
+        # includes each router whole, so their routes are read from the routers).
+        app_routes = client.app.routes  # type: ignore[attr-defined]
+        routes = [*app_routes, *(route for router in ROUTERS for route in router.routes)]
         served = set()
         for route in routes:
             if isinstance(route, APIRoute) and "GET" in route.methods:

@@ -212,9 +212,6 @@ class Hub:
         self._chores: set[asyncio.Task[None]] = set()
         self._departures: set[asyncio.Task[None]] = set()
         """Waits of :attr:`HubConfig.left_after` before the log says someone left."""
-        # One writer thread: SQLite takes one writer at a time anyway, and
-        # commits stay in the order the rooms made them.
-        self._db = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="store")
         self._pool: ThinkingPool | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._voucher: asyncio.Task[None] | None = None
@@ -284,7 +281,7 @@ class Hub:
             del self._rooms[code]
         if gone and self._lease is not None:
             # Let the leases go too: whichever process is asked for the room next takes it.
-            self._db.submit(self.store.release, self._lease[0], gone)
+            self.store.submit(self.store.release, self._lease[0], gone)
         return len(gone)
 
     def close_sockets(self) -> None:
@@ -327,7 +324,6 @@ class Hub:
         if self._lease is not None:
             with contextlib.suppress(Exception):
                 await self._run_db(self.store.release, self._lease[0])
-        self._db.shutdown(wait=True)
         if self._pool is not None:
             self._pool.close()
         if self.bus is not None:
@@ -335,7 +331,7 @@ class Hub:
         self.store.close()
 
     async def _run_db(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+        return await self.store.run(fn, *args)
 
     # -- rooms ----------------------------------------------------------------------------
 

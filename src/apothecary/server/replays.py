@@ -26,17 +26,12 @@ import logging
 import secrets
 import time
 from collections import Counter, OrderedDict
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Annotated, Any, TypeGuard
+from typing import Any, TypeGuard
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Depends, Query, Request
-from fastapi import Path as PathParam
-from fastapi.responses import FileResponse
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from apothecary import analysis
 from apothecary.bots.pool import ThinkingPool
@@ -50,14 +45,11 @@ from apothecary.server.room import (
     RoomNotFound,
     Seat,
     Settings,
-    TooMany,
     hash_token,
     new_code,
     new_token,
 )
-from apothecary.server.store import Store, actions, games, rooms
-
-STATIC = Path(__file__).parent / "static"
+from apothecary.server.store import Store
 
 RECORD_LIMIT = 2_000_000
 """The largest record file the server takes, in bytes."""
@@ -127,34 +119,18 @@ def load_finished(store: Store, code: str, game_no: int) -> Room:
 
     RoomNotFound for no such room or game; NotFinished while it is played.
     """
-    with store.engine.connect() as connection:
-        row = connection.execute(rooms.select().where(rooms.c.code == code)).mappings().first()
-        if row is None:
-            raise RoomNotFound(f"no room {code!r}")
-        game = (
-            connection.execute(
-                games.select().where(games.c.room == code, games.c.game_no == game_no)
-            )
-            .mappings()
-            .first()
+    found = store.load_game(code, game_no)
+    if found is None:
+        raise RoomNotFound(f"no room {code!r}")
+    row, game, played = found
+    if game is None:
+        raise RoomNotFound(f"room {code} has no game {game_no}")
+    if game["outcome"] is None:
+        raise NotFinished(
+            f"game {game_no} of room {code} is not over: its replay, with every "
+            "secret in it, opens once it ends"
         )
-        if game is None:
-            raise RoomNotFound(f"room {code} has no game {game_no}")
-        if game["outcome"] is None:
-            raise NotFinished(
-                f"game {game_no} of room {code} is not over: its replay, with every "
-                "secret in it, opens once it ends"
-            )
-        played = (
-            connection.execute(
-                sa.select(actions.c.action)
-                .where(actions.c.room == code, actions.c.game_no == game_no)
-                .order_by(actions.c.step)
-            )
-            .scalars()
-            .all()
-        )
-    stored = {**dict(row), "game_no": game_no, "status": "over", "deadline": None}
+    stored = {**row, "game_no": game_no, "status": "over", "deadline": None}
     room = Room.restore(stored, list(played), list(game["seating"] or []))
     if room.state is None or not room.state.is_terminal():
         raise NotFinished(f"game {game_no} of room {code} does not replay to its end")
@@ -218,15 +194,7 @@ def import_record(store: Store, record: Record, now: float | None = None) -> str
                 "at": when,
             }
         )
-    with store.engine.begin() as connection:
-        connection.execute(rooms.insert().values(**row))
-        connection.execute(
-            games.insert().values(
-                room=code, game_no=1, seating=list(record.seats), outcome=outcome.to_json()
-            )
-        )
-        if steps:
-            connection.execute(actions.insert(), steps)
+    store.insert_finished(row, list(record.seats), outcome.to_json(), steps)
     return code
 
 
@@ -417,7 +385,7 @@ class Analyses:
 
     def _kept(self, key: tuple[str, int], room: Room, plan: str) -> list[dict[str, JSON]] | None:
         """The finished analysis the store keeps for this game, if it is one
-        this version reads (blocks: called in a worker thread)."""
+        this version reads (blocks: called on the store's writer, as it may delete one)."""
         data = self.store.kept_analysis(*key, plan, ANALYSIS_FORMAT)
         if data is None:
             return None
@@ -441,7 +409,7 @@ class Analyses:
 
     async def _from_store(self, key: tuple[str, int], room: Room) -> Job | None:
         the_plan = server_plan(room)
-        kept = await asyncio.to_thread(self._kept, key, room, plan_key(the_plan))
+        kept = await self.store.run(self._kept, key, room, plan_key(the_plan))
         if kept is None:
             return None
         job = Job(len(kept), the_plan, done=len(kept), decisions=kept)
@@ -452,7 +420,7 @@ class Analyses:
         """Write a finished analysis to the store; a write that fails costs only
         a later recomputation, so it is logged, and the analysis is still shown."""
         try:
-            await asyncio.to_thread(
+            await self.store.run(
                 self.store.keep_analysis,
                 *key,
                 plan_key(job.plan),
@@ -529,139 +497,40 @@ class Analyses:
             self._pool = None
 
 
-# -- the HTTP side ----------------------------------------------------------------------
-
-Code = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="A room code.")]
-GameNo = Annotated[int, PathParam(ge=1, le=10**6, description="The game's number in its room.")]
-bearer = HTTPBearer(auto_error=False, description="The seat token from claiming a seat.")
+# -- what the routes read -------------------------------------------------------------
 
 
-def router(store: Store, analysis_workers: int = 1) -> APIRouter:
-    """The replay, analysis and hint routes over ``store``."""
-    finished: OrderedDict[tuple[str, int], Room] = OrderedDict()
-    analyses = Analyses(store, analysis_workers)
+class Replays:
+    """A server's finished games kept rebuilt in memory, and its analyses
+    (the routes in :mod:`apothecary.server.routes.replays` and ``.hints``)."""
 
-    @asynccontextmanager
-    async def lifespan(_app: Any) -> AsyncIterator[None]:
-        # Merged into the app's own: at shutdown the analyses stop and their pool goes.
-        try:
-            yield
-        finally:
-            analyses.close()
+    def __init__(self, store: Store, analysis_workers: int = 1) -> None:
+        self.store = store
+        self.finished: OrderedDict[tuple[str, int], Room] = OrderedDict()
+        self.analyses = Analyses(store, analysis_workers)
 
-    api = APIRouter(lifespan=lifespan)
-    uploads: dict[str, list[float]] = {}
-
-    async def finished_game(code: str, game_no: int) -> Room:
+    async def finished_game(self, code: str, game_no: int) -> Room:
+        """Game ``game_no`` of room ``code``, over (kept: it never changes)."""
         key = (code, game_no)
-        room = finished.get(key)
+        room = self.finished.get(key)
         if room is None:
-            room = await asyncio.to_thread(load_finished, store, code, game_no)
-            finished[key] = room
-            while len(finished) > KEPT_GAMES:
-                finished.popitem(last=False)
-        finished.move_to_end(key)
+            room = await asyncio.to_thread(load_finished, self.store, code, game_no)
+            self.finished[key] = room
+            while len(self.finished) > KEPT_GAMES:
+                self.finished.popitem(last=False)
+        self.finished.move_to_end(key)
         return room
 
-    @api.get("/replay", include_in_schema=False)
-    @api.get("/replay/{code}/{game_no}", include_in_schema=False)
-    async def page(code: str | None = None, game_no: str | None = None) -> FileResponse:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
-
-    @api.get(
-        "/api/replays/{code}/{game_no}",
-        summary="A finished game's replay: who sat where, the outcome, every move revealed",
-    )
-    async def replay_summary(code: Code, game_no: GameNo) -> dict[str, Any]:
-        room = await finished_game(code, game_no)
-        # Replaying is CPU work: off the event loop, so no room's play waits on it.
-        return await asyncio.to_thread(summary, room, code, game_no)
-
-    @api.get(
-        "/api/replays/{code}/{game_no}/steps/{step}",
-        summary="What a viewer saw after a number of actions (view: a seat, spectator, all)",
-    )
-    async def replay_step(
-        code: Code,
-        game_no: GameNo,
-        step: Annotated[int, PathParam(ge=0, le=10**6)],
-        view: Annotated[str, Query(max_length=16, pattern=r"^(all|spectator|\d{1,2})$")] = "all",
-    ) -> dict[str, Any]:
-        room = await finished_game(code, game_no)
-        return await asyncio.to_thread(frame, room, step, view)
-
-    @api.post(
-        "/api/replays",
-        status_code=201,
-        summary="Upload a finished game's record (JSON) to replay it: returns its link",
-        # The body is read raw (to bound and decode it ourselves); declared here so
-        # the schema says what to send.
-        openapi_extra={
-            "requestBody": {
-                "required": True,
-                "content": {"application/json": {"schema": {"type": "object"}}},
-            }
-        },
-    )
-    async def upload(request: Request) -> dict[str, Any]:
-        client = request.client.host if request.client else "?"
-        now = time.monotonic()
-        recent = [at for at in uploads.get(client, []) if now - at < 60.0]
-        if len(recent) >= UPLOADS_PER_MINUTE:
-            raise TooMany("too many records uploaded from your address; wait a minute")
-        if len(uploads) > 10_000:  # forget addresses that have not uploaded lately
-            for address in [a for a, times in uploads.items() if now - times[-1] >= 60.0]:
-                del uploads[address]
-        uploads[client] = [*recent, now]
-        body = await request.body()
-        if len(body) > RECORD_LIMIT:
-            raise TooLarge(f"a record is at most {RECORD_LIMIT:,} bytes")
-        try:
-            text = body.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise BadRecord(f"record is not UTF-8 text (byte {error.start})") from None
-        try:
-            record = Record.loads(text)
-        except RecordError as error:
-            raise BadRecord(str(error)) from None
-        code = await asyncio.to_thread(import_record, store, record)
-        return {"code": code, "game_no": 1, "link": f"/replay/{code}/1"}
-
-    @api.post(
-        "/api/replays/{code}/{game_no}/analysis",
-        summary="Start (or find) a finished game's analysis by the strongest bot",
-    )
-    async def start_analysis(code: Code, game_no: GameNo) -> dict[str, Any]:
-        room = await finished_game(code, game_no)
-        return (await analyses.start((code, game_no), room)).to_json()
-
-    @api.get(
-        "/api/replays/{code}/{game_no}/analysis",
-        summary="A game's analysis: progress and the decisions valued so far",
-    )
-    async def get_analysis(code: Code, game_no: GameNo) -> dict[str, Any]:
-        room = await finished_game(code, game_no)
-        job = await analyses.find((code, game_no), room)
-        if job is None:
-            raise RoomNotFound("no analysis of this game has been started (POST to start one)")
-        return job.to_json()
-
-    @api.post(
-        "/api/rooms/{code}/hint",
-        summary="Your seat's hint: the strongest bot's suggestion on your turn (rooms with hints)",
-    )
-    async def hint(
-        code: Code,
-        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
-    ) -> dict[str, Any]:
-        room = await asyncio.to_thread(load_room, store, code)
-        seat = room.seat_of(None if credentials is None else credentials.credentials)
+    async def hint(self, code: str, token: str | None) -> dict[str, Any]:
+        """The strongest bot's suggestion for the seat ``token`` is, on its turn."""
+        room = await asyncio.to_thread(load_room, self.store, code)
+        seat = room.seat_of(token)
         position = room.hint_position(seat)
         the_plan = replace(
             analysis.plan(room.game, analysis.DEFAULT_BOT, HINT_PLAYOUTS), budget=HINT_BUDGET
         )
         seed = analysis.derived_seed(room.code, room.game_no, position.move_number(), "hint")
-        data = await analyses.value(position, the_plan, seed)
+        data = await self.analyses.value(position, the_plan, seed)
         return {
             "state_id": room.state_id,
             "seat": seat,
@@ -670,7 +539,23 @@ def router(store: Store, analysis_workers: int = 1) -> APIRouter:
             "method": data["method"],
         }
 
-    return api
+    def close(self) -> None:
+        """Stop the analyses and their pool."""
+        self.analyses.close()
+
+
+def read_record(body: bytes) -> Record:
+    """An uploaded record file read: TooLarge, or BadRecord saying what is wrong."""
+    if len(body) > RECORD_LIMIT:
+        raise TooLarge(f"a record is at most {RECORD_LIMIT:,} bytes")
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BadRecord(f"record is not UTF-8 text (byte {error.start})") from None
+    try:
+        return Record.loads(text)
+    except RecordError as error:
+        raise BadRecord(str(error)) from None
 
 
 # -- apothecary replay --web ------------------------------------------------------------

@@ -12,9 +12,12 @@ by the Alembic migrations in ``migrations/``, applied by :meth:`Store.migrate`.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -22,6 +25,8 @@ from sqlalchemy.engine import Connection, Engine
 from apothecary.core.errors import ApothecaryError
 from apothecary.core.game import JSON
 from apothecary.server.room import Changes, Room
+
+T = TypeVar("T")
 
 DB_ENV = "APOTHECARY_DB"
 """The environment variable that names the database when ``--db`` does not."""
@@ -204,6 +209,7 @@ class Store:
             if parsed.get_backend_name() == "postgresql"
             else sa.literal_column("((julianday('now') - 2440587.5) * 86400.0)", sa.Float)
         )
+        self._executor: concurrent.futures.ThreadPoolExecutor | None = None
 
     @property
     def shared(self) -> bool:
@@ -278,57 +284,7 @@ class Store:
                 )
                 if renewed.rowcount == 0:
                     raise LeaseLost(f"room {row['code']}: this process no longer holds it")
-            if changes.new_game is not None:
-                game_no, seating = changes.new_game
-                connection.execute(
-                    games.insert().values(room=row["code"], game_no=game_no, seating=seating)
-                )
-            if changes.actions:
-                connection.execute(
-                    actions.insert(),
-                    [
-                        {
-                            "room": row["code"],
-                            "game_no": a.game_no,
-                            "step": a.step,
-                            "action": a.action,
-                            "notation": a.notation,
-                            "actor": a.actor,
-                            "at": a.at,
-                        }
-                        for a in changes.actions
-                    ],
-                )
-            if changes.finished is not None:
-                game_no, outcome = changes.finished
-                connection.execute(
-                    games.update()
-                    .where(games.c.room == row["code"], games.c.game_no == game_no)
-                    .values(outcome=outcome)
-                )
-            if changes.chat:
-                connection.execute(
-                    chat.insert(),
-                    [
-                        {
-                            "room": row["code"],
-                            "id": entry["id"],
-                            "seat": entry["seat"],
-                            "name": entry["name"],
-                            "text": entry["text"],
-                            "at": entry["at"],
-                        }
-                        for entry in changes.chat
-                    ],
-                )
-            if changes.notices:
-                connection.execute(
-                    notices.insert(),
-                    [
-                        {"room": row["code"], "game_no": game_no, **entry}
-                        for game_no, entry in changes.notices
-                    ],
-                )
+            _write_changes(connection, row["code"], changes)
 
     # -- turn timers across an outage ---------------------------------------------------
 
@@ -518,9 +474,116 @@ class Store:
             ).scalars()
             return list(notation), list(seating or [])
 
+    def load_game(
+        self, code: str, game_no: int
+    ) -> tuple[dict[str, Any], dict[str, Any] | None, list[int]] | None:
+        """Room ``code``'s row, its game ``game_no``'s row (None: no such game)
+        and that game's actions; None for no such room."""
+        with self.engine.connect() as connection:
+            row = connection.execute(rooms.select().where(rooms.c.code == code)).mappings().first()
+            if row is None:
+                return None
+            game = (
+                connection.execute(
+                    games.select().where(games.c.room == code, games.c.game_no == game_no)
+                )
+                .mappings()
+                .first()
+            )
+            played = connection.execute(
+                sa.select(actions.c.action)
+                .where(actions.c.room == code, actions.c.game_no == game_no)
+                .order_by(actions.c.step)
+            ).scalars()
+            return dict(row), None if game is None else dict(game), list(played)
+
+    def insert_finished(
+        self, row: dict[str, Any], seating: list[str], outcome: JSON, steps: list[dict[str, Any]]
+    ) -> None:
+        """Keep a finished game as a new room of one game (an uploaded record),
+        in one transaction. Call it on the writer (:meth:`run`)."""
+        with self.engine.begin() as connection:
+            connection.execute(rooms.insert().values(**row))
+            connection.execute(
+                games.insert().values(room=row["code"], game_no=1, seating=seating, outcome=outcome)
+            )
+            if steps:
+                connection.execute(actions.insert(), steps)
+
+    # -- the one writer ---------------------------------------------------------------
+
+    def _writer(self) -> concurrent.futures.ThreadPoolExecutor:
+        # One writer thread: SQLite takes one writer at a time anyway, and
+        # commits stay in the order the rooms made them.
+        if self._executor is None:
+            self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="store")
+        return self._executor
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the store's one writer thread, awaited: every write
+        of a server process goes through here, in order."""
+        return await asyncio.get_running_loop().run_in_executor(self._writer(), fn, *args)
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> None:
+        """``fn(*args)`` queued on the writer, not awaited."""
+        self._writer().submit(fn, *args)
+
     def close(self) -> None:
-        """Release the database's connections."""
+        """Let the queued writes finish, then release the database's connections."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+            self._executor = None
         self.engine.dispose()
+
+
+def _write_changes(connection: Connection, code: str, changes: Changes) -> None:
+    """What ``changes`` added to room ``code``, in the commit's transaction."""
+    if changes.new_game is not None:
+        game_no, seating = changes.new_game
+        connection.execute(games.insert().values(room=code, game_no=game_no, seating=seating))
+    if changes.actions:
+        connection.execute(
+            actions.insert(),
+            [
+                {
+                    "room": code,
+                    "game_no": a.game_no,
+                    "step": a.step,
+                    "action": a.action,
+                    "notation": a.notation,
+                    "actor": a.actor,
+                    "at": a.at,
+                }
+                for a in changes.actions
+            ],
+        )
+    if changes.finished is not None:
+        game_no, outcome = changes.finished
+        connection.execute(
+            games.update()
+            .where(games.c.room == code, games.c.game_no == game_no)
+            .values(outcome=outcome)
+        )
+    if changes.chat:
+        connection.execute(
+            chat.insert(),
+            [
+                {
+                    "room": code,
+                    "id": entry["id"],
+                    "seat": entry["seat"],
+                    "name": entry["name"],
+                    "text": entry["text"],
+                    "at": entry["at"],
+                }
+                for entry in changes.chat
+            ],
+        )
+    if changes.notices:
+        connection.execute(
+            notices.insert(),
+            [{"room": code, "game_no": game_no, **entry} for game_no, entry in changes.notices],
+        )
 
 
 def _rebuild(connection: Connection, row: dict[str, Any]) -> Room:

@@ -1,0 +1,110 @@
+"""What the routes share: path parameters, the bearer token, one rate limit,
+and the app's hub and replays (from ``app.state``, set by ``create_app``)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path as FilePath
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import Depends, Path, Request
+from fastapi.responses import FileResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from apothecary.server.room import TooMany
+
+if TYPE_CHECKING:  # the app imports the routes: only the types are needed here
+    from apothecary.server.hub import Hub
+    from apothecary.server.replays import Replays
+
+STATIC = FilePath(__file__).parent.parent / "static"
+"""The browser client's files."""
+
+CODE = r"^[A-Za-z0-9_-]{1,32}$"
+"""What a room code is."""
+
+Code = Annotated[str, Path(pattern=CODE, description="A room code.")]
+"""A room code in a route's path."""
+
+GameNo = Annotated[int, Path(ge=1, le=10**6, description="The game's number in its room.")]
+"""A game's number in a route's path."""
+
+_bearer = HTTPBearer(
+    auto_error=False,
+    description="The host token from room creation (host commands), or the seat token "
+    "from claiming a seat (hints).",
+)
+
+
+def _token(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> str | None:
+    return None if credentials is None else credentials.credentials
+
+
+Token = Annotated[str | None, Depends(_token)]
+"""The request's bearer token, if it sent one (the room decides what it may do)."""
+
+
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _replays(request: Request) -> Replays:
+    found: Replays = request.app.state.replays
+    return found
+
+
+HubDep = Annotated["Hub", Depends(_hub)]
+"""The app's hub."""
+
+ReplaysDep = Annotated["Replays", Depends(_replays)]
+"""The app's replays and analyses."""
+
+
+def index_page() -> FileResponse:
+    """The browser client's one page: it reads the path itself."""
+    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+class Bucket:
+    """A token bucket: ``rate`` a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int, clock: Any = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens = float(burst)
+        self.last = clock()
+
+    def take(self) -> bool:
+        """Spend one token if there is one."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class PerAddress:
+    """A route's limit of ``per_minute(request)`` requests a minute from one
+    client address (a token bucket, that many at once), as a dependency.
+    The buckets live in the app's state, so two apps do not share them."""
+
+    def __init__(self, name: str, per_minute: Callable[[Request], int], refusal: str) -> None:
+        self.name, self.per_minute, self.refusal = name, per_minute, refusal
+
+    def __call__(self, request: Request) -> None:
+        """TooMany when the address has used its share."""
+        buckets: dict[str, Bucket] = request.app.state.limits.setdefault(self.name, {})
+        if len(buckets) > 10_000:  # forget addresses quiet for a minute (full again)
+            quiet = time.monotonic() - 60.0
+            for address in [a for a, b in buckets.items() if b.last < quiet]:
+                del buckets[address]
+        client = request.client.host if request.client else "?"
+        limit = self.per_minute(request)
+        bucket = buckets.setdefault(client, Bucket(limit / 60, limit))
+        if not bucket.take():
+            raise TooMany(self.refusal)

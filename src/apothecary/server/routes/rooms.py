@@ -1,0 +1,168 @@
+"""Rooms over HTTP: create, list, read, claim a seat, the host's commands and
+a finished game's record. Each is a :mod:`~apothecary.server.commands` value
+the hub does where the room is held."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends, Path
+from pydantic import BaseModel, Field
+
+from apothecary.server import commands
+from apothecary.server.room import NAME_LIMIT, Settings, clean_text
+from apothecary.server.routes.deps import Code, HubDep, PerAddress, Token
+
+router = APIRouter(prefix="/api/rooms")
+
+creating = PerAddress(
+    "create",
+    lambda request: int(request.app.state.web.create_per_minute),
+    "too many rooms created from your address; wait a minute",
+)
+"""Rooms one client address may create a minute (:attr:`WebConfig.create_per_minute`)."""
+
+
+class CreateRoom(BaseModel):
+    """A new room."""
+
+    game: str = Field(max_length=64, description="A game's registry name (see /api/games).")
+    players: int | None = Field(default=None, ge=1, le=99, description="Player count.")
+    options: dict[str, bool | int | float | str] = Field(
+        default_factory=dict, description="Game options (see the game's option list)."
+    )
+    seats: list[Annotated[str, Field(max_length=64)]] | None = Field(
+        default=None,
+        max_length=99,
+        description="Per seat: 'open' for a person, or a bot level or name. Missing: open.",
+    )
+    turn_seconds: float | None = Field(
+        default=None, ge=1, le=86400, description="Seconds per move; none: no timer."
+    )
+    match_target: int | None = Field(
+        default=None, ge=1, le=99, description="Play a series: first to this many wins."
+    )
+    listed: bool = Field(default=True, description="Shown in the list of open rooms.")
+    hints: bool = Field(
+        default=False, description="A casual room: a seat may ask the strongest bot for a hint."
+    )
+    fallback_level: str = Field(
+        default="medium",
+        max_length=64,
+        description="The bot for seats left open at an early start, and for timed-out turns.",
+    )
+    host_name: str | None = Field(
+        default=None, max_length=NAME_LIMIT, description="Take a seat as this name at once."
+    )
+    seed: str | None = Field(
+        default=None, max_length=64, description="Only on servers started to allow it."
+    )
+
+
+class ClaimSeat(BaseModel):
+    """Sit down in a room."""
+
+    name: str = Field(max_length=NAME_LIMIT, description="Your display name.")
+    seat: int | None = Field(default=None, ge=0, le=99, description="Which seat; none: any.")
+
+
+class SeatBot(BaseModel):
+    """Hand a seat to a bot."""
+
+    level: str = Field(max_length=64, description="A bot level or bot name.")
+
+
+async def _ask(hub: HubDep, command: commands.RoomCommand) -> dict[str, Any]:
+    answer: dict[str, Any] = await hub.ask(command)
+    return answer
+
+
+async def _claim(hub: HubDep, code: str, name: str, seat: int | None) -> tuple[int, str]:
+    taken = await hub.ask(commands.Claim(code, name, seat))
+    return int(taken[0]), str(taken[1])
+
+
+@router.post(
+    "",
+    status_code=201,
+    summary="Create a room (you are its host)",
+    dependencies=[Depends(creating)],
+)
+async def create_room(hub: HubDep, body: CreateRoom) -> dict[str, Any]:
+    """A new room, its host token, and the host's seat if they named themselves."""
+    settings = Settings(
+        turn_seconds=body.turn_seconds,
+        match_target=body.match_target,
+        listed=body.listed,
+        fallback_level=body.fallback_level,
+        hints=body.hints,
+    )
+    if body.host_name is not None:
+        clean_text(body.host_name, NAME_LIMIT, "a display name")
+    room, host_token = await hub.create(
+        body.game, body.players, dict(body.options), body.seats, settings, body.seed
+    )
+    answer: dict[str, Any] = {
+        "code": room.code,
+        "host_token": host_token,
+        "invite": f"/rooms/{room.code}",
+        "room": room.public_info(),
+    }
+    if body.host_name is not None:
+        seat, token = await _claim(hub, room.code, body.host_name, None)
+        answer.update(seat=seat, seat_token=token, room=await _ask(hub, commands.Info(room.code)))
+    return answer
+
+
+@router.get("", summary="Listed rooms that are not over")
+async def list_rooms(hub: HubDep) -> list[dict[str, Any]]:
+    """The lobby's list."""
+    return await hub.listed()
+
+
+@router.get("/{code}", summary="A room's public facts")
+async def room_info(hub: HubDep, code: Code) -> dict[str, Any]:
+    """What anyone may know of the room."""
+    return await _ask(hub, commands.Info(code))
+
+
+@router.post("/{code}/seats", summary="Claim a seat: returns its secret token")
+async def claim(hub: HubDep, code: Code, body: ClaimSeat) -> dict[str, Any]:
+    """The seat and its token."""
+    seat, token = await _claim(hub, code, body.name, body.seat)
+    return {"seat": seat, "token": token}
+
+
+@router.post("/{code}/start", summary="Host: start, bots in the open seats")
+async def start(hub: HubDep, code: Code, token: Token) -> dict[str, Any]:
+    """Started: the room's facts."""
+    return await _ask(hub, commands.Start(code, token))
+
+
+@router.put("/{code}/seats/{seat}/bot", summary="Host: a bot plays this seat")
+async def seat_bot(
+    hub: HubDep,
+    code: Code,
+    seat: Annotated[int, Path(ge=0, le=99)],
+    token: Token,
+    body: Annotated[SeatBot, Body()],
+) -> dict[str, Any]:
+    """The seat handed to the bot: the room's facts."""
+    return await _ask(hub, commands.SetBot(code, token, seat, body.level))
+
+
+@router.post("/{code}/rematch", summary="Host: play again, seats rotated")
+async def rematch(hub: HubDep, code: Code, token: Token) -> dict[str, Any]:
+    """The next game set up: the room's facts."""
+    return await _ask(hub, commands.Rematch(code, token))
+
+
+@router.get(
+    "/{code}/games/{game_no}/record",
+    summary="A finished game's full record, every secret included",
+)
+async def record(
+    hub: HubDep, code: Code, game_no: Annotated[int, Path(ge=1, le=10**6)]
+) -> dict[str, Any]:
+    """The record, once the game is over."""
+    return await _ask(hub, commands.GetRecord(code, game_no))
