@@ -37,65 +37,80 @@ def register(app: typer.Typer) -> None:
     app.command("serve")(user_errors(serve_command))
 
 
+_HostOption = Annotated[str, typer.Option(help="The address to listen on.")]
+_PortOption = Annotated[int, typer.Option(help="The port to listen on (0: any free one).")]
+_DbOption = Annotated[
+    str | None,
+    typer.Option(
+        help="An SQLAlchemy database URL (default: $APOTHECARY_DB, else a SQLite file "
+        "in your data folder), e.g. postgresql://user:pass@host/db."
+    ),
+]
+_WorkersOption = Annotated[
+    int,
+    typer.Option(
+        help="Server processes sharing the port and the rooms (more than 1 needs a "
+        "PostgreSQL --db and --redis)."
+    ),
+]
+_RedisOption = Annotated[
+    str | None,
+    typer.Option(
+        help="A Redis URL (default: $APOTHECARY_REDIS): share rooms with the other server "
+        "processes on the same --db, e.g. redis://127.0.0.1:6379/0."
+    ),
+]
+_RedisPrefixOption = Annotated[
+    str,
+    typer.Option(help="The start of every Redis key and channel (deployments sharing a Redis)."),
+]
+_WorkersForBotsOption = Annotated[
+    int,
+    typer.Option(help="Processes the bots think in, per server process (0: a thread)."),
+]
+_BotDelayOption = Annotated[
+    float, typer.Option(help="Seconds before a bot's move is shown, so people can follow.")
+]
+_AllowOriginOption = Annotated[
+    list[str] | None,
+    typer.Option(help="Another origin whose pages may open sockets (repeatable)."),
+]
+_AllowSeedOption = Annotated[
+    bool, typer.Option(hidden=True, help="Let room creators choose the seed (tests only).")
+]
+_CreatePerMinuteOption = Annotated[
+    int,
+    typer.Option(hidden=True, help="Rooms one address may create a minute (benchmarks)."),
+]
+_SocketRateOption = Annotated[
+    float,
+    typer.Option(hidden=True, help="Messages a socket may send a second (tests, benchmarks)."),
+]
+_LeaseSecondsOption = Annotated[
+    float, typer.Option(hidden=True, help="How long a room's lease lasts (cluster tests).")
+]
+_HeartbeatSecondsOption = Annotated[
+    float, typer.Option(hidden=True, help="How often leases are renewed (cluster tests).")
+]
+_LogLevelOption = Annotated[str, typer.Option(help="debug, info, warning or error.")]
+
+
 def serve_command(
-    host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="The port to listen on (0: any free one).")] = 8000,
-    db: Annotated[
-        str | None,
-        typer.Option(
-            help="An SQLAlchemy database URL (default: $APOTHECARY_DB, else a SQLite file "
-            "in your data folder), e.g. postgresql://user:pass@host/db."
-        ),
-    ] = None,
-    workers: Annotated[
-        int,
-        typer.Option(
-            help="Server processes sharing the port and the rooms (more than 1 needs a "
-            "PostgreSQL --db and --redis)."
-        ),
-    ] = 1,
-    redis: Annotated[
-        str | None,
-        typer.Option(
-            help="A Redis URL (default: $APOTHECARY_REDIS): share rooms with the other server "
-            "processes on the same --db, e.g. redis://127.0.0.1:6379/0."
-        ),
-    ] = None,
-    redis_prefix: Annotated[
-        str,
-        typer.Option(
-            help="The start of every Redis key and channel (deployments sharing a Redis)."
-        ),
-    ] = "apothecary",
-    workers_for_bots: Annotated[
-        int,
-        typer.Option(help="Processes the bots think in, per server process (0: a thread)."),
-    ] = 1,
-    bot_delay: Annotated[
-        float, typer.Option(help="Seconds before a bot's move is shown, so people can follow.")
-    ] = 0.8,
-    allow_origin: Annotated[
-        list[str] | None,
-        typer.Option(help="Another origin whose pages may open sockets (repeatable)."),
-    ] = None,
-    allow_seed: Annotated[
-        bool, typer.Option(hidden=True, help="Let room creators choose the seed (tests only).")
-    ] = False,
-    create_per_minute: Annotated[
-        int,
-        typer.Option(hidden=True, help="Rooms one address may create a minute (benchmarks)."),
-    ] = 30,
-    socket_rate: Annotated[
-        float,
-        typer.Option(hidden=True, help="Messages a socket may send a second (tests, benchmarks)."),
-    ] = 10.0,
-    lease_seconds: Annotated[
-        float, typer.Option(hidden=True, help="How long a room's lease lasts (cluster tests).")
-    ] = 5.0,
-    heartbeat_seconds: Annotated[
-        float, typer.Option(hidden=True, help="How often leases are renewed (cluster tests).")
-    ] = 1.0,
-    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+    host: _HostOption = "127.0.0.1",
+    port: _PortOption = 8000,
+    db: _DbOption = None,
+    workers: _WorkersOption = 1,
+    redis: _RedisOption = None,
+    redis_prefix: _RedisPrefixOption = "apothecary",
+    workers_for_bots: _WorkersForBotsOption = 1,
+    bot_delay: _BotDelayOption = 0.8,
+    allow_origin: _AllowOriginOption = None,
+    allow_seed: _AllowSeedOption = False,
+    create_per_minute: _CreatePerMinuteOption = 30,
+    socket_rate: _SocketRateOption = 10.0,
+    lease_seconds: _LeaseSecondsOption = 5.0,
+    heartbeat_seconds: _HeartbeatSecondsOption = 1.0,
+    log_level: _LogLevelOption = "info",
 ) -> None:
     """Run the game server: rooms, invite links, bots, spectators, chat."""
     try:
@@ -109,22 +124,17 @@ def serve_command(
             f"the server needs the [web] extra ({error.name} is missing): "
             "pip install 'apothecary[web]'"
         ) from None
-    if not 0 <= port <= 65535:
-        raise BadOptionError(f"--port {port}: a port is 0 to 65535")
-    if workers_for_bots < 0:
-        raise BadOptionError("--workers-for-bots: 0 or more")
-    if create_per_minute < 1:
-        raise BadOptionError("--create-per-minute: 1 or more")
-    if bot_delay < 0:
-        raise BadOptionError("--bot-delay: 0 or more seconds")
-    if log_level not in ("debug", "info", "warning", "error"):
-        raise BadOptionError(f"--log-level {log_level!r}: debug, info, warning or error")
-    if socket_rate <= 0:
-        raise BadOptionError("--socket-rate: more than 0")
-    if workers < 1:
-        raise BadOptionError("--workers: 1 or more")
-    if lease_seconds <= 0 or heartbeat_seconds <= 0:
-        raise BadOptionError("--lease-seconds and --heartbeat-seconds: more than 0")
+    _check_numbers(
+        port,
+        workers_for_bots,
+        create_per_minute,
+        bot_delay,
+        log_level,
+        socket_rate,
+        workers,
+        lease_seconds,
+        heartbeat_seconds,
+    )
     redis_url = redis or os.environ.get(REDIS_ENV) or None
     store = Store(db or default_url())
     if (workers > 1 or redis_url) and not store.shared:
@@ -165,6 +175,36 @@ def serve_command(
         _run_server(plan, None, announce=True)
     else:
         _supervise(plan, workers)
+
+
+def _check_numbers(
+    port: int,
+    workers_for_bots: int,
+    create_per_minute: int,
+    bot_delay: float,
+    log_level: str,
+    socket_rate: float,
+    workers: int,
+    lease_seconds: float,
+    heartbeat_seconds: float,
+) -> None:
+    """BadOptionError naming the first option out of its range."""
+    if not 0 <= port <= 65535:
+        raise BadOptionError(f"--port {port}: a port is 0 to 65535")
+    if workers_for_bots < 0:
+        raise BadOptionError("--workers-for-bots: 0 or more")
+    if create_per_minute < 1:
+        raise BadOptionError("--create-per-minute: 1 or more")
+    if bot_delay < 0:
+        raise BadOptionError("--bot-delay: 0 or more seconds")
+    if log_level not in ("debug", "info", "warning", "error"):
+        raise BadOptionError(f"--log-level {log_level!r}: debug, info, warning or error")
+    if socket_rate <= 0:
+        raise BadOptionError("--socket-rate: more than 0")
+    if workers < 1:
+        raise BadOptionError("--workers: 1 or more")
+    if lease_seconds <= 0 or heartbeat_seconds <= 0:
+        raise BadOptionError("--lease-seconds and --heartbeat-seconds: more than 0")
 
 
 @dataclass(frozen=True)

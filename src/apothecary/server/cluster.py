@@ -13,16 +13,20 @@ another viewer's view.
 
 Each process listens on one Redis pub/sub channel of its own,
 ``<prefix>:p:<id>`` (the prefix is ``apothecary`` unless configured); a
-message there is a JSON list of items, in order:
+message there is a JSON list of items, in order, each an object of named
+fields whose ``kind`` says what it is:
 
-``["req", id, sender, op, args]``
-    a request (``id`` None: no answer wanted);
-``["rep", id, ok, result]``
+``{"kind": "req", "id", "sender", "op", "args"}``
+    a request (``id`` None: no answer wanted). ``op`` is ``connect`` or
+    ``disconnect`` (a relayed socket joins or leaves), ``socket`` (a relayed
+    socket's command) or ``room`` (a command about a room); the last two carry
+    ``args["command"]``, the typed command of :mod:`.commands` as its JSON;
+``{"kind": "rep", "id", "ok", "result"}``
     the answer to a request: a result, or a refusal to raise again;
-``["out", connection, text, n]``
+``{"kind": "out", "conn", "text", "n"}``
     the n-th message for one relayed socket (a gap: one was lost, and the
     relay closes the socket, whose client reconnects and is sent it all);
-``["close", connection, code, reason]``
+``{"kind": "close", "conn", "code", "reason"}``
     close a relayed socket (the room moved, or the server is going).
 
 One writer task publishes everything a process sends, in the order it was
@@ -116,6 +120,9 @@ def new_process_id() -> str:
     return f"{os.uname().nodename[:24]}-{os.getpid()}-{secrets.token_hex(4)}"
 
 
+Item = dict[str, Any]
+"""One item of a channel's message: named fields, ``kind`` first."""
+
 Handler = Callable[[str, dict[str, Any], str], Awaitable[Any]]
 """Answers a request: (op, args, sender) to a JSON-ready result, or a RoomError."""
 
@@ -130,13 +137,13 @@ class Bus:
         self.id = new_process_id()
         self._listed_key = f"{config.prefix}:listed"
         self.redis: Any = aioredis.Redis.from_url(config.redis_url)
-        self._pending: dict[str, asyncio.Future[list[Any]]] = {}
+        self._pending: dict[str, asyncio.Future[Item]] = {}
         self._queue: asyncio.Queue[tuple[str, Any] | None] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._answering: set[asyncio.Task[None]] = set()
         self._pubsub: Any = None
         self._on_request: Handler | None = None
-        self._on_item: Callable[[list[Any]], None] | None = None
+        self._on_item: Callable[[Item], None] | None = None
         self._on_gone: Callable[[str], None] | None = None
 
     def channel(self, process: str) -> str:
@@ -153,7 +160,7 @@ class Bus:
     async def start(
         self,
         on_request: Handler,
-        on_item: Callable[[list[Any]], None],
+        on_item: Callable[[Item], None],
         on_gone: Callable[[str], None],
     ) -> None:
         """Connect, listen on this process's channel, start the writer.
@@ -191,13 +198,13 @@ class Bus:
 
     # -- sending ----------------------------------------------------------------------
 
-    def send(self, process: str, item: list[Any]) -> None:
+    def send(self, process: str, item: Item) -> None:
         """Queue ``item`` for ``process`` (sent in order, by the writer task)."""
         self._queue.put_nowait((self.channel(process), item))
 
     def list_room(self, code: str, info: dict[str, Any] | None) -> None:
         """Show a room in the shared list of open rooms (None: take it off)."""
-        self._queue.put_nowait(("", [code, info]))
+        self._queue.put_nowait(("", {"code": code, "info": info}))
 
     async def request(
         self, process: str, op: str, args: dict[str, Any], timeout: float | None = None
@@ -205,22 +212,22 @@ class Bus:
         """Ask ``process`` to do ``op``; its result, or its refusal raised here.
         Unavailable when it does not answer within ``timeout`` (a lease's length)."""
         rid = secrets.token_hex(8)
-        future: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Item] = asyncio.get_running_loop().create_future()
         self._pending[rid] = future
-        self.send(process, ["req", rid, self.id, op, args])
+        self.send(process, {"kind": "req", "id": rid, "sender": self.id, "op": op, "args": args})
         try:
             reply = await asyncio.wait_for(future, timeout or self.config.lease_seconds)
         except TimeoutError:
             raise Unavailable("the room's server did not answer; try again") from None
         finally:
             self._pending.pop(rid, None)
-        if reply[2]:
-            return reply[3]
-        raise _refusal(reply[3])
+        if reply["ok"]:
+            return reply["result"]
+        raise _refusal(reply["result"])
 
     def tell(self, process: str, op: str, args: dict[str, Any]) -> None:
         """A request that wants no answer."""
-        self.send(process, ["req", None, self.id, op, args])
+        self.send(process, {"kind": "req", "id": None, "sender": self.id, "op": op, "args": args})
 
     async def alive(self, processes: set[str]) -> set[str]:
         """Which of ``processes`` still listen on their channels (a process that
@@ -250,15 +257,15 @@ class Bus:
             if stop:
                 return
 
-    async def _flush(self, batch: list[tuple[str, Any]]) -> None:
+    async def _flush(self, batch: list[tuple[str, Item]]) -> None:
         # One PUBLISH per channel (its items in their order), one pipeline for all.
-        channels: dict[str, list[Any]] = {}
+        channels: dict[str, list[Item]] = {}
         listing: dict[str, Any] = {}
         for channel, item in batch:
             if channel:
                 channels.setdefault(channel, []).append(item)
             else:
-                listing[item[0]] = item[1]
+                listing[item["code"]] = item["info"]
         if not channels and not listing:
             return
         pipe = self.redis.pipeline(transaction=False)
@@ -274,13 +281,13 @@ class Bus:
             if count == 0:
                 self._nobody_heard(channel, items)
 
-    def _nobody_heard(self, channel: str, items: list[Any]) -> None:
+    def _nobody_heard(self, channel: str, items: list[Item]) -> None:
         """Nobody listens on ``channel``: its process is gone. Its requests fail
         at once (the sender asks the database again), and the hub forgets it."""
         for item in items:
-            if item[0] == "req" and item[1] is not None:
+            if item["kind"] == "req" and item["id"] is not None:
                 gone = NotHere("nobody heard the request: its process is gone")
-                self._answered(["rep", item[1], False, _as_data(gone)])
+                self._answered(_reply(item["id"], False, _as_data(gone)))
         if self._on_gone is not None:
             self._on_gone(channel.rsplit(":", 1)[-1])
 
@@ -308,8 +315,8 @@ class Bus:
             for item in items:
                 self._received(item)
 
-    def _received(self, item: list[Any]) -> None:
-        kind = item[0]
+    def _received(self, item: Item) -> None:
+        kind = item.get("kind")
         if kind == "rep":
             self._answered(item)
         elif kind == "req":
@@ -319,24 +326,28 @@ class Bus:
         elif self._on_item is not None:
             self._on_item(item)
 
-    def _answered(self, reply: list[Any]) -> None:
-        future = self._pending.pop(reply[1], None)
+    def _answered(self, reply: Item) -> None:
+        future = self._pending.pop(reply["id"], None)
         if future is not None and not future.done():
             future.set_result(reply)
 
-    async def _answer(self, item: list[Any]) -> None:
-        _kind, rid, sender, op, args = item
+    async def _answer(self, item: Item) -> None:
+        rid, op = item["id"], item["op"]
         assert self._on_request is not None
         try:
-            result = await self._on_request(op, args, sender)
-            reply = ["rep", rid, True, result]
+            result = await self._on_request(op, item["args"], item["sender"])
+            reply = _reply(rid, True, result)
         except RoomError as error:
-            reply = ["rep", rid, False, _as_data(error)]
+            reply = _reply(rid, False, _as_data(error))
         except Exception:
             log.exception("request %s failed", op)
-            reply = ["rep", rid, False, _as_data(Unavailable("the room's server failed"))]
+            reply = _reply(rid, False, _as_data(Unavailable("the room's server failed")))
         if rid is not None:
-            self.send(sender, reply)
+            self.send(item["sender"], reply)
+
+
+def _reply(rid: str, ok: bool, result: Any) -> Item:
+    return {"kind": "rep", "id": rid, "ok": ok, "result": result}
 
 
 def _as_data(error: RoomError) -> dict[str, str]:

@@ -160,11 +160,12 @@ class RemoteConnection(Connection):
         """Send a message to the relaying process, for its socket (numbered,
         so the relay notices one lost on the way)."""
         self.heard += 1
-        self.bus.send(self.process, ["out", self.id, text, self.heard])
+        self.bus.send(self.process, {"kind": "out", "conn": self.id, "text": text, "n": self.heard})
 
     def close(self, code: int = MOVED[0], reason: str = MOVED[1]) -> None:
         """Ask the relaying process to close its socket."""
-        self.bus.send(self.process, ["close", self.id, code, reason])
+        message = {"kind": "close", "conn": self.id, "code": code, "reason": reason}
+        self.bus.send(self.process, message)
 
 
 @dataclass
@@ -897,19 +898,19 @@ class Hub:
         except LeaseLost:
             raise NotHere("let go") from None
 
-    def _relayed(self, item: list[Any]) -> None:
+    def _relayed(self, item: dict[str, Any]) -> None:
         """A message or a close from a room's holder, for a socket relayed here."""
-        connection = self._relays.get(str(item[1]))
+        connection = self._relays.get(str(item.get("conn")))
         if connection is None:
             return
-        if item[0] == "out":
-            if item[3] != connection.heard + 1:  # one was lost: start it afresh
+        if item["kind"] == "out":
+            if item["n"] != connection.heard + 1:  # one was lost: start it afresh
                 connection.close(*MOVED)
                 return
-            connection.heard = int(item[3])
-            connection.send_text(str(item[2]))
-        elif item[0] == "close":
-            connection.close(int(item[2]), str(item[3]))
+            connection.heard = int(item["n"])
+            connection.send_text(str(item["text"]))
+        elif item["kind"] == "close":
+            connection.close(int(item["code"]), str(item["reason"]))
 
     def _gone(self, process: str) -> None:
         """``process`` no longer listens (it died): what was relayed to it is
