@@ -37,7 +37,7 @@ _bearer = HTTPBearer(
 )
 
 
-def _token(
+async def _token(
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> str | None:
     return None if credentials is None else credentials.credentials
@@ -47,12 +47,12 @@ Token = Annotated[str | None, Depends(_token)]
 """The request's bearer token, if it sent one (the room decides what it may do)."""
 
 
-def _hub(request: Request) -> Hub:
+async def _hub(request: Request) -> Hub:
     hub: Hub = request.app.state.hub
     return hub
 
 
-def _replays(request: Request) -> Replays:
+async def _replays(request: Request) -> Replays:
     found: Replays = request.app.state.replays
     return found
 
@@ -64,7 +64,7 @@ ReplaysDep = Annotated["Replays", Depends(_replays)]
 """The app's replays and analyses."""
 
 
-def index_page() -> FileResponse:
+async def index_page() -> FileResponse:
     """The browser client's one page: it reads the path itself."""
     return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
@@ -96,9 +96,10 @@ class PerAddress:
     def __init__(self, name: str, per_minute: Callable[[Request], int], refusal: str) -> None:
         self.name, self.per_minute, self.refusal = name, per_minute, refusal
 
-    def __call__(self, request: Request) -> None:
+    async def __call__(self, request: Request) -> None:
         """TooMany when the address has used its share."""
         buckets: dict[str, Bucket] = request.app.state.limits.setdefault(self.name, {})
+        # Async, as every dependency here: FastAPI runs a plain def in a thread.
         if len(buckets) > 10_000:  # forget addresses quiet for a minute (full again)
             quiet = time.monotonic() - 60.0
             for address in [a for a, b in buckets.items() if b.last < quiet]:
