@@ -16,6 +16,7 @@ Run: ``python tests/packaging/smoke.py`` (prints one line a check, exits 1 on fa
 from __future__ import annotations
 
 import json
+import posixpath
 import random
 import re
 import socket
@@ -142,8 +143,9 @@ def check_server(names: list[str], folder: Path) -> None:
                 if path.endswith(".js"):
                     folder_url = path.rsplit("/", 1)[0]
                     for target in IMPORTS.findall(body.decode()):
-                        if target.startswith("./"):
-                            target = f"{folder_url}/{target[2:]}"
+                        # "./kit.js" or "../dom.js": relative to the script's own folder
+                        if target.startswith("."):
+                            target = posixpath.normpath(posixpath.join(folder_url, target))
                         queue.append(target)
             check(f"every script the page imports ({len(seen)} files)", len(seen) > 10, seen)
 
