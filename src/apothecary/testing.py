@@ -27,6 +27,7 @@ from apothecary.core.errors import BadOptionError, IllegalActionError, Malformed
 from apothecary.core.game import CHANCE, JSON, TERMINAL, Game, Player, State, sample_chance
 from apothecary.core.records import Record
 from apothecary.core.registry import load
+from apothecary.core.words import read as read_words
 
 _NOT_NOTATION = "%% not an action %%"
 _YOU = re.compile(r"\byou\b", re.IGNORECASE)
@@ -677,9 +678,32 @@ def _check_labels(state: State, legal: list[int], chance: bool, where: _Where) -
                 f"action_label({state.action_to_string(action)!r}) is {label!r}, "
                 "not a non-empty str"
             )
+        elif not chance:
+            _check_move(state, action, label, where)
     if not chance and len(set(labels)) != len(labels):
         twins = sorted({label for label in labels if labels.count(label) > 1})
         where.fail(f"two legal actions share a label: {twins} (a button must tell them apart)")
+
+
+def _check_move(state: State, action: int, label: str, where: _Where) -> None:
+    """A decision's words read as its label, and its move is JSON data with a
+    ``kind`` (docs/protocol.md: what a front end finds a move by)."""
+    notation = state.action_to_string(action)
+    try:
+        words = state.action_words(action)
+        move = state.action_move(action)
+    except Exception as error:
+        where.fail(f"action_words/action_move({notation!r}) raised {type(error).__name__}: {error}")
+        return
+    if str(words) != label:
+        where.fail(f"action_words({notation!r}) reads {str(words)!r}, but its label is {label!r}")
+    if not isinstance(move, dict) or not isinstance(move.get("kind"), str):
+        where.fail(f"action_move({notation!r}) is {move!r}, not a dict with a str 'kind'")
+    else:
+        try:
+            json.dumps(move)
+        except (TypeError, ValueError) as error:
+            where.fail(f"action_move({notation!r}) is not JSON: {error}")
 
 
 def _expect_error(
@@ -806,7 +830,25 @@ def _check_event(state: State, action: int, viewer: Player | None, where: _Where
         where.fail(f"{what}: notation {notation!r} is neither a str nor None")
     if viewer == actor and notation != state.action_to_string(action):
         where.fail(f"{what}: the actor reads notation {notation!r}, not its own action's")
+    _check_event_words(event, what, where)
     return event
+
+
+def _check_event_words(event: dict[str, Any], what: str, where: _Where) -> None:
+    """An event's ``words`` read as its text without the ``then`` clauses, and
+    ``then_words`` as those clauses (what a client shows, seats by name)."""
+    then = event.get("then", [])
+    try:
+        own = read_words(event.get("words"))
+        clauses = [read_words(w) for w in event.get("then_words", [])]
+    except ValueError as error:
+        where.fail(f"{what}: {error}")
+        return
+    if isinstance(then, list) and clauses != then:
+        where.fail(f"{what}: then_words read {clauses!r}, but then is {then!r}")
+    whole = "; ".join([own, *clauses])
+    if whole != event.get("text"):
+        where.fail(f"{what}: its words read {whole!r}, but its text is {event.get('text')!r}")
 
 
 def _check_resample(

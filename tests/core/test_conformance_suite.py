@@ -137,7 +137,9 @@ class _TellingDealState(InVinoMorteState):
     ) -> dict[str, JSON]:
         event = super()._describe_action(action, actor, viewer)
         if event["kind"] == "deal":
-            event["text"] += f" ({self.action_to_string(action)})"
+            told = f" ({self.action_to_string(action)})"
+            event["text"] += told
+            event["words"] = [*event["words"], told]  # a leak in both, as a front end reads it
         return event
 
 

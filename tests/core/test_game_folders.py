@@ -123,7 +123,7 @@ def test_the_four_packages_share_one_shape(name: str) -> None:
     assert declared.terminal_view is not None
     assert declared.table is not None and declared.table.package == package
     folder = Path(resolve(package).__file__).parent
-    for file in declared.table.files().values():
+    for file in declared.table.served():
         assert (folder / file).is_file(), file
     assert (folder / "rules.md").is_file()
 

@@ -28,6 +28,7 @@ from apothecary.core.errors import (
     PlayerCountError,
     quote,
 )
+from apothecary.core.words import SeatRef, Words, runs_of, say
 
 Action: TypeAlias = int
 """An action id: a small non-negative int, dense per game configuration."""
@@ -193,14 +194,27 @@ class Outcome:
     """The game's own score per seat (points, group size, scones eaten...)."""
     reason: str
     """One sentence: how it ended."""
+    words: Words | None = field(default=None, compare=False)
+    """The reason with its seats as data (:mod:`apothecary.core.words`), when
+    the game gave them; :meth:`to_json` sends them as ``reason_words``."""
 
-    def to_json(self) -> dict[str, JSON]:
-        """A JSON-ready dict of this outcome."""
-        return {
+    @classmethod
+    def told(cls, winners: tuple[Player, ...], scores: tuple[float, ...], reason: Words) -> Outcome:
+        """An outcome whose reason is words: ``reason`` is their English."""
+        return cls(winners, scores, str(reason), reason)
+
+    def to_json(self, words: bool = False) -> dict[str, JSON]:
+        """A JSON-ready dict of this outcome, as a record keeps it; with
+        ``words``, as the protocol sends it: also ``reason_words``, the reason
+        with its seats as data."""
+        out: dict[str, JSON] = {
             "winners": list(self.winners),
             "scores": [float(s) for s in self.scores],
             "reason": self.reason,
         }
+        if words:
+            out["reason_words"] = runs_of(self.words if self.words is not None else self.reason)
+        return out
 
 
 class Game(ABC):
@@ -677,7 +691,7 @@ class State(ABC):
         if type(action) is not int or action not in self.legal_actions():
             # A copy raises the precise error; this state is left as it was.
             self.clone().apply_action(action)
-        return self._describe_action(action, self.current_player(), viewer)
+        return with_words(self._describe_action(action, self.current_player(), viewer))
 
     def _describe_action(
         self, action: Action, actor: Player, viewer: Player | None
@@ -688,18 +702,37 @@ class State(ABC):
         actor and, when the game hides nothing, everyone reads the notation;
         anyone else learns only that the actor acted.
         """
-        who = "chance" if actor == CHANCE else f"seat {actor}"
+        who: str | SeatRef = "chance" if actor == CHANCE else SeatRef(actor)
         if actor == viewer or not self.game.info.has_hidden_information:
             notation = self.action_to_string(action)
-            return {"actor": actor, "notation": notation, "text": f"{who} plays {notation}"}
-        return {"actor": actor, "notation": None, "text": f"{who} acts"}
+            text = say("{who} plays {notation}", who=who, notation=notation)
+            return {"actor": actor, "notation": notation, "text": str(text), "words": text.runs()}
+        text = say("{who} acts", who=who)
+        return {"actor": actor, "notation": None, "text": str(text), "words": text.runs()}
 
     def action_label(self, action: Action) -> str:
         """Words for a legal action of the seat to move, shown before it is
         chosen (a button's label). It tells the choice only, never what it
         will lead to: a label is read before the action is played, when its
-        consequences are still hidden. The generic answer is the notation."""
+        consequences are still hidden. The generic answer is the notation.
+        A game whose labels name seats overrides :meth:`action_words` and
+        returns its English here (the conformance suite checks they agree)."""
         return self.action_to_string(action)
+
+    def action_words(self, action: Action) -> Words:
+        """:meth:`action_label` with its seats as data (:mod:`apothecary.core.words`),
+        sent as a legal action's ``words``; the generic answer is the label
+        as one run (no seat kept as data)."""
+        return Words(self.action_label(action))
+
+    def action_move(self, action: Action) -> dict[str, JSON]:
+        """A legal action of the seat to move as data, sent beside its id,
+        notation and label: ``{"kind": ..., ...}`` with the arguments of its
+        kind, seats as numbers and cards, glasses or places as the game's ids
+        (each game's rules page lists its kinds). A front end finds a move by
+        this, never by reading its notation. The generic answer is
+        ``{"kind": "action", "action": id}``."""
+        return {"kind": "action", "action": action}
 
     def clone(self) -> State:
         """An independent copy: changing one never changes the other."""
@@ -805,3 +838,19 @@ def sample_chance(state: State, rng: random.Random) -> Action:
         if r < total:
             return action
     return outcomes[-1][0]
+
+
+def with_words(event: dict[str, JSON]) -> dict[str, JSON]:
+    """``event`` with ``words`` (and ``then_words`` where it has ``then``):
+    the runs a game gave, or, for a game that gave only text, the text as one
+    run, so every event on the wire has them (docs/protocol.md)."""
+    then = event.get("then")
+    if "words" not in event:
+        # A game that gave only text: its own words are the text before its
+        # ``then`` clauses (core.events.add_then put them there, after "; ").
+        text = str(event.get("text", ""))
+        tail = "; " + "; ".join(str(t) for t in then) if isinstance(then, list) and then else ""
+        event["words"] = runs_of(text[: -len(tail)] if tail and text.endswith(tail) else text)
+    if isinstance(then, list) and "then_words" not in event:
+        event["then_words"] = [runs_of(str(t)) for t in then]
+    return event

@@ -52,13 +52,21 @@ class TableFiles:
     package: str
     script: str = "table.js"
     style: str | None = "table.css"
+    modules: tuple[str, ...] = ()
+    """Further ES modules of the table that ``script`` imports by a relative
+    URL (``./layout.js``: the pure layout, which unit tests load without a
+    browser); served beside it, never named to the client."""
 
     def files(self) -> dict[str, str]:
-        """The files the server serves for this table, by their URL kind."""
+        """The files the server names to the client, by their URL kind."""
         files = {"script": self.script}
         if self.style is not None:
             files["style"] = self.style
         return files
+
+    def served(self) -> tuple[str, ...]:
+        """Every file the server serves for this table: :meth:`files` and :attr:`modules`."""
+        return (*self.files().values(), *self.modules)
 
 
 @dataclass(frozen=True)

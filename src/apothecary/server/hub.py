@@ -50,7 +50,7 @@ from apothecary.server.store import Lease, LeaseLost, Store
 
 log = logging.getLogger("apothecary.server")
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 """The version of the WebSocket protocol (docs/protocol.md)."""
 
 GOING = (1001, "server shutting down")

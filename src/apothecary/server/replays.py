@@ -248,7 +248,7 @@ def summary(room: Room, code: str, game_no: int) -> dict[str, JSON]:
         "options": dict(room.game.options),
         "seats": list(room.seating),
         "names": list(seat_names(room.seating)),
-        "outcome": None if outcome is None else outcome.to_json(),
+        "outcome": None if outcome is None else outcome.to_json(words=True),
         "steps": state.move_number(),
         "moves": revealed_moves(room),
         "link": f"/replay/{code}/{game_no}",

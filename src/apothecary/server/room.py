@@ -646,7 +646,7 @@ class Room:
         state = self._playing_state()
         outcome = state.outcome()
         assert outcome is not None
-        self.outcome = outcome.to_json()
+        self.outcome = outcome.to_json(words=True)
         for winner in outcome.winners:
             self.seats[winner].wins += 1
         self.status = "over"
@@ -775,9 +775,12 @@ class Room:
             {
                 "id": action,
                 "notation": state.action_to_string(action),
-                "label": state.action_label(action),
+                "label": str(words),
+                "words": words.runs(),
+                "move": state.action_move(action),
             }
             for action in state.legal_actions()
+            for words in (state.action_words(action),)
         ]
         self._legal_cache = (self.state_id, listed)
         return listed
@@ -926,7 +929,7 @@ class Room:
             mover if mover >= 0 else None,
             None,
             [],
-            None if outcome is None else outcome.to_json(),
+            None if outcome is None else outcome.to_json(words=True),
         )
 
     def hint_position(self, seat: int) -> State:
@@ -992,7 +995,7 @@ class Room:
             room._replay(actions)
             outcome = room.state.outcome()
             if outcome is not None:
-                room.outcome = outcome.to_json()
+                room.outcome = outcome.to_json(words=True)
         room.status = row["status"]
         room.deadline = row["deadline"]
         return room

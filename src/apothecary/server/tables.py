@@ -43,7 +43,7 @@ async def table_file(
 ) -> Response:
     """One of the files a game's manifest names for its table; 404 for any other."""
     table = manifest(name).table if name in games() else None
-    if table is None or file not in table.files().values():
+    if table is None or file not in table.served():
         raise HTTPException(404, f"no table file {file!r} for {name!r}")
     resource = resources.files(table.package).joinpath(file)
     media_type = MEDIA_TYPES.get(Path(file).suffix, "application/octet-stream")

@@ -30,11 +30,13 @@ def test_only_the_dealer_reads_what_it_pours() -> None:
         "kind": "deal",
         "notation": "deal 2 wine",
         "text": "seat 0 deals a glass of wine to seat 2",
+        "words": ["seat 0 deals a glass of wine to seat 2"],
         "to": 2,
         "cheese": False,
         "glass": "wine",
         "reveal": None,
         "then": [],
+        "then_words": [],
     }
     for viewer in (2, 1, None):  # the seat dealt the glass, another seat, a spectator
         told = state.describe_action("deal 2 wine", viewer)

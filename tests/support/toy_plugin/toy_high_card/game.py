@@ -168,6 +168,7 @@ class ToyState(State):
         if self.bug == "event_leak" and action in DEAL:
             # Tells every viewer which card was dealt: a secret of the seat it went to.
             event["text"] = f"chance deals card {action}"
+            event["words"] = [event["text"]]
         if self.bug == "event_actor" and actor == viewer:
             event["notation"] = None  # the actor is not told its own move
         return event

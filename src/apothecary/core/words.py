@@ -1,0 +1,268 @@
+"""Words whose seats are data: what a game says, with every seat it names kept
+as a number, so a front end puts in a name, "you" or a highlight without
+reading the sentence.
+
+A :class:`Words` is a list of runs: plain strings, ``{"seat": n}`` (one seat)
+and ``{"seats": [n, ...]}`` (several, which a front end joins as a sentence
+does: "Ann, Bob and you"). ``str(words)`` is the English every log, record and
+terminal line has always read (``seat 3``, ``seat 0 and seat 2``);
+:meth:`Words.runs` is the JSON the protocol sends beside it (``words`` on an
+event, a legal action and an outcome; see docs/protocol.md).
+
+Games build words with :func:`say`, a :meth:`str.format` template whose
+seat values are :func:`seat` and :func:`seats`::
+
+    say("{who} swaps glasses with {other}", who=seat(2), other=seat(0))
+
+The template is the game's own code, never text a client sent, so nothing
+here reads a sentence back apart: a seat is data from the moment it is named.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Union
+
+if TYPE_CHECKING:  # core.game imports this module; the alias is only for the checker
+    from apothecary.core.game import JSON
+
+_FORMATTER = string.Formatter()
+
+
+class SeatRef:
+    """One seat named in words; ``str`` is ``seat N``."""
+
+    __slots__ = ("number",)
+
+    def __init__(self, number: int) -> None:
+        self.number = int(number)
+
+    def __str__(self) -> str:
+        return f"seat {self.number}"
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __repr__(self) -> str:
+        return f"seat({self.number})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SeatRef) and other.number == self.number
+
+    def __hash__(self) -> int:
+        return hash(("seat", self.number))
+
+
+class SeatsRef:
+    """Several seats named together; ``str`` joins them as a sentence does
+    (``seat 0, seat 1 and seat 2``), ``nobody`` for none."""
+
+    __slots__ = ("numbers",)
+
+    def __init__(self, numbers: Iterable[int]) -> None:
+        self.numbers = tuple(int(n) for n in numbers)
+
+    def __str__(self) -> str:
+        names = [f"seat {n}" for n in self.numbers]
+        if not names:
+            return "nobody"
+        if len(names) == 1:
+            return names[0]
+        return ", ".join(names[:-1]) + " and " + names[-1]
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __repr__(self) -> str:
+        return f"seats({list(self.numbers)})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SeatsRef) and other.numbers == self.numbers
+
+    def __hash__(self) -> int:
+        return hash(("seats", self.numbers))
+
+
+Part = Union[str, SeatRef, SeatsRef, "Words"]
+"""What words are made of."""
+
+
+def seat(number: int) -> SeatRef:
+    """One seat, for :func:`say` (``str``: ``seat 3``)."""
+    return SeatRef(number)
+
+
+def seats(numbers: Iterable[int]) -> SeatsRef:
+    """Several seats, for :func:`say` (``str``: ``seat 0 and seat 2``; ``nobody`` for none)."""
+    return SeatsRef(numbers)
+
+
+class Words:
+    """An English phrase whose seats are data (see the module's docstring).
+
+    Immutable; ``+`` joins words and strings, :meth:`join` a sequence of them.
+    """
+
+    __slots__ = ("_parts",)
+
+    def __init__(self, *parts: Part) -> None:
+        flat: list[str | SeatRef | SeatsRef] = []
+        for part in parts:
+            if isinstance(part, Words):
+                flat.extend(part._parts)
+            elif isinstance(part, (str, SeatRef, SeatsRef)):
+                flat.append(part)
+            else:
+                raise TypeError(f"words are made of strings and seats, not {part!r}")
+        self._parts: tuple[str | SeatRef | SeatsRef, ...] = tuple(flat)
+
+    @staticmethod
+    def of(value: Part) -> Words:
+        """``value`` as words (a plain string is words with no seat in them)."""
+        return value if isinstance(value, Words) else Words(value)
+
+    def __str__(self) -> str:
+        return "".join(str(part) for part in self._parts)
+
+    def __repr__(self) -> str:
+        return f"Words({str(self)!r})"
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Words) and other.runs() == self.runs()
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def __add__(self, other: Part) -> Words:
+        return Words(self, other)
+
+    def __radd__(self, other: Part) -> Words:
+        return Words(other, self)
+
+    def __bool__(self) -> bool:
+        return bool(str(self))
+
+    def join(self, items: Iterable[Part]) -> Words:
+        """``items`` with these words between them, as :meth:`str.join`."""
+        parts: list[Part] = []
+        for i, item in enumerate(items):
+            if i:
+                parts.append(self)
+            parts.append(item)
+        return Words(*parts)
+
+    def capitalized(self) -> Words:
+        """These words with a capital first letter, when they start with a string."""
+        if self._parts and isinstance(self._parts[0], str) and self._parts[0]:
+            first = self._parts[0]
+            return Words(first[0].upper() + first[1:], *self._parts[1:])
+        return self
+
+    def runs(self) -> list[JSON]:
+        """The protocol's form: strings (neighbours merged), ``{"seat": n}``
+        and ``{"seats": [n, ...]}``; an empty seat list is the string ``nobody``."""
+        out: list[JSON] = []
+        for part in self._parts:
+            if isinstance(part, SeatRef):
+                out.append({"seat": part.number})
+            elif isinstance(part, SeatsRef):
+                if len(part.numbers) == 1:
+                    out.append({"seat": part.numbers[0]})
+                elif part.numbers:
+                    out.append({"seats": list(part.numbers)})
+                else:
+                    _append_text(out, str(part))
+            elif part:
+                _append_text(out, part)
+        return out
+
+    def seat_numbers(self) -> list[int]:
+        """Every seat these words name, in order, each once."""
+        found: list[int] = []
+        for part in self._parts:
+            numbers = (
+                (part.number,)
+                if isinstance(part, SeatRef)
+                else part.numbers
+                if isinstance(part, SeatsRef)
+                else ()
+            )
+            found.extend(n for n in numbers if n not in found)
+        return found
+
+
+def _append_text(out: list[JSON], text: str) -> None:
+    if out and isinstance(out[-1], str):
+        out[-1] = out[-1] + text
+    else:
+        out.append(text)
+
+
+def say(template: str, /, **values: object) -> Words:
+    """Words from a :meth:`str.format` template: a value that is a
+    :func:`seat`, :func:`seats` or :class:`Words` keeps its seats as data;
+    any other value is formatted into the text (its format spec applies).
+
+    >>> str(say("{who} drinks {glass}", who=seat(1), glass="wine"))
+    'seat 1 drinks wine'
+    >>> say("{who} drinks", who=seat(1)).runs()
+    [{'seat': 1}, ' drinks']
+    """
+    parts: list[Part] = []
+    for literal, field, spec, conversion in _FORMATTER.parse(template):
+        if literal:
+            parts.append(literal)
+        if field is None:
+            continue
+        if field not in values:
+            raise KeyError(f"say: the template names {field!r}, which was not given")
+        value = values[field]
+        if isinstance(value, (SeatRef, SeatsRef, Words)) and not spec and not conversion:
+            parts.append(value)
+        else:
+            shown = _FORMATTER.convert_field(value, conversion)
+            parts.append(_FORMATTER.format_field(shown, spec or ""))
+    return Words(*parts)
+
+
+def read(runs: object) -> str:
+    """The English of protocol runs (seats as ``seat N``); raises ValueError
+    for anything that is not runs. A client's reading with names in place of
+    ``seat N`` is the same walk over the same data."""
+    if not isinstance(runs, list):
+        raise ValueError(f"words are a list of runs, not {runs!r}")
+    out: list[str] = []
+    for run in runs:
+        if isinstance(run, str):
+            out.append(run)
+        elif isinstance(run, dict) and set(run) == {"seat"} and type(run["seat"]) is int:
+            out.append(str(SeatRef(run["seat"])))
+        elif (
+            isinstance(run, dict)
+            and set(run) == {"seats"}
+            and isinstance(run["seats"], list)
+            and all(type(n) is int for n in run["seats"])
+        ):
+            out.append(str(SeatsRef(run["seats"])))
+        else:
+            raise ValueError(f"not a run of words: {run!r}")
+    return "".join(out)
+
+
+def plain_runs(text: str) -> list[JSON]:
+    """Runs for words a game gave as a plain string (no seat kept as data)."""
+    return [text] if text else []
+
+
+def runs_of(value: str | Words) -> list[JSON]:
+    """The protocol's runs of ``value``: words keep their seats, a string has none."""
+    return value.runs() if isinstance(value, Words) else plain_runs(value)
+
+
+def runs_list(values: Sequence[str | Words]) -> list[JSON]:
+    """:func:`runs_of` for each of ``values``."""
+    return [runs_of(v) for v in values]

@@ -1,0 +1,40 @@
+// Words whose seats are data (apothecary.core.words on the server): a list of
+// runs, each a string, {seat: n} or {seats: [n, ...]}. The client puts in names
+// from these runs and never reads a sentence apart. Pure: no DOM, so Node's unit
+// tests load it as the browser does.
+
+/** `items` joined as a sentence joins them: [a, ", ", b, " and ", c] (items may be nodes). */
+export function joinParts(items) {
+  const out = [];
+  items.forEach((item, i) => {
+    if (i > 0) out.push(i === items.length - 1 ? " and " : ", ");
+    out.push(item);
+  });
+  return out;
+}
+
+/** "Ann, Bob and you": strings joined as a sentence joins them. */
+export function joinNames(names) {
+  return joinParts(names).join("");
+}
+
+/**
+ * The pieces of `runs` with each seat given by `who(seat)` (a string or a DOM
+ * node) and a list of seats joined: an array of strings and whatever `who`
+ * returns. `capital` makes a leading string start with a capital letter.
+ */
+export function wordPieces(runs, who, { capital = false } = {}) {
+  const out = [];
+  for (const run of Array.isArray(runs) ? runs : []) {
+    if (typeof run === "string") out.push(run);
+    else if (run && Number.isInteger(run.seat)) out.push(who(run.seat));
+    else if (run && Array.isArray(run.seats)) out.push(...joinParts(run.seats.map((s) => who(s))));
+  }
+  if (capital && typeof out[0] === "string" && out[0]) out[0] = out[0][0].toUpperCase() + out[0].slice(1);
+  return out;
+}
+
+/** `runs` as one string, each seat named by `name(seat)`. */
+export function readWords(runs, name, options = {}) {
+  return wordPieces(runs, (s) => String(name(s)), options).join("");
+}
