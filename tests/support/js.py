@@ -66,9 +66,10 @@ def run_js(body: str, data: Any = None, timeout: float = 60) -> Any:
         )
         (where / "data.json").write_text(json.dumps(data))
         main = where / "main.mjs"
+        data_file = json.dumps(str(where / "data.json"))
         main.write_text(
             "import { readFileSync } from 'node:fs';\n"
-            f"const DATA = JSON.parse(readFileSync({json.dumps(str(where / 'data.json'))}, 'utf8'));\n"
+            f"const DATA = JSON.parse(readFileSync({data_file}, 'utf8'));\n"
             "const emit = (value) => process.stdout.write(JSON.stringify(value));\n"
             f"{body}\n"
         )
