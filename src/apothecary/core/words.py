@@ -21,7 +21,7 @@ here reads a sentence back apart: a seat is data from the moment it is named.
 from __future__ import annotations
 
 import string
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Union
 
 if TYPE_CHECKING:  # core.game imports this module; the alias is only for the checker
@@ -39,7 +39,7 @@ class SeatRef:
         self.number = int(number)
 
     def __str__(self) -> str:
-        return f"seat {self.number}"
+        return seat_name(self.number)
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
@@ -64,12 +64,7 @@ class SeatsRef:
         self.numbers = tuple(int(n) for n in numbers)
 
     def __str__(self) -> str:
-        names = [f"seat {n}" for n in self.numbers]
-        if not names:
-            return "nobody"
-        if len(names) == 1:
-            return names[0]
-        return ", ".join(names[:-1]) + " and " + names[-1]
+        return join_names([seat_name(n) for n in self.numbers])
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
@@ -229,10 +224,16 @@ def say(template: str, /, **values: object) -> Words:
     return Words(*parts)
 
 
-def read(runs: object) -> str:
-    """The English of protocol runs (seats as ``seat N``); raises ValueError
-    for anything that is not runs. A client's reading with names in place of
-    ``seat N`` is the same walk over the same data."""
+def seat_name(number: int) -> str:
+    """``seat 3``: how the English names a seat."""
+    return f"seat {number}"
+
+
+def read(runs: object, name: Callable[[int], str] = seat_name) -> str:
+    """Protocol runs as one string, each seat named by ``name`` (``seat N`` by
+    default: the English of ``text``), a list of seats joined as a sentence
+    does; raises ValueError for anything that is not runs. The browser's
+    reading (static/words.js) is the same walk over the same data."""
     if not isinstance(runs, list):
         raise ValueError(f"words are a list of runs, not {runs!r}")
     out: list[str] = []
@@ -240,17 +241,27 @@ def read(runs: object) -> str:
         if isinstance(run, str):
             out.append(run)
         elif isinstance(run, dict) and set(run) == {"seat"} and type(run["seat"]) is int:
-            out.append(str(SeatRef(run["seat"])))
+            out.append(name(run["seat"]))
         elif (
             isinstance(run, dict)
             and set(run) == {"seats"}
             and isinstance(run["seats"], list)
             and all(type(n) is int for n in run["seats"])
         ):
-            out.append(str(SeatsRef(run["seats"])))
+            out.append(join_names([name(n) for n in run["seats"]]))
         else:
             raise ValueError(f"not a run of words: {run!r}")
     return "".join(out)
+
+
+def join_names(names: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``; ``nobody`` for none: names joined as a
+    sentence joins them (the one place the Python side does it)."""
+    if not names:
+        return "nobody"
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def plain_runs(text: str) -> list[JSON]:

@@ -9,7 +9,6 @@ screen stays responsive; their moves come back to the UI thread to be played.
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -44,7 +43,8 @@ from apothecary.core.bot import Bot
 from apothecary.core.errors import ApothecaryError, BadOptionError, MalformedActionError
 from apothecary.core.game import CHANCE, Action, State
 from apothecary.core.registry import game_class, games, load
-from apothecary.tui.session import DEFAULT_BOT, HUMAN, Session, Viewer, plan_seats
+from apothecary.core.words import read as read_words
+from apothecary.tui.session import DEFAULT_BOT, HUMAN, Session, Viewer, marking, plan_seats
 from apothecary.tui.views.base import BOARD_WIDTH
 
 LOG_LINES_SHOWN = 400
@@ -623,9 +623,8 @@ class GameScreen(Screen[None]):
         """A legal move as the list shows it: the game's words, the viewer's own
         seat marked, what the viewer's observation adds (a dose it has seen),
         then the notation that plays it."""
-        label = self.session.state.action_label(action)
-        if self.viewer is not None:
-            label = re.sub(rf"\bseat {self.viewer}\b", f"seat {self.viewer} (you)", label)
+        words = self.session.state.action_words(action).runs()
+        label = read_words(words, marking(self.viewer))
         note = self.session.view.action_note(obs, notation)
         if note is not None:
             label += f", {note}"

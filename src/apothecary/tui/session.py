@@ -8,8 +8,7 @@ bots act from a copy of the state so that they may think on another thread.
 from __future__ import annotations
 
 import random
-import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,6 +22,8 @@ from apothecary.core.errors import (
 )
 from apothecary.core.game import CHANCE, JSON, Action, Game, Player, State, sample_chance
 from apothecary.core.records import Record
+from apothecary.core.words import Words
+from apothecary.core.words import read as read_words
 from apothecary.tui.views import GameView, view_for
 from apothecary.tui.views.base import plural
 
@@ -105,7 +106,7 @@ class LogEntry:
     events: dict[Viewer, dict[str, JSON]] = field(default_factory=dict)
     """Per viewer, the game's own event for it (``State.describe_action``): the
     one place that decides what that viewer may read of the action."""
-    more: dict[Viewer, list[str]] = field(default_factory=dict)
+    more: dict[Viewer, Sequence[str | Words]] = field(default_factory=dict)
     """Per viewer, what the view read off that viewer's observations before and
     after the action and the event leaves unsaid (the cards of a reveal...)."""
     summary: dict[Viewer, str] = field(default_factory=dict)
@@ -124,19 +125,16 @@ class LogEntry:
         event = self.events.get(viewer)
         if event is None:
             return f"{self.number:>3}. (hidden)"
-        text = str(event["text"])
-        then = "; ".join(str(clause) for clause in event.get("then") or [])
-        if then and text.endswith("; " + then):
-            # The notation goes with the action's own words, before what followed.
-            text = text[: -len(then) - 2]
+        # The reader finds itself by a mark, which keeps the sentence's verbs
+        # right ("seat 1 (you) drinks"); the seats are the event's data.
+        name = marking(viewer)
+        text = read_words(event["words"], name)
+        then = "; ".join(read_words(clause, name) for clause in event.get("then_words") or [])
+        # The notation goes with the action's own words, before what followed.
         notation = event.get("notation")
         line = text + ("" if notation is None else f" ({notation})") + (f"; {then}" if then else "")
         for more in self.more.get(viewer, []):
-            line += f"; {more}"
-        if viewer is not None:
-            # Events name every seat "seat N"; the reader finds itself by a mark,
-            # which keeps the sentence's verbs right ("seat 1 (you) drinks").
-            line = re.sub(rf"\bseat {viewer}\b", f"seat {viewer} (you)", line)
+            line += f"; {read_words(more.runs(), name) if isinstance(more, Words) else more}"
         return f"{self.number:>3}. {line}"
 
 
@@ -297,3 +295,13 @@ __all__ = [
     "plan_seats",
     "seats_from_record",
 ]
+
+
+def marking(viewer: Viewer) -> Callable[[int], str]:
+    """How the terminal names a seat to ``viewer``: ``seat N``, and ``seat N (you)``
+    for the viewer's own."""
+
+    def name(number: int) -> str:
+        return f"seat {number} (you)" if number == viewer else f"seat {number}"
+
+    return name

@@ -6,6 +6,7 @@ from typing import Any
 
 from rich.text import Text
 
+from apothecary.core.words import Words, say, seat
 from apothecary.games.little_drop_of_poison.events import card_words as words
 from apothecary.games.little_drop_of_poison.rules import LittleDropOfPoisonGame
 from apothecary.tui.views.base import (
@@ -180,10 +181,25 @@ class LittleDropOfPoisonView(GameView):
             return f"you hold no {move} (your hand: {card_words(obs['hand'])})"
         return None
 
-    def aftermath(self, before: Observation, after: Observation, viewer: int | None) -> list[str]:
+    def aftermath(
+        self, before: Observation, after: Observation, viewer: int | None
+    ) -> list[str | Words]:
         """A reveal card by card, who played what on whom (the game's event says
-        who died; seats are named ``seat N``, as the log marks the viewer's own)."""
-        return self._reveal(before, after, None, plays_only=True)
+        who died), with the seats as data, so the log marks the viewer's own."""
+        reveal = after.get("last_reveal")
+        if not reveal or reveal == before.get("last_reveal"):
+            return []
+        return [
+            say(
+                "{who} had played {cards} on {target}",
+                who=seat(play["seat"]),
+                cards=self._in_words(play["cards"]),
+                target="the king"
+                if str(play["on"]) == "king"
+                else say("the peasant of {owner}", owner=seat(int(play["on"]))),
+            )
+            for play in reveal["plays"]
+        ]
 
     def _in_words(self, counts: dict[str, int]) -> str:
         """Cards for a sentence away from the board's legend, each in words with
@@ -206,7 +222,6 @@ class LittleDropOfPoisonView(GameView):
         before: Observation,
         after: Observation,
         viewer: int | None,
-        plays_only: bool = False,
     ) -> list[str]:
         reveal = after.get("last_reveal")
         if not reveal or reveal == before.get("last_reveal"):
@@ -216,8 +231,6 @@ class LittleDropOfPoisonView(GameView):
             f"on {target_name(str(play['on']), viewer)}"
             for play in reveal["plays"]
         ]
-        if plays_only:
-            return lines
         lines += deaths_words(reveal, viewer)
         lines.append(f"points: {points_words(reveal, viewer)}")
         return lines

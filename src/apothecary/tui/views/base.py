@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from rich.cells import cell_len
@@ -16,6 +17,7 @@ from rich.console import Console
 from rich.text import Text
 
 from apothecary.core.game import CHANCE, Game, Player
+from apothecary.core.words import Words
 
 Observation = dict[str, Any]
 """A seat's observation, as ``State.observation`` returns it."""
@@ -129,9 +131,13 @@ class GameView:
 
     # -- what a viewer is told, and asked ---------------------------------------------
 
-    def aftermath(self, before: Observation, after: Observation, viewer: int | None) -> list[str]:
+    def aftermath(
+        self, before: Observation, after: Observation, viewer: int | None
+    ) -> Sequence[str | Words]:
         """Sentences the game's event leaves unsaid, read off the viewer's own
-        observations just before and after an action (none by default)."""
+        observations just before and after an action (none by default); words
+        (:mod:`apothecary.core.words`) keep their seats as data, so the log
+        marks the viewer's own."""
         return []
 
     def summary(self, before: Observation, after: Observation, viewer: int | None) -> str | None:
