@@ -254,11 +254,11 @@ def read(runs: object, name: Callable[[int], str] = seat_name) -> str:
     return "".join(out)
 
 
-def join_names(names: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``; ``nobody`` for none: names joined as a
+def join_names(names: Sequence[str], empty: str = "nobody") -> str:
+    """``a``, ``a and b``, ``a, b and c``; ``empty`` for none: names joined as a
     sentence joins them (the one place the Python side does it)."""
     if not names:
-        return "nobody"
+        return empty
     if len(names) == 1:
         return names[0]
     return ", ".join(names[:-1]) + " and " + names[-1]

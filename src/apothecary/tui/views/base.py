@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.text import Text
 
 from apothecary.core.game import CHANCE, Game, Player
-from apothecary.core.words import Words
+from apothecary.core.words import Words, join_names
 
 Observation = dict[str, Any]
 """A seat's observation, as ``State.observation`` returns it."""
@@ -61,9 +61,7 @@ def fit(text: Text, width: int = BOARD_WIDTH) -> Text:
 
 def listing(words: list[str], empty: str = "nobody") -> str:
     """``a``, ``a and b``, ``a, b and c``; ``empty`` for none."""
-    if not words:
-        return empty
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return join_names(words, empty)
 
 
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
