@@ -28,7 +28,7 @@ from apothecary.core.errors import (
     PlayerCountError,
     quote,
 )
-from apothecary.core.words import SeatRef, Words, runs_of, say
+from apothecary.core.words import SeatsRef, Words, runs_of, say, seat
 
 Action: TypeAlias = int
 """An action id: a small non-negative int, dense per game configuration."""
@@ -702,7 +702,7 @@ class State(ABC):
         actor and, when the game hides nothing, everyone reads the notation;
         anyone else learns only that the actor acted.
         """
-        who: str | SeatRef = "chance" if actor == CHANCE else SeatRef(actor)
+        who: str | SeatsRef = "chance" if actor == CHANCE else seat(actor)
         if actor == viewer or not self.game.info.has_hidden_information:
             notation = self.action_to_string(action)
             text = say("{who} plays {notation}", who=who, notation=notation)

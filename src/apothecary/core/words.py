@@ -30,33 +30,10 @@ if TYPE_CHECKING:  # core.game imports this module; the alias is only for the ch
 _FORMATTER = string.Formatter()
 
 
-class SeatRef:
-    """One seat named in words; ``str`` is ``seat N``."""
-
-    __slots__ = ("number",)
-
-    def __init__(self, number: int) -> None:
-        self.number = int(number)
-
-    def __str__(self) -> str:
-        return seat_name(self.number)
-
-    def __format__(self, spec: str) -> str:
-        return format(str(self), spec)
-
-    def __repr__(self) -> str:
-        return f"seat({self.number})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, SeatRef) and other.number == self.number
-
-    def __hash__(self) -> int:
-        return hash(("seat", self.number))
-
-
 class SeatsRef:
-    """Several seats named together; ``str`` joins them as a sentence does
-    (``seat 0, seat 1 and seat 2``), ``nobody`` for none."""
+    """Seats named in words (one, several or none): ``str`` is ``seat 3``, or
+    the seats joined as a sentence joins them (``seat 0, seat 1 and seat 2``),
+    ``nobody`` for none."""
 
     __slots__ = ("numbers",)
 
@@ -79,13 +56,13 @@ class SeatsRef:
         return hash(("seats", self.numbers))
 
 
-Part = Union[str, SeatRef, SeatsRef, "Words"]
+Part = Union[str, SeatsRef, "Words"]
 """What words are made of."""
 
 
-def seat(number: int) -> SeatRef:
-    """One seat, for :func:`say` (``str``: ``seat 3``)."""
-    return SeatRef(number)
+def seat(number: int) -> SeatsRef:
+    """One seat, for :func:`say` (``str``: ``seat 3``; on the wire ``{"seat": 3}``)."""
+    return SeatsRef((number,))
 
 
 def seats(numbers: Iterable[int]) -> SeatsRef:
@@ -102,15 +79,15 @@ class Words:
     __slots__ = ("_parts",)
 
     def __init__(self, *parts: Part) -> None:
-        flat: list[str | SeatRef | SeatsRef] = []
+        flat: list[str | SeatsRef] = []
         for part in parts:
             if isinstance(part, Words):
                 flat.extend(part._parts)
-            elif isinstance(part, (str, SeatRef, SeatsRef)):
+            elif isinstance(part, (str, SeatsRef)):
                 flat.append(part)
             else:
                 raise TypeError(f"words are made of strings and seats, not {part!r}")
-        self._parts: tuple[str | SeatRef | SeatsRef, ...] = tuple(flat)
+        self._parts: tuple[str | SeatsRef, ...] = tuple(flat)
 
     @staticmethod
     def of(value: Part) -> Words:
@@ -162,31 +139,23 @@ class Words:
         and ``{"seats": [n, ...]}``; an empty seat list is the string ``nobody``."""
         out: list[JSON] = []
         for part in self._parts:
-            if isinstance(part, SeatRef):
-                out.append({"seat": part.number})
-            elif isinstance(part, SeatsRef):
-                if len(part.numbers) == 1:
-                    out.append({"seat": part.numbers[0]})
-                elif part.numbers:
-                    out.append({"seats": list(part.numbers)})
-                else:
-                    _append_text(out, str(part))
-            elif part:
-                _append_text(out, part)
+            if isinstance(part, str):
+                if part:
+                    _append_text(out, part)
+            elif len(part.numbers) == 1:
+                out.append({"seat": part.numbers[0]})
+            elif part.numbers:
+                out.append({"seats": list(part.numbers)})
+            else:
+                _append_text(out, str(part))
         return out
 
     def seat_numbers(self) -> list[int]:
         """Every seat these words name, in order, each once."""
         found: list[int] = []
         for part in self._parts:
-            numbers = (
-                (part.number,)
-                if isinstance(part, SeatRef)
-                else part.numbers
-                if isinstance(part, SeatsRef)
-                else ()
-            )
-            found.extend(n for n in numbers if n not in found)
+            if isinstance(part, SeatsRef):
+                found.extend(n for n in part.numbers if n not in found)
         return found
 
 
@@ -216,7 +185,7 @@ def say(template: str, /, **values: object) -> Words:
         if field not in values:
             raise KeyError(f"say: the template names {field!r}, which was not given")
         value = values[field]
-        if isinstance(value, (SeatRef, SeatsRef, Words)) and not spec and not conversion:
+        if isinstance(value, (SeatsRef, Words)) and not spec and not conversion:
             parts.append(value)
         else:
             shown = _FORMATTER.convert_field(value, conversion)
