@@ -365,7 +365,7 @@ def test_the_result_comes_into_view_once_when_the_game_ends(
 
 
 def test_a_shared_win_names_every_winner(page, web_server, api):
-    """In Vino Morte's outcome says "seats 0, 1, 2 share the win" when everyone left dies
+    """In Vino Morte's outcome says "seat 0, seat 1 and seat 2 share the win" when everyone left dies
     in the same round (with Cheese); the result and the status line say the names."""
     # An all-bot room whose seed ends that way (checked below, so a change shows).
     room = make_room(
@@ -382,7 +382,7 @@ def test_a_shared_win_names_every_winner(page, web_server, api):
     start(api, room)
     page.wait_for_selector("#result h2", timeout=20_000)
     reason = api.get(f"/api/replays/{room['code']}/1").json()["outcome"]["reason"]
-    assert "seats 0, 1, 2 share the win" in reason
+    assert "seat 0, seat 1 and seat 2 share the win" in reason
     names = [page.inner_text(f"#seats li[data-seat='{s}'] .chip-name") for s in range(3)]
     said = page.inner_text("#result .reason")
     status = page.inner_text("#status")

@@ -30,7 +30,7 @@ def test_only_the_dealer_reads_what_it_pours() -> None:
         "kind": "deal",
         "notation": "deal 2 wine",
         "text": "seat 0 deals a glass of wine to seat 2",
-        "words": ["seat 0 deals a glass of wine to seat 2"],
+        "words": [{"seat": 0}, " deals a glass of wine to ", {"seat": 2}],
         "to": 2,
         "cheese": False,
         "glass": "wine",
@@ -86,3 +86,69 @@ def test_a_drink_and_the_reveal_are_read_by_everyone() -> None:
         "seat 2 swaps glasses with seat 0; the glasses are turned over: "
         "seat 2 wine, seat 0 wine; nobody dies"
     )
+
+
+def test_the_reveal_and_the_end_name_their_seats_as_data() -> None:
+    """The clauses a round's last turn sets off, and the outcome's reason, keep
+    every seat they name as a number (what a client puts a name in for)."""
+    state = play(2, ["deal 1 poison", "deal 0 wine"])
+    event = state.describe_action("swap 0", None)
+    assert event["words"] == [{"seat": 1}, " swaps glasses with ", {"seat": 0}]
+    assert event["then_words"] == [
+        ["the glasses are turned over: ", {"seat": 1}, " wine, ", {"seat": 0}, " poison"],
+        [{"seat": 0}, " dies"],
+        [{"seat": 1}, " is the last player alive after round 1"],
+    ]
+    state.apply_action("swap 0")
+    outcome = state.outcome()
+    assert outcome is not None and outcome.words is not None
+    assert outcome.words.runs() == [{"seat": 1}, " is the last player alive after round 1"]
+    assert outcome.to_json(words=True)["reason_words"] == outcome.words.runs()
+
+
+def test_everyone_dying_together_shares_the_win_by_seats() -> None:
+    """Caseus Vitae: a reveal that kills everyone left ends the game with them
+    all sharing the win, named as a list of seats."""
+    state = play(3, ["deal 1 wine+cheese", "deal 2 poison", "deal 0 poison", "swap 2"], cheese=True)
+    event = state.describe_action("swap 1", None)
+    state.apply_action("swap 1")
+    outcome = state.outcome()
+    assert outcome is not None and outcome.words is not None
+    assert set(outcome.winners) == {0, 1, 2}
+    runs = outcome.words.runs()
+    assert {"seats": [0, 1, 2]} in runs
+    assert event["then_words"][-1] == runs
+    assert (
+        outcome.reason == "everyone left died in round 1: seat 0, seat 1 and seat 2 share the win"
+    )
+
+
+def test_the_observation_tells_the_round_in_the_events_schema() -> None:
+    """One schema: each turn the observation lists has the event's ``actor`` and
+    ``kind`` and the same values for every key they share (the event's own
+    ``notation``, ``text`` and the like aside)."""
+    deals = [
+        "deal 1 wine",
+        "deal 2 wine",
+        "deal 3 poison+cheese",
+        "deal 4 wine+cheese",
+        "deal 0 wine",
+    ]
+    state = play(5, deals, cheese=True)
+    told = []
+    for action in ["steal 4", "swap 0", "drink"]:
+        told.append(state.describe_action(action, None))
+        state.apply_action(action)
+    listed = state.observation(None)["events"]
+    assert [e["kind"] for e in listed] == ["steal", "swap", "drink"]
+    for event, entry in zip(told, listed, strict=True):
+        assert set(entry) <= set(event), (entry, event)
+        assert {key: event[key] for key in entry} == entry
+    # Cheese reversed the poison: the entry says so, as the drink's event did.
+    assert listed[2] == {
+        "actor": 3,
+        "kind": "drink",
+        "glass": "poison",
+        "cheese": True,
+        "died": False,
+    }

@@ -81,3 +81,40 @@ def test_a_steal_names_the_holder_of_the_cheese() -> None:
     the cheese from another player instead." """
     state = play(3, ["deal 1 wine", "deal 2 poison+cheese", "deal 0 wine"], cheese=True)
     assert labels(state)["steal 2"] == "Steal seat 2's cheese"
+
+
+def test_every_move_is_its_action_as_data() -> None:
+    """``action_move`` says what each legal action does, seats as numbers, and
+    the label's words name the same seats as data; the notation is built here
+    from the move alone, so a move that pointed at the wrong seat or glass
+    would not give its action back. Seeded random games with cheese reach
+    every kind."""
+    import random
+
+    seen: set[str] = set()
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = play(5, [], cheese=True, round_limit=6)
+        while not state.is_terminal():
+            for action in state.legal_actions():
+                move = state.action_move(action)
+                seen.add(move["kind"])
+                if move["kind"] == "deal":
+                    again = f"deal {move['to']} {move['glass']}" + (
+                        "+cheese" if move["cheese"] else ""
+                    )
+                elif move["kind"] == "drink":
+                    again = "drink"
+                else:
+                    other = move["with"] if move["kind"] == "swap" else move["from"]
+                    again = f"{move['kind']} {other}"
+                assert again == state.action_to_string(action)
+                words = state.action_words(action)
+                assert str(words) == state.action_label(action)
+                named = [move[k] for k in ("to", "with", "from") if k in move]
+                if named and named[0] != state.current_player():
+                    assert words.seat_numbers() == named, (words.runs(), move)
+                else:
+                    assert words.seat_numbers() == []
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert seen == {"deal", "drink", "swap", "steal"}

@@ -109,9 +109,10 @@ def test_drinking_poison_kills_at_once_wine_spares() -> None:
     state.apply_action("drink")
     assert state.alive == [True, False, True, True]
     assert state.observation(3)["events"][0] == {
-        "seat": 1,
-        "act": "drink",
+        "actor": 1,
+        "kind": "drink",
         "glass": "poison",
+        "cheese": False,
         "died": True,
     }
 

@@ -137,8 +137,8 @@ def poison_chances(view: dict[str, Any]) -> list[float]:
     # Who held cheese when the glasses were poured: undo the steals.
     cheese_at_deal = list(view["cheese"])
     for event in reversed(view["events"]):
-        if event["act"] == "steal":
-            cheese_at_deal[event["seat"]] = False
+        if event["kind"] == "steal":
+            cheese_at_deal[event["actor"]] = False
             cheese_at_deal[event["from"]] = True
     hostile = []
     for seat in order:
@@ -158,10 +158,10 @@ def poison_chances(view: dict[str, Any]) -> list[float]:
     slot_at = {seat: i for i, seat in enumerate(order)}
     known: dict[int, int] = {}
     for event in view["events"]:
-        if event["act"] == "drink":
-            known[slot_at[event["seat"]]] = 1 if event["glass"] == "poison" else 0
-        elif event["act"] == "swap":
-            a, b = event["seat"], event["with"]
+        if event["kind"] == "drink":
+            known[slot_at[event["actor"]]] = 1 if event["glass"] == "poison" else 0
+        elif event["kind"] == "swap":
+            a, b = event["actor"], event["with"]
             slot_at[a], slot_at[b] = slot_at[b], slot_at[a]
     size = len(order)
     free = [i for i in range(size) if i not in known]

@@ -72,12 +72,12 @@ def info_key(obs: dict[str, Any], seat: int) -> str:
         return f"{prefix}{k}|D|{''.join(marks)}"
     events = []
     for event in obs["events"]:
-        if event["act"] == "swap":
-            events.append(f"s{rel[event['seat']]}{rel[event['with']]}")
-        elif event["act"] == "steal":
-            events.append(f"c{rel[event['seat']]}{rel[event['from']]}")
+        if event["kind"] == "swap":
+            events.append(f"s{rel[event['actor']]}{rel[event['with']]}")
+        elif event["kind"] == "steal":
+            events.append(f"c{rel[event['actor']]}{rel[event['from']]}")
         else:
-            events.append(f"d{rel[event['seat']]}{event['glass'][0]}")
+            events.append(f"d{rel[event['actor']]}{event['glass'][0]}")
     held = ""
     if cheese:
         held = "".join(str(rel[s]) for s in order if obs["cheese"][s]) + "|"

@@ -8,8 +8,9 @@ and whether Cheese (face up) comes with it, who drinks and what the glass
 held, who swaps with whom, who steals whose Cheese, and the reveal that ends
 a round. A spectator reads what a non-dealer reads.
 
-Every event has ``actor``, ``notation`` and ``text``, a ``kind`` and the keys
-of its kind:
+Every event has ``actor``, ``notation`` and ``text`` (with ``words``, its seats
+as data: :mod:`apothecary.core.words`), a ``kind`` and the keys of its kind,
+the schema the observation's own ``events`` (this round's turns) use too:
 
 - ``"deal"``: ``to`` (the seat given the glass), ``cheese`` (whether Cheese
   comes with it), ``glass`` (``"wine"`` or ``"poison"`` for the dealer, None
@@ -23,13 +24,14 @@ Every event also has ``reveal``: None, except for the turn that ends a round,
 where it lists each seat that turned their glass over as ``{"seat", "glass",
 "cheese", "died"}``; and ``then``: the clauses that end the text and tell
 what the action set off (the reveal, who died and, when the game ends, how),
-empty for most actions.
+empty for most actions, with their words in ``then_words``.
 """
 
 from __future__ import annotations
 
-from apothecary.core.events import add_then, after_action, new_event, seat, seats
+from apothecary.core.events import add_then, after_action, new_event, say, seat, seats
 from apothecary.core.game import JSON, Action, Player
+from apothecary.core.words import Words
 from apothecary.games.in_vino_morte.rules import (
     CARD_NAMES,
     DEAL_PHASE,
@@ -54,47 +56,51 @@ def describe(
         with_cheese = ", with cheese" if cheese else ""
         if viewer == state.dealer:
             glass = CARD_NAMES[action & 1]
-            text = f"{who} deals a glass of {glass} to {whom}{with_cheese}"
+            text = say(
+                "{who} deals a glass of {glass} to {whom}{c}",
+                who=who,
+                glass=glass,
+                whom=whom,
+                c=with_cheese,
+            )
             return _event(actor, "deal", notation, text, to=to, cheese=cheese, glass=glass)
-        text = f"{who} deals a covered glass to {whom}{with_cheese}"
+        text = say("{who} deals a covered glass to {whom}{c}", who=who, whom=whom, c=with_cheese)
         return _event(actor, "deal", None, text, to=to, cheese=cheese, glass=None)
     assert state.phase == TURN_PHASE
     if action == DRINK:
         glass = CARD_NAMES[state.card[actor]]
         held = state.cheese[actor]
         died = state._dies(actor, on_reveal=False)
-        holding = ", holding cheese," if held else ""
-        fate = "dies" if died else "lives"
         event = _event(
             actor,
             "drink",
             notation,
-            f"{who}{holding} drinks {glass} and {fate}",
+            say(
+                "{who}{holding} drinks {glass} and {fate}",
+                who=who,
+                holding=", holding cheese," if held else "",
+                glass=glass,
+                fate="dies" if died else "lives",
+            ),
             glass=glass,
             cheese=held,
             died=died,
         )
     elif action < state.game.steal_base:
         other = action - SWAP_BASE
-        event = _event(
-            actor, "swap", notation, f"{who} swaps glasses with {seat(other)}", **{"with": other}
-        )
+        text = say("{who} swaps glasses with {other}", who=who, other=seat(other))
+        event = _event(actor, "swap", notation, text, **{"with": other})
     else:
         other = action - state.game.steal_base
-        event = _event(
-            actor,
-            "steal",
-            notation,
-            f"{who} steals the cheese of {seat(other)}",
-            **{"from": other},
-        )
+        text = say("{who} steals the cheese of {other}", who=who, other=seat(other))
+        event = _event(actor, "steal", notation, text, **{"from": other})
     if state.step + 1 == len(state.order) - 1:
         _add_reveal(state, action, event)
     return event
 
 
 def _event(
-    actor: Player, kind: str, notation: str | None, text: str, **args: JSON
+    actor: Player, kind: str, notation: str | None, text: Words, **args: JSON
 ) -> dict[str, JSON]:
     return new_event(actor, kind, notation, text, {**args, "reveal": None})
 
@@ -109,19 +115,25 @@ def _add_reveal(state: InVinoMorteState, action: Action, event: dict[str, JSON])
         for s in revealed
     ]
     event["reveal"] = shown
-    glasses = ", ".join(
-        f"{seat(g['seat'])} {g['glass']}" + (" with cheese" if g["cheese"] else "") for g in shown
+    glasses = Words(", ").join(
+        say(
+            "{who} {glass}{c}",
+            who=seat(s),
+            glass=CARD_NAMES[cards[s]],
+            c=" with cheese" if cheese[s] else "",
+        )
+        for s in revealed
     )
-    dead = [g["seat"] for g in shown if g["died"]]
+    dead = sorted(s for s in revealed if s in died)
     fate = (
-        "nobody dies"
+        Words("nobody dies")
         if not dead
-        else f"{seats(sorted(dead))} {'dies' if len(dead) == 1 else 'die'}"
+        else say("{dead} {verb}", dead=seats(dead), verb="dies" if len(dead) == 1 else "die")
     )
-    then = [f"the glasses are turned over: {glasses}", fate]
+    then: list[str | Words] = [say("the glasses are turned over: {glasses}", glasses=glasses), fate]
     outcome = after.outcome()
     if outcome is not None:
-        then.append(outcome.reason)
+        then.append(outcome.words if outcome.words is not None else outcome.reason)
     add_then(event, then)
 
 

@@ -32,6 +32,9 @@ from apothecary.core.game import (
     State,
 )
 from apothecary.core.registry import register
+from apothecary.core.words import Words, say
+from apothecary.core.words import seat as seat_ref
+from apothecary.core.words import seats as seats_ref
 
 # -- cards and actions ----------------------------------------------------------
 
@@ -554,18 +557,24 @@ class InVinoMorteState(State):
         n = self.game.num_players
         scores = tuple(1.0 if s in self.winners else 0.0 for s in range(n))
         if len(self.winners) == 1:
-            reason = f"seat {self.winners[0]} is the last player alive after round {self.round}"
+            reason = say(
+                "{who} is the last player alive after round {round}",
+                who=seat_ref(self.winners[0]),
+                round=self.round,
+            )
         elif all(not self.alive[s] for s in self.winners):
-            reason = (
-                f"everyone left died in round {self.round}: seats "
-                f"{_seat_list(self.winners)} share the win"
+            reason = say(
+                "everyone left died in round {round}: {who} share the win",
+                round=self.round,
+                who=seats_ref(self.winners),
             )
         else:
-            reason = (
-                f"the round limit ({self.game.round_limit}) was reached: survivors "
-                f"{_seat_list(self.winners)} share the win"
+            reason = say(
+                "the round limit ({limit}) was reached: survivors {who} share the win",
+                limit=self.game.round_limit,
+                who=seats_ref(self.winners),
             )
-        return Outcome(self.winners, scores, reason)
+        return Outcome.told(self.winners, scores, reason)
 
     # -- notation -----------------------------------------------------------------
 
@@ -613,8 +622,13 @@ class InVinoMorteState(State):
         return None
 
     def action_label(self, action: Action) -> str:
+        """The English of :meth:`action_words`."""
+        return str(self.action_words(action))
+
+    def action_words(self, action: Action) -> Words:
         """``Pour poison for seat 2, with cheese``, ``Drink your glass``, ``Swap
-        glasses with seat 0 (the dealer)``, ``Steal seat 1's cheese``.
+        glasses with seat 0 (the dealer)``, ``Steal seat 1's cheese``, with
+        the seats as data.
 
         A label names the choice and nothing the mover cannot see: the drink
         reads the same whatever the glass holds (only the dealer knows)."""
@@ -623,18 +637,34 @@ class InVinoMorteState(State):
             glass = CARD_NAMES[action & 1]
             cheese = ", with cheese" if action >= DEAL_WINE_CHEESE else ""
             if self.phase != DEAL_PHASE:
-                return f"Pour {glass}{cheese}"
+                return say("Pour {glass}{cheese}", glass=glass, cheese=cheese)
             to = self.order[self.step]
             if to == self.dealer:
-                return f"Pour {glass} into your own glass{cheese}"
-            return f"Pour {glass} for seat {to}{cheese}"
+                return say("Pour {glass} into your own glass{cheese}", glass=glass, cheese=cheese)
+            return say("Pour {glass} for {to}{cheese}", glass=glass, to=seat_ref(to), cheese=cheese)
         if action == DRINK:
-            return "Drink your glass"
+            return Words("Drink your glass")
         if action < game.steal_base:
             other = action - SWAP_BASE
             dealer = " (the dealer)" if other == self.dealer and self.phase == TURN_PHASE else ""
-            return f"Swap glasses with seat {other}{dealer}"
-        return f"Steal seat {action - game.steal_base}'s cheese"
+            return say("Swap glasses with {other}{dealer}", other=seat_ref(other), dealer=dealer)
+        return say("Steal {other}'s cheese", other=seat_ref(action - game.steal_base))
+
+    def action_move(self, action: Action) -> dict[str, JSON]:
+        """The action as data (rules.md, "What the server sends"):
+        ``{"kind": "deal", "to", "glass", "cheese"}`` (``to`` the seat dealt,
+        None outside a deal), ``{"kind": "drink"}``, ``{"kind": "swap",
+        "with"}`` and ``{"kind": "steal", "from"}``, seats as numbers."""
+        game = self.game
+        if action < DRINK:
+            to = self.order[self.step] if self.phase == DEAL_PHASE else None
+            glass = CARD_NAMES[action & 1]
+            return {"kind": "deal", "to": to, "glass": glass, "cheese": action >= DEAL_WINE_CHEESE}
+        if action == DRINK:
+            return {"kind": "drink"}
+        if action < game.steal_base:
+            return {"kind": "swap", "with": action - SWAP_BASE}
+        return {"kind": "steal", "from": action - game.steal_base}
 
     def _describe_action(
         self, action: Action, actor: Player, viewer: Player | None
@@ -666,21 +696,26 @@ class InVinoMorteState(State):
                 glasses.append(CARD_NAMES[card])
             else:
                 glasses.append("covered")
+        # The round's turns in the events' schema (events.py: ``actor``,
+        # ``kind`` and the keys of the kind), so a client reads one schema.
         events: list[JSON] = []
-        for seat, action, result in self.events:
+        for actor, action, result in self.events:
             if action == DRINK:
+                card, died = result >> 1, bool(result & 1)
                 events.append(
                     {
-                        "seat": seat,
-                        "act": "drink",
-                        "glass": CARD_NAMES[result >> 1],
-                        "died": bool(result & 1),
+                        "actor": actor,
+                        "kind": "drink",
+                        "glass": CARD_NAMES[card],
+                        # Cheese reverses a drink, so what it held follows from the rest.
+                        "cheese": (card == POISON) != died,
+                        "died": died,
                     }
                 )
             elif action < game.steal_base:
-                events.append({"seat": seat, "act": "swap", "with": action - SWAP_BASE})
+                events.append({"actor": actor, "kind": "swap", "with": action - SWAP_BASE})
             else:
-                events.append({"seat": seat, "act": "steal", "from": action - game.steal_base})
+                events.append({"actor": actor, "kind": "steal", "from": action - game.steal_base})
         last: JSON = None
         if self.last_round is not None:
             number, dealer, cards, cheese, revealed, died = self.last_round
@@ -1057,9 +1092,9 @@ def _seat_list(seats: Sequence[int]) -> str:
 
 
 def _event_text(event: dict[str, JSON]) -> str:
-    if event["act"] == "drink":
+    if event["kind"] == "drink":
         fate = "and dies" if event["died"] else "and lives"
-        return f"seat {event['seat']} drinks {event['glass']} {fate}"
-    if event["act"] == "swap":
-        return f"seat {event['seat']} swaps glasses with seat {event['with']}"
-    return f"seat {event['seat']} steals the cheese of seat {event['from']}"
+        return f"seat {event['actor']} drinks {event['glass']} {fate}"
+    if event["kind"] == "swap":
+        return f"seat {event['actor']} swaps glasses with seat {event['with']}"
+    return f"seat {event['actor']} steals the cheese of seat {event['from']}"

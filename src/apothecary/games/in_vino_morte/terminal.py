@@ -61,14 +61,14 @@ def round_deaths(last: dict[str, Any], viewer: int | None) -> list[str]:
 
 def event_text(event: dict[str, Any], viewer: int | None) -> str:
     """One public event of the round in words."""
-    who = seat_name(event["seat"], viewer)
-    if event["act"] == "drink":
+    who = seat_name(event["actor"], viewer)
+    if event["kind"] == "drink":
         fate = "and dies" if event["died"] else "and lives"
         cheese = (
             " (cheese reverses it)" if reversed_by_cheese(event["glass"], event["died"]) else ""
         )
         return f"{who} drinks {event['glass']} {fate}{cheese}"
-    if event["act"] == "swap":
+    if event["kind"] == "swap":
         return f"{who} swaps glasses with seat {event['with']}"
     return f"{who} steals the cheese of seat {event['from']}"
 
@@ -151,7 +151,7 @@ class InVinoMorteView(GameView):
         if last == before.get("last_round"):
             last = None  # no round ended with this action
         if viewer is not None and before["alive"][viewer] and not after["alive"][viewer]:
-            drank = [e for e in after["events"] if e["act"] == "drink" and e["seat"] == viewer]
+            drank = [e for e in after["events"] if e["kind"] == "drink" and e["actor"] == viewer]
             glass = drank[0]["glass"] if drank else None
             if last:
                 glass = last["glasses"][viewer]
