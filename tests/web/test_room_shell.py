@@ -365,8 +365,8 @@ def test_the_result_comes_into_view_once_when_the_game_ends(
 
 
 def test_a_shared_win_names_every_winner(page, web_server, api):
-    """In Vino Morte's outcome says "seat 0, seat 1 and seat 2 share the win" when everyone left dies
-    in the same round (with Cheese); the result and the status line say the names."""
+    """In Vino Morte's outcome says "seat 0, seat 1 and seat 2 share the win" when everyone
+    left dies in the same round (with Cheese); the result and the status line say the names."""
     # An all-bot room whose seed ends that way (checked below, so a change shows).
     room = make_room(
         api,
