@@ -362,7 +362,13 @@ def update_after(
     state = Record(game=game, players=players, options=options or {}, actions=actions).replay()
     over = state.is_terminal()
     legal = [
-        {"id": a, "notation": state.action_to_string(a), "label": state.action_label(a)}
+        {
+            "id": a,
+            "notation": state.action_to_string(a),
+            "label": state.action_label(a),
+            "words": state.action_words(a).runs(),
+            "move": state.action_move(a),
+        }
         for a in ([] if over else state.legal_actions())
     ]
     message: dict[str, Any] = {

@@ -84,7 +84,7 @@ CLASHES = """([items, together]) => {
 """What overlaps on the table now, and what sticks out of it (each as words)."""
 
 # The old In Vino Morte geometry on a narrow table, planted back into the
-# served in-vino-morte.js: seats at even angles round an ellipse 116 units
+# served layout.js of in-vino-morte: seats at even angles round an ellipse 116 units
 # either side of the middle of a 370-unit picture, and the old felt.
 OLD_NARROW = """
   function oldNarrowLayout(n) {
@@ -101,22 +101,22 @@ OLD_NARROW = """
     return geo;
   }
 """
-NEW_CALL = "fitLayout(n, seat0, widestWords(n), wide ? WIDE : NARROW)"
-OLD_CALL = "(wide ? fitLayout(n, seat0, widestWords(n), WIDE) : oldNarrowLayout(n))"
+NEW_CALL = "fitLayout(n, seat0, widestWords(labels, wide), wide)"
+OLD_CALL = "(wide ? fitLayout(n, seat0, widestWords(labels, wide), wide) : oldNarrowLayout(n))"
 
 
 def plant_old_layout(page: Any) -> None:
-    """Serve in-vino-morte.js with its narrow layout swapped for the old one."""
+    """Serve in-vino-morte's layout.js with its narrow layout swapped for the old one."""
 
     def swap(route: Any) -> None:
         script = route.fetch().text()
         assert NEW_CALL in script, "the planting no longer finds the layout's call"
         script = script.replace(NEW_CALL, OLD_CALL)
-        where = "  function layout(n, me)"
+        where = "export function layout(update, legal"
         script = script.replace(where, OLD_NARROW + "\n" + where)
         route.fulfill(body=script, content_type="text/javascript")
 
-    page.route("**/tables/in-vino-morte/table.js", swap)
+    page.route("**/tables/in-vino-morte/layout.js", swap)
 
 
 def open_table(api: Any, enter_room: Any, page: Any, game: str, players: int) -> None:

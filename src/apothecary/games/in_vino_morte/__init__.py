@@ -20,7 +20,7 @@ MANIFEST = GameManifest(
     exact_values="apothecary.games.in_vino_morte.exact:exact_values",
     analysis_policy="apothecary.games.in_vino_morte.exact:analysis_policy",
     terminal_view="apothecary.games.in_vino_morte.terminal:InVinoMorteView",
-    table=TableFiles("apothecary.games.in_vino_morte"),
+    table=TableFiles("apothecary.games.in_vino_morte", modules=("layout.js",)),
     batch="apothecary.games.in_vino_morte.batch:InVinoMorteBatch",
 )
 """Everything about In Vino Morte that the registry and the front ends read."""
