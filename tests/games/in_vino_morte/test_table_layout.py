@@ -35,17 +35,19 @@ const { layout, soundOf } = await import(DATA.module);
 const name = (s) => DATA.names[s];
 emit(DATA.updates.map((update) => {
   const plan = layout(update, update.legal || [], { wide: update.wide, name });
+  const controlOf = (c) => c && {
+    kind: c.kind,
+    words: c.words,
+    ids: c.kind === "pour" ? c.deals.map((d) => d.action.id) : [c.action.id],
+    deals: c.kind === "pour" ? c.deals.map((d) => d.words) : [],
+  };
+  const stealOf = (steal) => steal && { id: steal.action.id, words: steal.words };
   return {
     seats: plan.seats.map((s) => ({
       seat: s.seat,
       name: s.name.words,
-      control: s.control && {
-        kind: s.control.kind,
-        words: s.control.words,
-        ids: s.control.kind === "pour" ? s.control.deals.map((d) => d.action.id) : [s.control.action.id],
-        deals: s.control.kind === "pour" ? s.control.deals.map((d) => d.words) : [],
-      },
-      steal: s.cheese && s.cheese.steal && { id: s.cheese.steal.action.id, words: s.cheese.steal.words },
+      control: controlOf(s.control),
+      steal: stealOf(s.cheese && s.cheese.steal),
       x: s.x,
       y: s.y,
     })),
@@ -191,7 +193,7 @@ def test_the_sounds_come_from_the_events_data(game: Any) -> None:
     """``soundOf``: "death" for an event after which a seat is dead that was
     alive (the engine's word for it), "reveal" for a round's end that killed
     nobody, else nothing."""
-    updates, states, answers = game
+    updates, _states, answers = game
     heard: set[str | None] = set()
     for update, answer in zip(updates, answers, strict=True):
         for event, sound in zip(update["events"], answer["sounds"], strict=True):
