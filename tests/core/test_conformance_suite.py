@@ -9,6 +9,7 @@ import apothecary
 from apothecary.core.errors import ApothecaryError
 from apothecary.core.game import JSON, Action, Game, Player, State
 from apothecary.core.registry import load
+from apothecary.core.words import Words
 from apothecary.games.in_vino_morte.rules import (
     CARD_NAMES,
     DRINK,
@@ -164,11 +165,12 @@ class _TellingDrinkState(InVinoMorteState):
 
     __slots__ = ()
 
-    def action_label(self, action: Action) -> str:
-        label = super().action_label(action)
+    def action_words(self, action: Action) -> Words:
+        # The game's labels are its words' English (action_label reads these).
+        words = super().action_words(action)
         if action == DRINK:
-            label += f" ({CARD_NAMES[self.card[self.current_player()]]})"
-        return label
+            words += f" ({CARD_NAMES[self.card[self.current_player()]]})"
+        return words
 
 
 class _TellingDrinkGame(InVinoMorteGame):

@@ -267,11 +267,14 @@ def test_readme_picture(browser: Any, api: Any, enter_room: Any) -> None:
 # (the table's module alone in a page, given an update written here: see kit.table_alone)
 
 
+def own_names(players: int) -> list[str]:
+    """The seats' own names, as an update's seat list has them: Ann, then bots."""
+    return ["Ann"] + [f"{'easy' if s in (6, 8) else 'medium'} bot" for s in range(1, players)]
+
+
 def twins(players: int) -> list[str]:
     """Ann, then bots named as the shell names bots that share a name: "medium bot (seat 1)"."""
-    return ["Ann"] + [
-        f"{'easy' if s in (6, 8) else 'medium'} bot (seat {s})" for s in range(1, players)
-    ]
+    return ["Ann"] + [f"{name} (seat {s})" for s, name in enumerate(own_names(players)) if s]
 
 
 def observation(players: int, **fields: Any) -> dict[str, Any]:
@@ -301,7 +304,10 @@ def observation(players: int, **fields: Any) -> dict[str, Any]:
         "outcome": None,
     }
     obs.update(fields)
-    return {"observation": {**obs, "glasses": obs["glasses"] or none}, "legal": [], "events": []}
+    # the seat list a real update carries: the table draws each seat's own name from it
+    seats = [{"seat": s, "name": name} for s, name in enumerate(own_names(players))]
+    observed = {**obs, "glasses": obs["glasses"] or none}
+    return {"observation": observed, "legal": [], "events": [], "seats": seats}
 
 
 def round_over(players: int, died: list[int], revealed: list[int]) -> dict[str, Any]:
@@ -408,8 +414,11 @@ def test_the_centre_names_seats_one_way(page: Any, web_server: str) -> None:
     # "you, medium bot, easy bot share the win" over "died in round 1: medium bot #1,
     # easy bot #2 and you": one way of joining names, and "#N" for the seats.
     page.set_viewport_size({"width": 1280, "height": 800})
-    kit.table_alone(page, web_server, GAME, ["Ann", "medium bot", "easy bot"], width=1000)
-    kit.show(page, game_over(3, [0, 1, 2], [0, 1, 2]))
+    names = ["Ann", "medium bot", "easy bot"]
+    kit.table_alone(page, web_server, GAME, names, width=1000)
+    over = game_over(3, [0, 1, 2], [0, 1, 2])
+    over["seats"] = [{"seat": s, "name": name} for s, name in enumerate(names)]
+    kit.show(page, over)
     words = [line["words"] for line in centre(page)]
     assert "you, medium bot #1 and easy bot #2 share the win" in words, words
     assert "died in round 2: you, medium bot #1 and easy bot #2" in words, words
