@@ -50,3 +50,26 @@ def test_a_placement_names_the_cauldron_drawn() -> None:
         assert len(told) == 36  # 37 circles, the pot on one
         assert told["d4"] == f"Place the {colour} cauldron on d4"
         assert "a1" not in told
+
+
+def test_every_move_is_the_action_as_data() -> None:
+    """A legal action's ``move`` (rules.md, "What the server sends") says the same
+    as its notation: a slide's two circles and the piece on the first, a
+    placement's circle and the colour drawn."""
+    state = play(["d4-a1", "red", "c2", "c2-b2"])
+    for action in state.legal_actions():  # blue's turn: the draw is chance, not a move
+        assert state.action_move(action) == {
+            "kind": "draw",
+            "colour": state.action_to_string(action),
+        }
+    state.apply_action("blue")
+    for action in state.legal_actions():
+        move = state.action_move(action)
+        assert move == {"kind": "place", "on": state.action_to_string(action), "colour": "blue"}
+    state.apply_action("d4")
+    pieces = {"a1": "pot", "b2": "red", "d4": "blue"}
+    moves = [state.action_move(a) for a in state.legal_actions()]
+    for action, move in zip(state.legal_actions(), moves, strict=True):
+        origin, target = state.action_to_string(action).split("-")
+        assert move == {"kind": "slide", "from": origin, "to": target, "piece": pieces[origin]}
+    assert {move["piece"] for move in moves} == set(pieces.values())

@@ -32,7 +32,7 @@ from bisect import insort
 from collections.abc import Sequence
 from typing import ClassVar
 
-from apothecary.core.events import add_then
+from apothecary.core.events import add_then, after_action, new_event
 from apothecary.core.game import (
     CHANCE,
     JSON,
@@ -46,6 +46,7 @@ from apothecary.core.game import (
     State,
 )
 from apothecary.core.registry import register
+from apothecary.core.words import Words, say, seat
 from apothecary.games.poison_pot.board import Board, Circle, board
 
 COLOURS: tuple[str, ...] = ("red", "blue", "yellow")
@@ -85,6 +86,11 @@ _SLIDE_TO = re.compile(rf"^({_CIRCLE})\s*(?:-|>|\s)?\s*({_CIRCLE})$", re.ASCII)
 _SLIDE_DIRECTION = re.compile(
     rf"^({_CIRCLE})\s*(?:-|>|\s)?\s*([0-9]{{0,3}})\s*([a-z-]+)$", re.ASCII
 )
+
+
+def _piece_words(piece: str) -> str:
+    """``the pot`` or ``the red cauldron``: a piece as the labels and events name it."""
+    return "the pot" if piece == "pot" else f"the {piece} cauldron"
 
 
 def largest_groups(
@@ -487,26 +493,38 @@ class PoisonPotState(State):
         groups = self.group_scores()
         scores = tie_broken_scores(groups, cauldrons)
         best = max(groups)
-        leaders = [seat for seat in range(players) if groups[seat] == best]
+        leaders = [n for n in range(players) if groups[n] == best]
         if len(leaders) == 1:
             winner = leaders[0]
-            reason = (
-                f"all {cauldrons} cauldrons placed; seat {winner} wins with "
-                f"an unpoisoned {COLOURS[winner]} group of {best}"
+            reason = say(
+                "all {cauldrons} cauldrons placed; {winner} wins with "
+                "an unpoisoned {colour} group of {best}",
+                cauldrons=cauldrons,
+                winner=seat(winner),
+                colour=COLOURS[winner],
+                best=best,
             )
-            return Outcome((winner,), tuple(scores), reason)
+            return Outcome.told((winner,), tuple(scores), reason)
         top = max(scores)
-        winners = tuple(seat for seat in range(players) if scores[seat] == top)
-        # Seats as "seat N (colour)": a client names the seat, the colour says which pieces.
-        names = [f"seat {seat} ({COLOURS[seat]})" for seat in range(players)]
-        tied = " and ".join(names[seat] for seat in leaders)
+        winners = tuple(n for n in range(players) if scores[n] == top)
+        # Seats as "seat N (colour)": a client names the seat (data in the
+        # words), the colour says which pieces.
+        names = [say("{who} ({colour})", who=seat(n), colour=COLOURS[n]) for n in range(players)]
         last, before = placers_of_last_two(players, cauldrons)
-        reason = (
-            f"all {cauldrons} cauldrons placed; {tied} tie with {best}; "
-            f"{names[last]} placed last (+1/2) and {names[before]} placed before (-1/2), "
-            + ("so " + names[winners[0]] + " wins" if len(winners) == 1 else "a shared win")
+        verdict = (
+            say("so {who} wins", who=names[winners[0]]) if len(winners) == 1 else "a shared win"
         )
-        return Outcome(winners, tuple(scores), reason)
+        reason = say(
+            "all {cauldrons} cauldrons placed; {tied} tie with {best}; "
+            "{last} placed last (+1/2) and {before} placed before (-1/2), {verdict}",
+            cauldrons=cauldrons,
+            tied=Words(" and ").join(names[n] for n in leaders),
+            best=best,
+            last=names[last],
+            before=names[before],
+            verdict=Words.of(verdict),
+        )
+        return Outcome.told(winners, tuple(scores), reason)
 
     def is_terminal(self) -> bool:
         """Whether every cauldron has been placed."""
@@ -553,20 +571,47 @@ class PoisonPotState(State):
     def action_label(self, action: Action) -> str:
         """``Slide the pot from d4 to a1``, ``Slide the red cauldron from c2 to b2``,
         ``Place the blue cauldron on c3``; a draw (chance, never offered to a
-        seat) reads as its notation."""
+        seat) reads as its notation. No label names a seat."""
         game = self.game
         names = game.board.names
         if action < game.draw_base:
             origin, target = divmod(action, len(self.board))
             piece = self.board[origin]
-            what = "the pot" if piece == POT else f"the {PIECE_NAMES[piece]} cauldron"
-            if piece == EMPTY:
-                what = "a piece"  # not a legal slide: there is nothing to move
+            # An empty origin is not a legal slide: there is nothing to move.
+            what = "a piece" if piece == EMPTY else _piece_words(PIECE_NAMES[piece])
             return f"Slide {what} from {names[origin]} to {names[target]}"
         if action < game.place_base:
             return game.notation[action]
         what = f"the {COLOURS[self.drawn]} cauldron" if self.drawn >= 0 else "a cauldron"
         return f"Place {what} on {names[action - game.place_base]}"
+
+    def action_move(self, action: Action) -> dict[str, JSON]:
+        """The action as data (rules.md, "What the server sends"): circles by
+        their names (the observation's ``circles``), pieces and colours by
+        their words (the observation's ``board``):
+
+        - ``{"kind": "slide", "from": "d4", "to": "a1", "piece": "pot"}``
+          (``piece``: ``"pot"``, ``"red"``, ``"blue"`` or ``"yellow"``);
+        - ``{"kind": "place", "on": "c3", "colour": "red"}`` (the colour drawn);
+        - ``{"kind": "draw", "colour": "red"}`` (chance: never offered to a seat).
+        """
+        game = self.game
+        names = game.board.names
+        if action < game.draw_base:
+            origin, target = divmod(action, len(self.board))
+            return {
+                "kind": "slide",
+                "from": names[origin],
+                "to": names[target],
+                "piece": PIECE_NAMES[self.board[origin]],
+            }
+        if action < game.place_base:
+            return {"kind": "draw", "colour": COLOURS[action - game.draw_base]}
+        return {
+            "kind": "place",
+            "on": names[action - game.place_base],
+            "colour": COLOURS[self.drawn] if self.drawn >= 0 else None,
+        }
 
     def _describe_action(
         self, action: Action, actor: Player, viewer: Player | None
@@ -574,42 +619,51 @@ class PoisonPotState(State):
         """The event of :meth:`describe_action`. Nothing is hidden (the rulebook
         turns the drawn cauldron "color-side up"), so every viewer reads the same.
 
-        Keys besides ``actor``, ``notation`` and ``text``: ``kind`` and, for
+        Keys besides ``actor``, ``notation``, ``text`` and its ``words`` (the
+        seat it names as data, :func:`apothecary.core.events.new_event`): ``kind`` and, for
         ``"slide"``, ``piece`` (``"pot"`` or a colour), ``from`` and ``to`` (circle
         names); for ``"draw"`` (a chance event), ``seat`` (who draws) and
         ``colour``; for ``"place"``, ``colour`` and ``on`` (a circle name). The
         placement that fills the board also tells how the game ended (its
-        ``then``, empty for every other action).
+        ``then`` and ``then_words``, empty for every other action). The seats
+        an event concerns are data: ``actor``, and the draw's ``seat``.
         """
         names = self.game.board.names
         notation = self.action_to_string(action)
-        then: list[str] = []
+        then: list[Words] = []
         if self.phase == SLIDE:
             origin, target = divmod(action, len(self.board))
             piece = PIECE_NAMES[self.board[origin]]
-            what = "the pot" if piece == "pot" else f"the {piece} cauldron"
-            text = f"seat {actor} slides {what} from {names[origin]} to {names[target]}"
+            text = say(
+                "{who} slides {what} from {origin} to {target}",
+                who=seat(actor),
+                what=_piece_words(piece),
+                origin=names[origin],
+                target=names[target],
+            )
             args: dict[str, JSON] = {"piece": piece, "from": names[origin], "to": names[target]}
             kind = "slide"
         elif self.phase == DRAW:
             colour = COLOURS[action - self.game.draw_base]
-            text = f"seat {self.player} turns up a {colour} cauldron"
+            text = say("{who} turns up a {colour} cauldron", who=seat(self.player), colour=colour)
             args = {"seat": self.player, "colour": colour}
             kind = "draw"
         else:
             colour = COLOURS[self.drawn]
             circle = names[action - self.game.place_base]
-            text = f"seat {actor} places the {colour} cauldron on {circle}"
+            text = say(
+                "{who} places the {colour} cauldron on {circle}",
+                who=seat(actor),
+                colour=colour,
+                circle=circle,
+            )
             if self.placed + 1 == self.game.cauldrons:
-                after = self.clone()
-                after.apply_action(action)
-                outcome = after.outcome()
-                assert outcome is not None
-                then = [outcome.reason]
+                outcome = after_action(self, action).outcome()
+                assert outcome is not None and outcome.words is not None
+                then = [outcome.words]
             args = {"colour": colour, "on": circle}
             kind = "place"
-        event = {"actor": actor, "kind": kind, "notation": notation, "text": text, **args}
-        event["then"] = []
+        event = new_event(actor, kind, notation, text, args)
         add_then(event, then)
         return event
 
@@ -629,7 +683,7 @@ class PoisonPotState(State):
             "viewer": player,
             "players": players,
             "radius": geometry.radius,
-            "colours": [COLOURS[seat] for seat in range(players)],
+            "colours": [COLOURS[n] for n in range(players)],
             "neutral": COLOURS[2] if players == 2 else None,
             "circles": list(geometry.names),
             "board": [PIECE_NAMES[piece] for piece in self.board],
