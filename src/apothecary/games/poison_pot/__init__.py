@@ -24,7 +24,7 @@ MANIFEST = GameManifest(
     },
     exact_values="apothecary.games.poison_pot.exact:exact_values",
     terminal_view="apothecary.games.poison_pot.terminal:PoisonPotView",
-    table=TableFiles("apothecary.games.poison_pot"),
+    table=TableFiles("apothecary.games.poison_pot", modules=("layout.js",)),
     batch="apothecary.games.poison_pot.batch:PoisonPotBatch",
 )
 """Everything about Poison Pot that the registry and the front ends read."""
