@@ -218,3 +218,33 @@ def test_sound_follows_the_event_kind() -> None:
     kinds = [event["kind"] for event in events]
     assert set(kinds) == {"slide", "draw", "place"}
     assert answer["sounds"] == ["reveal" if kind == "draw" else None for kind in kinds]
+
+
+CHIP_NAMES = f"""
+const {{ chipName }} = await import({LAYOUT!r});
+emit(DATA.cases.map(([seat, most]) => chipName(DATA.update, seat, DATA.labels[seat], 0, most)));
+"""
+
+
+def test_two_seats_of_one_name_keep_their_numbers_on_the_chips() -> None:
+    """Two "easy bot"s: the room's seats say they share a name, so each chip keeps
+    its seat number however short the name is cut; a name no other seat has
+    is the shell's own, cut. Without the room's seats nothing tells them apart."""
+    room, _host = Room.create(
+        "poison-pot", 3, {"radius": 1}, ["open", "easy", "easy"], Settings(), now=0.0, seed="t"
+    )
+    room.claim("Annabel")
+    room.start(0.0)
+    update = room.view(0)
+    names = [place["name"] for place in update["seats"]]
+    assert names[1] == names[2]
+    labels = ["Annabel (you)", f"{names[1]} (seat 1)", f"{names[2]} (seat 2)"]
+    cases = [[0, 30], [0, 6], [1, 30], [1, 8], [2, 8]]
+    shown = run_js(CHIP_NAMES, {"update": update, "labels": labels, "cases": cases})
+    assert shown[0] == "Annabel (you)" and shown[1] == "Annab…"
+    assert shown[2] == f"{names[1]} #1"
+    for (seat, most), name in zip(cases[3:], shown[3:], strict=True):
+        assert name.endswith(f"… #{seat}") and len(name) <= most, name
+    update["seats"] = []
+    bare = run_js(CHIP_NAMES, {"update": update, "labels": labels, "cases": cases[3:]})
+    assert not any("#" in name for name in bare), bare

@@ -318,6 +318,21 @@ export function clipName(name, most) {
 }
 
 /**
+ * A seat chip's name in `most` characters. Two seats of one name (two "easy
+ * bot"s) are told apart by their number, kept when the name is cut: "easy b… #1".
+ * The twins are found in the update's `seats` (the room's data), never in the
+ * words of a name; without them the chip shows `label` (the shell's name), cut.
+ */
+export function chipName(update, seat, label, you, most) {
+  const seats = Array.isArray(update.seats) ? update.seats : [];
+  const own = seats[seat] && seats[seat].name;
+  const twins = own ? seats.filter((s) => s && s.name === own).length : 0;
+  if (twins < 2) return clipName(label, most);
+  const tail = ` #${seat}${seat === you ? " (you)" : ""}`;
+  return `${clipName(own, Math.max(1, most - tail.length))}${tail}`;
+}
+
+/**
  * Everything the table draws for `update` and its `legal` moves: the geometry,
  * frame, pieces, the pot's zone, safe groups, last-move marks, each circle's control, the corners,
  * the seat chips, the turn's words and the summary. `you` is the reading seat

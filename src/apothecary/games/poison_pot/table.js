@@ -11,7 +11,7 @@
 
 import { asButton, clear, fitText, focusKeeper, html, mountId, onActivate, seatWords, svg, text, textWidth, watchWidth } from "/static/tables/kit.js";
 import { readWords } from "/static/words.js";
-import { D, HIT, LOOK, PIECE, ROWS, WIDE, clipName, layout } from "./layout.js";
+import { D, HIT, LOOK, PIECE, ROWS, WIDE, chipName, layout } from "./layout.js";
 
 export { soundOf } from "./layout.js";
 
@@ -218,8 +218,8 @@ function drawCorners(g, plan, id) {
   text(g, xRight, bottom + 4, corners.placed, { class: "pp-corner-note pp-end" });
 }
 
-/** One chip per seat, named by `name(seat)`. */
-function drawChips(g, plan, id, name) {
+/** One chip per seat of `update`, named by `name(seat)` (the room's seats tell twins apart). */
+function drawChips(g, plan, id, update, name, you) {
   clear(g);
   for (const chip of plan.chips) {
     const { seat, colour, x, y, w, h } = chip;
@@ -236,8 +236,9 @@ function drawChips(g, plan, id, name) {
     text(node, x + 15, y + h / 2 + 0.5, look.letter, { class: "pp-letter" });
     svg("rect", { x, y, width: w, height: h, rx: 12, class: "pp-chip-edge" }, node);
     const most = Math.max(5, Math.floor((w - 46) / 10.2));
-    const named = text(node, x + 40, y + 28, clipName(name(seat), most), { class: "pp-chip-name" });
-    fitText(named, w - 48, (m) => clipName(name(seat), m));
+    const shown = (m) => chipName(update, seat, name(seat), you, m);
+    const named = text(node, x + 40, y + 28, shown(most), { class: "pp-chip-name" });
+    fitText(named, w - 48, shown);
     const said = text(node, x + 40, y + 60, chip.state, { class: `pp-chip-state${chip.won ? " pp-chip-win" : chip.moving ? " pp-chip-turn" : ""}` });
     const score = text(node, x + w - 10, y + 60, chip.score, { class: "pp-chip-group" });
     // A phone's chip too narrow for the words and the number side by side ("safe group"
@@ -335,7 +336,7 @@ export function mount(root, ctx) {
     drawControls(board.hits, plan, obs, id);
     board.svgRoot.classList.toggle("pp-choosing", Boolean(selected));
     drawCorners(board.layers.corner, plan, id);
-    drawChips(board.layers.strip, plan, id, name);
+    drawChips(board.layers.strip, plan, id, last, name, ctx.you);
     summary.textContent = plan.summary;
     return drawnAt;
   }
