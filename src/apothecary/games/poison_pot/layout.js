@@ -313,8 +313,9 @@ export function turnWords(update, legal, you) {
 
 /** A name cut to `most` characters with an ellipsis (at least one letter stays). */
 export function clipName(name, most) {
-  const text = String(name);
-  return text.length <= most ? text : `${text.slice(0, Math.max(1, most - 1))}…`;
+  const whole = String(name);
+  // (a cut at a space would leave "easy …": the space goes)
+  return whole.length <= most ? whole : `${whole.slice(0, Math.max(1, most - 1)).trimEnd()}…`;
 }
 
 /**
