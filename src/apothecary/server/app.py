@@ -14,7 +14,7 @@ import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
@@ -25,14 +25,17 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from apothecary.core.errors import ApothecaryError
-from apothecary.server.cluster import ClusterConfig
 from apothecary.server.commands import SocketCommand
 from apothecary.server.hub import GOING, Connection, Hub, HubConfig
+from apothecary.server.placement import Placement
 from apothecary.server.replays import Replays
 from apothecary.server.room import RoomError, RoomNotFound
 from apothecary.server.routes import ROUTERS
 from apothecary.server.routes.deps import STATIC, Bucket
 from apothecary.server.store import Store
+
+if TYPE_CHECKING:  # the cluster's modules load only for a cluster: one process needs no Redis
+    from apothecary.server.cluster import ClusterConfig
 
 __all__ = ["STATIC", "WebConfig", "create_app"]
 
@@ -62,6 +65,16 @@ class Refusal(BaseModel):
     message: str
 
 
+def _placement(cluster: ClusterConfig | None) -> Placement | None:
+    """Where the hub's rooms live: all here (None, the hub's default), or
+    shared with other processes."""
+    if cluster is None:
+        return None
+    from apothecary.server.placement.cluster import ClusterPlacement
+
+    return ClusterPlacement(cluster)
+
+
 def create_app(
     store: Store,
     config: HubConfig | None = None,
@@ -70,7 +83,7 @@ def create_app(
 ) -> FastAPI:
     """The server's FastAPI application over ``store`` (sharing its rooms with
     other processes through Redis when ``cluster`` says so)."""
-    hub = Hub(store, config, cluster)
+    hub = Hub(store, config, _placement(cluster))
     found = Replays(store)
 
     @asynccontextmanager

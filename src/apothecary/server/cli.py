@@ -7,7 +7,7 @@ without them.
 With ``--workers N`` this process binds the socket, starts N server
 processes that share it (the kernel hands each new connection to one of
 them), restarts one that dies, and stops them all on SIGTERM or Ctrl-C. The
-processes share rooms through the database and Redis (:mod:`.cluster`), as
+processes share rooms through the database and Redis (:mod:`.placement.cluster`), as
 separate ``apothecary serve --redis`` processes on several hosts do. A
 server process whose supervisor dies without stopping it (``kill -9``) stops
 itself as on SIGTERM, so nothing is left serving on the port.

@@ -38,6 +38,10 @@ database when their leases run out.
 
 Open rooms are listed in one Redis hash (``<prefix>:listed``) that the
 holders keep up to date, so any process can answer the lobby's list.
+
+This module is the Redis side only: what a process does with the requests
+and items it gets (leases, relays, heartbeat, takeover) is
+:class:`~apothecary.server.placement.cluster.ClusterPlacement`'s.
 """
 
 from __future__ import annotations
@@ -53,9 +57,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from apothecary.core.errors import ApothecaryError
+from apothecary.server.placement import NotHere, Unavailable
 from apothecary.server.room import RoomError
 
 log = logging.getLogger("apothecary.server.cluster")
+
+__all__ = ["REDIS_ENV", "Bus", "ClusterConfig", "ClusterError", "NotHere", "Unavailable"]
 
 REDIS_ENV = "APOTHECARY_REDIS"
 """The environment variable that names the Redis server when ``--redis`` does not."""
@@ -80,21 +87,6 @@ class ClusterConfig:
 class ClusterError(ApothecaryError):
     """Redis cannot be reached, or the command line asks for a cluster without
     what a cluster needs."""
-
-
-class Unavailable(RoomError):
-    """The process holding the room did not answer (it is moving to another)."""
-
-    code = "unavailable"
-    status = 503
-
-
-class NotHere(RoomError):
-    """A request reached a process that does not hold the room (any more):
-    the sender asks the database who does. Never shown to a client."""
-
-    code = "not_here"
-    status = 409
 
 
 def _refusal_classes() -> dict[str, type[RoomError]]:

@@ -7,15 +7,13 @@ requests and socket messages into its calls. Each room has a lock; every
 change to a room, and every message made from it, happens under that lock,
 so a viewer never reads a change the store has not committed.
 
-Alone (SQLite, no Redis) a hub holds every room. In a cluster (several
-processes on one PostgreSQL database and one Redis, :mod:`.cluster`) a hub
-holds the rooms whose database lease it has: it alone changes them, runs
-their bots and timers and makes their viewers' messages. A request for a
-room held elsewhere goes to its holder as a Redis request, and a socket of
-such a room is relayed: its commands go to the holder, and the holder's
-messages for it, made for its viewer, come back to be written out as they
-are. When a holder dies its leases run out and the rooms are taken over
-from the database.
+Which rooms the hub holds, and how a room held elsewhere is reached, is its
+:class:`~apothecary.server.placement.Placement`'s business: alone (the
+default, :class:`~apothecary.server.placement.local.LocalPlacement`) every
+room is here; in a cluster
+(:class:`~apothecary.server.placement.cluster.ClusterPlacement`) the hub
+holds the rooms whose database lease it has, and the placement relays the
+rest to their holders and takes over a dead holder's rooms.
 """
 
 from __future__ import annotations
@@ -28,25 +26,25 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from apothecary.bots.pool import ThinkingPool
 from apothecary.core.bot import Bot, RandomBot
 from apothecary.core.game import Action, State
-from apothecary.server.cluster import Bus, ClusterConfig, NotHere, Unavailable
-from apothecary.server.commands import RoomCommand, SocketCommand, from_json
+from apothecary.server.commands import RoomCommand, SocketCommand
+from apothecary.server.placement import NotHere, Placement
+from apothecary.server.placement.local import LocalPlacement
 from apothecary.server.room import (
     Changes,
     Room,
     RoomError,
-    RoomNotFound,
     Settings,
     Viewer,
     hash_token,
 )
-from apothecary.server.store import Lease, LeaseLost, Store
+from apothecary.server.store import LeaseLost, Store
 
 log = logging.getLogger("apothecary.server")
 
@@ -148,26 +146,6 @@ class Connection:
             self.queue.put_nowait(None)
 
 
-class RemoteConnection(Connection):
-    """On the process holding a room: a socket that another process relays.
-    What is sent to it goes, as made here, to that process to write out."""
-
-    def __init__(self, room: str, bus: Bus, process: str, connection_id: str) -> None:
-        super().__init__(room, None, 1)
-        self.bus, self.process, self.id = bus, process, connection_id
-
-    def send_text(self, text: str) -> None:
-        """Send a message to the relaying process, for its socket (numbered,
-        so the relay notices one lost on the way)."""
-        self.heard += 1
-        self.bus.send(self.process, {"kind": "out", "conn": self.id, "text": text, "n": self.heard})
-
-    def close(self, code: int = MOVED[0], reason: str = MOVED[1]) -> None:
-        """Ask the relaying process to close its socket."""
-        message = {"kind": "close", "conn": self.id, "code": code, "reason": reason}
-        self.bus.send(self.process, message)
-
-
 @dataclass
 class _Live:
     room: Room
@@ -176,41 +154,21 @@ class _Live:
     waiter: asyncio.Task[None] | None = None
     touched: float = field(default_factory=time.time)
     """When the room last changed (for letting idle rooms leave memory)."""
-    shown: dict[str, Any] | None = None
-    """What the cluster's list of open rooms shows of it (None: not there)."""
-    until: float = 0.0
-    """In a cluster: until when (monotonic time) this process's lease of the
-    room is known to last; past it, a read asks the database first."""
 
 
 class Hub:
-    """Every room the server holds, and what drives them."""
+    """Every room the server holds, and what drives them; its placement
+    says which rooms those are and reaches the others."""
 
     def __init__(
-        self, store: Store, config: HubConfig | None = None, cluster: ClusterConfig | None = None
+        self, store: Store, config: HubConfig | None = None, placement: Placement | None = None
     ) -> None:
         self.store = store
         self.config = config or HubConfig()
-        self.cluster = cluster
-        self.bus: Bus | None = None if cluster is None else Bus(cluster)
-        self._lease: Lease | None = (
-            None if cluster is None or self.bus is None else (self.bus.id, cluster.lease_seconds)
-        )
+        self.placement = placement or LocalPlacement()
+        self.placement.bind(self)
         self._rooms: dict[str, _Live] = {}
         """The rooms this process holds (alone: all of them)."""
-        self._holders: dict[str, tuple[str, float]] = {}
-        """Rooms held elsewhere: by which process, and until when (monotonic
-        time) its lease was known to last; after that the database is asked
-        again, so a holder that stalls past its lease is not waited on."""
-        self._relays: dict[str, Connection] = {}
-        """Sockets here of rooms held elsewhere, by connection id."""
-        self._silent: dict[str, float] = {}
-        """Processes a message found nobody listening for, and until when
-        (monotonic time) to believe they died, unless Redis says otherwise."""
-        self._remote: dict[str, RemoteConnection] = {}
-        """Sockets elsewhere of rooms held here, by connection id."""
-        self._heart: asyncio.Task[None] | None = None
-        self._chores: set[asyncio.Task[None]] = set()
         self._departures: set[asyncio.Task[None]] = set()
         """Waits of :attr:`HubConfig.left_after` before the log says someone left."""
         self._pool: ThinkingPool | None = None
@@ -218,36 +176,46 @@ class Hub:
         self._voucher: asyncio.Task[None] | None = None
         self.closing = False
 
+    @property
+    def rooms(self) -> dict[str, _Live]:
+        """The rooms this process holds, by code (for its placement to read)."""
+        return self._rooms
+
     # -- life -------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Open the store (migrating it), start the bot pool, resume every room."""
-        await self._run_db(self.store.migrate)
+        """Open the store (migrating it), start the bot pool, and let the
+        placement bring in the rooms this process holds."""
+        await self.run_db(self.store.migrate)
         if self.config.bot_workers > 0:
             self._pool = ThinkingPool(self.config.bot_workers)
-        if self.bus is None:
-            since = self.config.clock() - self.config.idle_seconds
-            await self._run_db(self.store.resume_clocks, self.config.clock())
-            rooms = await self._run_db(self.store.load_active, since)
-            for room in rooms:
-                self._rooms[room.code] = _Live(room, touched=self.config.clock())
-            for live in self._rooms.values():
-                self._schedule(live)
-                self._watch_absent(live)
-            log.info("resumed %d rooms from %s", len(rooms), self.store.describe())
-        else:
-            await self.bus.start(self._answer, self._relayed, self._gone)
-            taken = await self._take_orphans()
-            log.info(
-                "process %s shares rooms through %s and %s; took %d rooms nobody held",
-                self.bus.id,
-                self.store.describe(),
-                self.bus.describe(),
-                taken,
-            )
-            self._heart = asyncio.create_task(self._heartbeat_forever())
+        await self.placement.start()
         self._sweeper = asyncio.create_task(self._sweep_forever())
         self._voucher = asyncio.create_task(self._vouch_forever())
+
+    def adopt(self, room: Room) -> _Live:
+        """Hold ``room`` here from now on (resumed, or taken over): its bot or
+        timer is armed, and whoever does not come back is told to have left."""
+        live = self._rooms[room.code] = _Live(room, touched=self.config.clock())
+        self._schedule(live)
+        self._watch_absent(live)
+        return live
+
+    def let_go(self, code: str, why: str) -> None:
+        """Forget a room another process may hold now: its bots and timers stop
+        here, and its sockets are closed so they reconnect to wherever it is."""
+        live = self._rooms.pop(code, None)
+        if live is None:
+            return
+        if live.waiter is not None and live.waiter is not asyncio.current_task():
+            live.waiter.cancel()
+        live.waiter = None
+        connections = list(live.connections)
+        for connection in connections:
+            connection.close(*MOVED)
+        live.connections.clear()
+        self.placement.forget(code, connections)
+        log.warning("let go of room %s: %s", code, why)
 
     async def _vouch_forever(self) -> None:
         while True:
@@ -256,7 +224,7 @@ class Hub:
             if not timed:
                 continue
             try:
-                await self._run_db(self.store.vouch, timed, self.config.clock())
+                await self.run_db(self.store.vouch, timed, self.config.clock())
             except Exception:  # a database that is away a moment: the next one may do
                 log.exception("could not tell the store the timed rooms are held")
 
@@ -280,9 +248,8 @@ class Hub:
         ]
         for code in gone:
             del self._rooms[code]
-        if gone and self._lease is not None:
-            # Let the leases go too: whichever process is asked for the room next takes it.
-            self.store.submit(self.store.release, self._lease[0], gone)
+        if gone:
+            self.placement.released(gone)
         return len(gone)
 
     def close_sockets(self) -> None:
@@ -292,8 +259,7 @@ class Hub:
         for live in self._rooms.values():
             for connection in live.connections:
                 connection.close()
-        for connection in self._relays.values():
-            connection.close()
+        self.placement.close_sockets()
 
     async def sockets_closed(self, timeout: float) -> None:
         """Wait, at most ``timeout`` seconds, for the writers told by
@@ -302,7 +268,7 @@ class Hub:
             connection.writer
             for connection in [
                 *(c for live in self._rooms.values() for c in live.connections),
-                *self._relays.values(),
+                *self.placement.sockets(),
             ]
             if connection.writer is not None and not connection.writer.done()
         ]
@@ -312,9 +278,10 @@ class Hub:
     async def close(self) -> None:
         """Stop bots and timers, close every socket with a reason, let the last
         commits finish. Everything accepted was committed before it was told.
-        In a cluster the leases are given up, so others take the rooms at once."""
+        The placement stops too (in a cluster, giving its leases up, so others
+        take the rooms at once)."""
         self.close_sockets()
-        for task in (self._sweeper, self._heart, self._voucher):
+        for task in (self._sweeper, self._voucher):
             if task is not None:
                 task.cancel()
         for live in self._rooms.values():
@@ -322,16 +289,13 @@ class Hub:
                 live.waiter.cancel()
         for departure in list(self._departures):
             departure.cancel()
-        if self._lease is not None:
-            with contextlib.suppress(Exception):
-                await self._run_db(self.store.release, self._lease[0])
+        await self.placement.close()
         if self._pool is not None:
             self._pool.close()
-        if self.bus is not None:
-            await self.bus.close()
         self.store.close()
 
-    async def _run_db(self, fn: Callable[..., Any], *args: Any) -> Any:
+    async def run_db(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` on the store's one writer thread."""
         return await self.store.run(fn, *args)
 
     # -- rooms ----------------------------------------------------------------------------
@@ -353,82 +317,39 @@ class Hub:
         )
         # In a cluster the room's lease is this process's from its first commit.
         asked = time.monotonic()
-        await self._run_db(self.store.commit, room, Changes(), self.config.clock(), self._lease)
+        await self.run_db(
+            self.store.commit, room, Changes(), self.config.clock(), self.placement.lease
+        )
         live = self._rooms[room.code] = _Live(room, touched=self.config.clock())
-        live.until = asked + self._lease_seconds()
-        self._list(live)
+        self.placement.committed(room.code, asked)
+        self.placement.announce(live)
         return room, token
 
     async def _live(self, code: str) -> _Live:
         live = self._rooms.get(code)
         if live is None:
-            if self.bus is not None:  # held elsewhere, or let go a moment ago
-                raise NotHere(f"room {code!r} is not held by this process")
-            room = await self._run_db(self.store.load, code)
-            if room is None:
-                raise RoomNotFound(f"no room {code!r}")
+            room = await self.placement.absent(code)
             live = self._rooms.setdefault(code, _Live(room, touched=self.config.clock()))
+        return live
+
+    async def held(self, code: str) -> _Live:
+        """The room, for reading, if this process still holds it (else
+        NotHere: ask again, wherever it is now)."""
+        live = await self._live(code)
+        await self.placement.confirm(live)
         return live
 
     async def listed(self) -> list[dict[str, Any]]:
         """Every listed room that is not over, for the lobby (in a cluster,
-        every process's, from the list the holders keep in Redis)."""
-        if self.bus is not None:
-            found = await self.bus.listed()
-            return sorted(found, key=lambda info: float(info.get("created") or 0))
-        return [
-            live.room.public_info()
-            for live in self._rooms.values()
-            if live.room.settings.listed and live.room.status != "over"
-        ]
-
-    def _list(self, live: _Live) -> None:
-        """Keep the cluster's list of open rooms up to date with this room."""
-        if self.bus is None:
-            return
-        room = live.room
-        if room.settings.listed and room.status != "over":
-            info = room.public_info()
-            if info != live.shown:  # most changes are moves, which the list does not show
-                self.bus.list_room(room.code, info)
-                live.shown = info
-        elif live.shown is not None:
-            self.bus.list_room(room.code, None)
-            live.shown = None
+        every process's)."""
+        return await self.placement.listed()
 
     # -- the public operations: done here, or by the process holding the room ---------------
 
     async def ask(self, command: RoomCommand) -> Any:
-        """Do a command about a room where the room is held: here, or by asking
-        its holder (the command travels as its named fields)."""
-
-        async def there(holder: str) -> Any:
-            assert self.bus is not None
-            return await self.bus.request(holder, "room", {"command": command.to_json()})
-
-        return await self._where_held(command.code, lambda: command.here(self), there)
-
-    async def _where_held(
-        self,
-        code: str,
-        here: Callable[[], Awaitable[Any]],
-        there: Callable[[str], Awaitable[Any]],
-    ) -> Any:
-        """``here()`` if this process holds the room, else ``there(holder)``.
-        A holder that no longer holds it, or died before hearing the request,
-        did nothing: ask the database again. A holder that heard but did not
-        answer is Unavailable (it may have done it: never done twice)."""
-        give_up = time.monotonic() + self._patience()
-        while True:
-            holder = await self._holder(code)
-            try:
-                return await (here() if holder is None else there(holder))
-            except NotHere:
-                self._holders.pop(code, None)
-            except LeaseLost:
-                self._let_go(code, "its lease ran out")
-            if time.monotonic() > give_up:
-                raise Unavailable("the room's server is not answering; try again")
+        """Do a command about a room where the room is held (the placement
+        says where, and takes it there)."""
+        return await self.placement.ask(command)
 
     async def change(self, code: str, what: Callable[[Room, float], Changes]) -> Room:
         """Apply ``what`` to a room under its lock, draw any chance that follows,
@@ -441,7 +362,7 @@ class Hub:
 
     async def _change_locked(self, live: _Live, what: Callable[[Room, float], Changes]) -> None:
         room = live.room
-        if self.bus is not None and self._rooms.get(room.code) is not live:
+        if not self.placement.owns(live):
             raise NotHere(f"room {room.code!r} is not held by this process")  # let go meanwhile
         now = self.config.clock()
         changes = what(room, now)
@@ -449,18 +370,18 @@ class Hub:
             changes.extend(room.apply(room.chance_action(), now))
         asked = time.monotonic()
         try:
-            await self._run_db(self.store.commit, room, changes, now, self._lease)
-            live.until = asked + self._lease_seconds()  # the commit renewed the lease
+            await self.run_db(self.store.commit, room, changes, now, self.placement.lease)
+            self.placement.committed(room.code, asked)
         except LeaseLost:
             # Another process holds the room now (this one stalled past its
             # lease): what memory holds is not the room any more. Let it go;
             # nobody heard of the change, and the store has none of it.
-            self._let_go(room.code, "another process holds it now")
+            self.let_go(room.code, "another process holds it now")
             raise
         except Exception:
             # The room in memory is ahead of the store: take the store's word.
             log.exception("commit failed for room %s; reloading it", room.code)
-            restored = await self._run_db(self.store.load, room.code)
+            restored = await self.run_db(self.store.load, room.code)
             if restored is not None:
                 restored.presence = room.presence
                 live.room = restored
@@ -475,50 +396,25 @@ class Hub:
         """A viewer joins: a seat's token, or None to watch. Returns the
         connection and its welcome message; everyone is told of the presence.
         In a cluster, a socket of a room held elsewhere is relayed to its holder."""
-        if self.bus is None:
-            return await self._connect_here(code, token, None)
-        result: tuple[Connection, dict[str, Any]] = await self._where_held(
-            code,
-            lambda: self._connect_here(code, token, None),
-            lambda holder: self._connect_there(code, token, holder),
-        )
-        return result
+        return await self.placement.connect(code, token)
 
-    async def _connect_there(
-        self, code: str, token: object, holder: str
+    async def connect_here(
+        self, code: str, token: object, connection: Connection | None = None
     ) -> tuple[Connection, dict[str, Any]]:
-        """A socket of a room ``holder`` holds, relayed to it."""
-        assert self.bus is not None
-        connection = Connection(code, None, self.config.send_queue, relay_to=holder)
-        # Listed before asking, so the messages the holder sends it while it
-        # joins (before its answer, on the same channel) are kept.
-        self._relays[connection.id] = connection
-        try:
-            welcome = await self.bus.request(
-                holder, "connect", {"code": code, "token": token, "conn": connection.id}
-            )
-        except BaseException:
-            self._relays.pop(connection.id, None)
-            raise
-        connection.viewer = welcome["you"]
-        return connection, welcome
-
-    async def _connect_here(
-        self, code: str, token: object, remote: RemoteConnection | None
-    ) -> tuple[Connection, dict[str, Any]]:
+        """A viewer joins a room this process holds, as ``connection`` if it is
+        given (a socket relayed from another process), else on a new one."""
         live = await self.held(code)
         async with live.lock:
-            if self.bus is not None and self._rooms.get(code) is not live:
+            if not self.placement.owns(live):
                 raise NotHere(f"room {code!r} is not held by this process")  # let go meanwhile
             room = live.room
             viewer: Viewer = None if token is None else room.seat_of(token)
             token_hash = None if viewer is None else hash_token(str(token))
-            connection: Connection
-            if remote is None:
+            if connection is None:
                 connection = Connection(code, viewer, self.config.send_queue, token_hash)
             else:
-                connection, remote.viewer, remote.token_hash = remote, viewer, token_hash
-                self._remote[remote.id] = remote
+                connection.viewer, connection.token_hash = viewer, token_hash
+            self.placement.joined(connection)
             live.connections.add(connection)
             room.presence[viewer] += 1
             back = viewer is not None and room.gone(viewer)
@@ -538,12 +434,8 @@ class Hub:
 
     async def disconnect(self, connection: Connection) -> None:
         """A viewer left; everyone is told."""
-        if connection.relay_to is not None:
-            if self._relays.pop(connection.id, None) is not None and self.bus is not None:
-                self.bus.tell(connection.relay_to, "disconnect", {"conn": connection.id})
+        if self.placement.left(connection):
             return
-        if isinstance(connection, RemoteConnection):
-            self._remote.pop(connection.id, None)
         live = self._rooms.get(connection.room)
         if live is None or connection not in live.connections:
             return
@@ -586,7 +478,7 @@ class Hub:
         """A socket's command: done by its handler here, or, for a socket relayed
         to the room's holder, sent there to be done (ping and hello are not)."""
         if connection.relay_to is not None and command.relayed:
-            await self._relay(connection, command)
+            await self.placement.forward(connection, command)
             return
         await command.handle(self, connection)
 
@@ -600,19 +492,6 @@ class Hub:
         except (LeaseLost, NotHere):
             # The room moved to another process: this socket is closed (by the
             # let-go) and its client reconnects to wherever the room is now.
-            connection.close(*MOVED)
-
-    async def _relay(self, connection: Connection, command: SocketCommand) -> None:
-        """A relayed socket's command, done by the room's holder; its refusal
-        is raised here, after the messages the holder sent before answering."""
-        assert self.bus is not None and connection.relay_to is not None
-        try:
-            args = {"conn": connection.id, "command": command.to_json()}
-            await self.bus.request(connection.relay_to, "socket", args)
-        except (NotHere, Unavailable):
-            connection.send(
-                {"type": "error", "error": "unavailable", "message": "the room moved; reconnecting"}
-            )
             connection.close(*MOVED)
 
     def _broadcast(self, live: _Live, changes: Changes) -> None:
@@ -646,7 +525,7 @@ class Hub:
             connection.seen, connection.noticed = len(room.log), len(room.notices)
             for entry in changes.chat:
                 connection.send({"type": "chat", **entry})
-        self._list(live)
+        self.placement.announce(live)
 
     # -- what comes next: bots, timers, the next game of a series ---------------------------
 
@@ -737,234 +616,13 @@ class Hub:
         async with live.lock:
             room = live.room
             room.record(game_no, [], [])  # refuses a game still being played
-            notation, seating = await self._run_db(self.store.game_actions, code, game_no)
+            notation, seating = await self.run_db(self.store.game_actions, code, game_no)
             record = room.record(game_no, notation, seating)
         state = record.replay()
         final = state.outcome()
         record.outcome = None if final is None else final.to_json()
         result: dict[str, Any] = record.to_json()
         return result
-
-    # -- the cluster: leases, taking rooms over, requests from other processes ---------------
-
-    def _lease_seconds(self) -> float:
-        return 0.0 if self.cluster is None else self.cluster.lease_seconds
-
-    async def held(self, code: str) -> _Live:
-        """The room, for reading, if this process still holds it. A holder
-        that stalled past its lease may have lost the room to another process
-        that has changed it since: past the lease it last knew of, it asks the
-        database, and lets go of a room it lost (NotHere: ask again)."""
-        live = await self._live(code)
-        if self._lease is None or time.monotonic() < live.until:
-            return live
-        asked = time.monotonic()
-        found = (await self._run_db(self.store.holders, [code])).get(code)
-        if found is not None and found[0] == self._lease[0] and found[1] > 0:
-            live.until = asked + found[1]
-            return live
-        self._let_go(code, "its lease ran out")
-        raise NotHere(f"room {code!r} is not held by this process")
-
-    def _patience(self) -> float:
-        """How long an operation waits for a room to be held somewhere: long
-        enough for a dead holder's lease to run out and the room to be taken."""
-        cluster = self.cluster
-        return 0.0 if cluster is None else 3 * cluster.lease_seconds + cluster.heartbeat_seconds
-
-    async def _holder(self, code: str) -> str | None:
-        """None when this process holds the room (it is in memory now); else
-        the live process that does. A room whose lease nobody holds, or whose
-        holder died and whose lease ran out, is taken over here."""
-        if self.bus is None or code in self._rooms:
-            return None
-        known = self._holders.get(code)
-        if known is not None and time.monotonic() < known[1]:
-            return known[0]
-        give_up = time.monotonic() + self._patience()
-        while True:
-            found = (await self._run_db(self.store.holders, [code])).get(code)
-            wait = 0.0
-            if found is not None and found[0] != self.bus.id and found[1] >= 0:
-                # A holder is believed alive (no Redis round trip) unless a message
-                # to it lately found nobody listening; then Redis is asked.
-                silent = self._silent.get(found[0], 0.0) > time.monotonic()
-                if not silent or found[0] in await self.bus.alive({found[0]}):
-                    self._silent.pop(found[0], None)
-                    self._holders[code] = (str(found[0]), time.monotonic() + found[1])
-                    return str(found[0])
-                # Its holder died: the room is free once the lease runs out.
-                wait = min(found[1] + 0.02, self._patience())
-            else:
-                taken = await self._take(code)
-                if taken is None:
-                    raise RoomNotFound(f"no room {code!r}")
-                if taken:
-                    return None
-            if time.monotonic() + wait > give_up:
-                raise Unavailable("the room's server is not answering; try again")
-            await asyncio.sleep(wait)
-
-    async def _take(self, code: str) -> bool | None:
-        """Take the room's lease and load it from the database: True if this
-        process holds it now, False if another does, None if there is no such room."""
-        if code in self._rooms:
-            return True
-        if self.closing:
-            return False
-        assert self._lease is not None
-        asked = time.monotonic()
-        got: bool | None = await self._run_db(self.store.acquire, code, *self._lease)
-        if not got:
-            return got
-        # Held by nobody since its holder died: its turn timer gets that time back.
-        await self._run_db(self.store.resume_clocks, self.config.clock(), code)
-        room = await self._run_db(self.store.load, code)
-        if room is None:
-            return None
-        if code in self._rooms:  # taken meanwhile by another task of this process
-            return True
-        live = self._rooms[code] = _Live(room, touched=self.config.clock())
-        live.until = asked + self._lease[1]
-        self._holders.pop(code, None)
-        for connection in list(self._relays.values()):
-            if connection.room == code:  # relayed to the old holder: come here instead
-                connection.close(*MOVED)
-        self._list(live)
-        self._schedule(live)
-        self._watch_absent(live)
-        log.info("process %s holds room %s now", self._lease[0], code)
-        return True
-
-    async def _take_orphans(self) -> int:
-        """Take the active rooms whose leases nobody holds (their process died
-        or let them go); how many this process took."""
-        since = self.config.clock() - self.config.idle_seconds
-        codes: list[str] = await self._run_db(self.store.orphans, since)
-        taken = 0
-        for code in codes:
-            if code not in self._rooms and await self._take(code):
-                taken += 1
-        return taken
-
-    def _let_go(self, code: str, why: str) -> None:
-        """Forget a room another process may hold now: its bots and timers stop
-        here, and its sockets are closed so they reconnect to wherever it is."""
-        live = self._rooms.pop(code, None)
-        if live is None:
-            return
-        if live.waiter is not None and live.waiter is not asyncio.current_task():
-            live.waiter.cancel()
-        live.waiter = None
-        for connection in list(live.connections):
-            connection.close(*MOVED)
-            self._remote.pop(connection.id, None)
-        live.connections.clear()
-        log.warning("let go of room %s: %s", code, why)
-
-    async def _answer(self, op: str, args: dict[str, Any], sender: str) -> Any:
-        """A request from another process, for a room this one holds (else
-        NotHere, and the sender asks the database who does)."""
-        assert self.bus is not None
-        if op == "connect":
-            remote = RemoteConnection(str(args["code"]), self.bus, sender, str(args["conn"]))
-            try:
-                _connection, welcome = await self._connect_here(
-                    remote.room, args.get("token"), remote
-                )
-            except LeaseLost:
-                self._let_go(remote.room, "its lease ran out")
-                raise NotHere("let go") from None
-            return welcome
-        if op in ("socket", "disconnect"):
-            connection = self._remote.get(str(args.get("conn")))
-            if connection is None or connection.room not in self._rooms:
-                if op == "disconnect":
-                    return None
-                raise NotHere("that socket's room is not held here")
-            if op == "disconnect":
-                await self.disconnect(connection)
-            else:
-                command = from_json(args["command"])
-                assert isinstance(command, SocketCommand)
-                await command.handle(self, connection)
-            return None
-        command = from_json(args["command"])
-        assert isinstance(command, RoomCommand)
-        if command.code not in self._rooms:
-            raise NotHere(f"room {command.code!r} is not held here")
-        try:
-            return await command.here(self)
-        except LeaseLost:
-            raise NotHere("let go") from None
-
-    def _relayed(self, item: dict[str, Any]) -> None:
-        """A message or a close from a room's holder, for a socket relayed here."""
-        connection = self._relays.get(str(item.get("conn")))
-        if connection is None:
-            return
-        if item["kind"] == "out":
-            if item["n"] != connection.heard + 1:  # one was lost: start it afresh
-                connection.close(*MOVED)
-                return
-            connection.heard = int(item["n"])
-            connection.send_text(str(item["text"]))
-        elif item["kind"] == "close":
-            connection.close(int(item["code"]), str(item["reason"]))
-
-    def _gone(self, process: str) -> None:
-        """``process`` no longer listens (it died): what was relayed to it is
-        closed to reconnect, and its sockets here leave their rooms."""
-        self._silent[process] = time.monotonic() + self._lease_seconds()
-        for code, (holder, _until) in list(self._holders.items()):
-            if holder == process:
-                del self._holders[code]
-        for connection in list(self._relays.values()):
-            if connection.relay_to == process:
-                connection.close(*MOVED)
-        for remote in list(self._remote.values()):
-            if remote.process == process:
-                chore = asyncio.create_task(self.disconnect(remote))
-                self._chores.add(chore)  # kept until done: the loop holds tasks weakly
-                chore.add_done_callback(self._chores.discard)
-
-    async def _heartbeat_forever(self) -> None:
-        assert self.cluster is not None
-        while True:
-            await asyncio.sleep(self.cluster.heartbeat_seconds)
-            try:
-                await self._heartbeat()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("the cluster heartbeat failed; trying again")
-
-    async def _heartbeat(self) -> None:
-        """Renew the leases (a room whose lease ran out is let go), take the
-        rooms nobody holds, and move sockets whose holder died or changed."""
-        assert self.bus is not None and self._lease is not None
-        mine = list(self._rooms)  # before renewing: every one of these was taken before it
-        asked = time.monotonic()
-        held = await self._run_db(self.store.renew, *self._lease)
-        for code in mine:
-            if code not in held:
-                self._let_go(code, "its lease ran out before it was renewed")
-            elif (live := self._rooms.get(code)) is not None:
-                live.until = asked + self._lease[1]
-        await self._take_orphans()
-        if self._relays:
-            codes = sorted({c.room for c in self._relays.values()})
-            holders = await self._run_db(self.store.holders, codes)
-            alive = await self.bus.alive({str(c.relay_to) for c in self._relays.values()})
-            for connection in list(self._relays.values()):
-                found = holders.get(connection.room)
-                if found is None or found[0] != connection.relay_to or found[0] not in alive:
-                    connection.close(*MOVED)
-        if self._remote:
-            alive = await self.bus.alive({c.process for c in self._remote.values()})
-            for remote in list(self._remote.values()):
-                if remote.process not in alive:
-                    await self.disconnect(remote)
 
 
 async def _quietly(work: Any) -> None:

@@ -28,6 +28,6 @@ async def favicon() -> FileResponse:
 async def health(hub: HubDep) -> dict[str, Any]:
     """Up, with how many rooms are listed."""
     answer: dict[str, Any] = {"status": "ok", "rooms": len(await hub.listed())}
-    if hub.bus is not None:  # which process answered, behind a load balancer
-        answer["process"] = hub.bus.id
+    if hub.placement.process is not None:  # which process answered, behind a load balancer
+        answer["process"] = hub.placement.process
     return answer
