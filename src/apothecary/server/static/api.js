@@ -8,14 +8,15 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, { body, token, text = false } = {}) {
+// `body` is sent as JSON, `raw` (a string that is JSON already) as it is.
+async function request(method, path, { body, raw, token, text = false } = {}) {
   const headers = {};
-  if (body !== undefined) headers["content-type"] = "application/json";
+  if (body !== undefined || raw !== undefined) headers["content-type"] = "application/json";
   if (token) headers.authorization = `Bearer ${token}`;
   const response = await fetch(path, {
     method,
     headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: raw !== undefined ? raw : body === undefined ? undefined : JSON.stringify(body),
   });
   if (!response.ok) {
     let code = "http_error";
@@ -56,7 +57,29 @@ export const api = {
   seatBot: (code, seat, level, token) =>
     request("PUT", `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/bot`, { body: { level }, token }),
   rematch: (code, token) => request("POST", `/api/rooms/${encodeURIComponent(code)}/rematch`, { token }),
+  hint: (code, token) => request("POST", `/api/rooms/${encodeURIComponent(code)}/hint`, { token }),
+  // Replays (docs/client.md#replays): a finished game's facts, what view V saw after k moves, its analysis.
+  replay: (code, gameNo) => request("GET", `/api/replays/${encodeURIComponent(code)}/${gameNo}`),
+  replayStep: (code, gameNo, step, view) =>
+    request("GET", `/api/replays/${encodeURIComponent(code)}/${gameNo}/steps/${step}?view=${encodeURIComponent(view)}`),
+  analysis: (code, gameNo) => request("POST", `/api/replays/${encodeURIComponent(code)}/${gameNo}/analysis`),
+  // A record file's text as it is (the server reads and checks it).
+  upload: (record) => request("POST", "/api/replays", { raw: record }),
 };
+
+// Whether `url` answers 2xx within `wait` ms (a stopped server never does; a proxy in front
+// of a dead one answers 502): the connection's probe of /health while it waits to reconnect.
+export async function answers(url, wait) {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), wait);
+  try {
+    return (await fetch(url, { cache: "no-store", signal: abort.signal })).ok;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 // -- localStorage: per room {seat_token, host_token, seat, name}; the last display name ----------
 

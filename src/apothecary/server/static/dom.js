@@ -40,6 +40,40 @@ export function clear(element) {
   return element;
 }
 
+// The tables' builders (tables/kit.js re-exports them): an element added to
+// `parent` if given, each attribute set as its string (null, undefined and false
+// left out), so `{"aria-pressed": true}` reads "true" as the tables expect.
+function attached(node, attrs, parent) {
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "text") node.textContent = value;
+    else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, String(value));
+  }
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+/** An SVG element with `attrs`, added to `parent` if given. */
+export function svgNode(tag, attrs = {}, parent = null) {
+  return attached(document.createElementNS(SVG_NS, tag), attrs, parent);
+}
+
+/** An SVG <text> at `x`, `y` saying `words`. */
+export function svgText(parent, x, y, words, attrs = {}) {
+  const node = svgNode("text", { x, y, ...attrs }, parent);
+  node.textContent = words;
+  return node;
+}
+
+/** An HTML element added to `parent` if given; `attrs` is its class name, or its attributes (`text`: its words). */
+export function htmlNode(tag, attrs = {}, parent = null) {
+  return attached(document.createElement(tag), typeof attrs === "string" ? { class: attrs } : attrs, parent);
+}
+
+/** `words` cut to `most` characters, with "…" where they were cut. */
+export function clip(words, most) {
+  return words.length <= most ? words : `${words.slice(0, most - 1)}\u2026`;
+}
+
 export function replace(element, ...children) {
   clear(element);
   return append(element, children);

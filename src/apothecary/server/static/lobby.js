@@ -107,14 +107,14 @@ function gameCard(game, onChoose) {
 // One input per option, from its description.
 function optionField(option) {
   const id = `opt-${option.name}`;
-  const label = option.name.replace(/_/g, " ");
+  const shown = option.name.replace(/_/g, " ");
   const help = option.help ? h("small", { class: "help", id: `${id}-help` }, option.help) : null;
   const described = option.help ? `${id}-help` : null;
   let input;
   if (option.type === "bool") {
     input = h("input", { type: "checkbox", id, name: option.name, "aria-describedby": described });
     input.checked = Boolean(option.default);
-    return h("div", { class: "field field-check" }, input, h("label", { for: id }, label), help);
+    return h("div", { class: "field field-check" }, input, h("label", { for: id }, shown), help);
   }
   if (option.choices) {
     input = h(
@@ -139,7 +139,7 @@ function optionField(option) {
     input = h("input", { type: "text", id, name: option.name, value: String(option.default ?? ""), "aria-describedby": described });
   }
   input.dataset.type = option.type;
-  return h("div", { class: "field" }, h("label", { for: id }, label), input, help);
+  return h("div", { class: "field" }, h("label", { for: id }, shown), input, help);
 }
 
 function readOption(form, option) {

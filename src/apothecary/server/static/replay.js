@@ -9,28 +9,12 @@
 // only draws it. Links: /replay/CODE/GAME?move=K&view=all|spectator|N; /replay uploads a file.
 
 import { api } from "./api.js";
-import { h, replace, s as svg, stylesheet, toast } from "./dom.js";
-import { naturalJoin, seatRuns } from "./room.js";
-import { loadTable } from "./tables/load.js";
+import { clip, h, replace, s as svg, stylesheet, toast } from "./dom.js";
+import { reasonRuns } from "./room/result.js";
+import { loadTable, mountTable } from "./tables/load.js";
+import { eventRuns, joinNames, readWords } from "./words.js";
 
 const SEAT_COLOURS = ["#b5472f", "#2f6db5", "#3b8a3e", "#8a5bb5", "#b58a2f", "#2fa3a3", "#b52f7a", "#6b6b6b", "#4a4ab5"];
-
-async function getJson(path, options = {}) {
-  const response = await fetch(path, options);
-  let data = null;
-  try {
-    data = await response.json();
-  } catch {
-    /* not JSON */
-  }
-  if (!response.ok) {
-    const error = new Error((data && data.message) || `${response.status} ${response.statusText}`);
-    error.code = data && data.error;
-    error.status = response.status;
-    throw error;
-  }
-  return data;
-}
 
 function refused(main, title, message) {
   replace(
@@ -56,7 +40,7 @@ export function showUpload(main) {
     if (!file) return;
     replace(status, "Checking the record…");
     try {
-      const answer = await getJson("/api/replays", { method: "POST", headers: { "content-type": "application/json" }, body: await file.text() });
+      const answer = await api.upload(await file.text());
       location.assign(answer.link);
     } catch (error) {
       replace(status, h("strong", { class: "bad", id: "upload-error" }, error.message));
@@ -80,7 +64,7 @@ export async function showReplay(main, code, gameNo) {
   stylesheet("/static/replay.css", "replay");
   let facts;
   try {
-    facts = await getJson(`/api/replays/${encodeURIComponent(code)}/${gameNo}`);
+    facts = await api.replay(code, gameNo);
   } catch (error) {
     if (error.code === "not_finished") refused(main, "This game is not over", error.message);
     else if (error.status === 404) refused(main, "No such game", error.message);
@@ -88,17 +72,16 @@ export async function showReplay(main, code, gameNo) {
     return;
   }
   const game = await api.game(facts.game);
-  const { module, kind } = await loadTable(game, facts.game);
-  new ReplayScreen(main, facts, game, module, kind).start();
+  new ReplayScreen(main, facts, game, await loadTable(game, facts.game)).start();
 }
 
 class ReplayScreen {
-  constructor(main, facts, game, module, kind) {
+  constructor(main, facts, game, loaded) {
     this.main = main;
     this.facts = facts;
     this.game = game;
-    this.module = module;
-    this.kind = kind;
+    this.loaded = loaded; // the table's module (tables/load.js)
+    this.kind = loaded.kind;
     const query = new URLSearchParams(location.search);
     const move = parseInt(query.get("move") || "0", 10);
     this.step = Number.isFinite(move) ? Math.max(0, Math.min(facts.steps, move)) : 0;
@@ -114,13 +97,22 @@ class ReplayScreen {
     return (this.facts.names || [])[seat] || `seat ${seat}`;
   }
 
-  // "seat 0 deals to seat 2" as the room's log says it: "Ann deals to medium bot"
-  // (a first word that is not a name capitalised, as the log does).
-  named(text) {
-    const runs = seatRuns(text);
-    const words = runs.map((piece) => (typeof piece === "string" ? piece : naturalJoin(piece.seats.map((seat) => this.seatName(seat))).join("")));
-    if (typeof runs[0] === "string") words[0] = words[0].replace(/^./, (c) => c.toUpperCase());
-    return words.join("");
+  // Words (their runs) as the room's log says them: "Ann deals to medium bot", a first
+  // word that is not a name capitalised.
+  named(runs) {
+    return readWords(runs, (seat) => this.seatName(seat), { capital: true });
+  }
+
+  // The move list with everything revealed: each move as its mover read it (chance, as
+  // a spectator did, with its outcome), from the last step's views.
+  revealedMoves(end) {
+    return this.facts.moves.map((move) => {
+      const seen = move.actor >= 0 ? end.views[move.actor] : end.spectator;
+      const event = (seen?.events || []).find((e) => e.step === move.step);
+      if (!event) return [String(move.text || move.notation)];
+      const runs = eventRuns(event);
+      return move.actor >= 0 ? runs : [...runs, ` (${move.notation})`];
+    });
   }
 
   start() {
@@ -146,11 +138,11 @@ class ReplayScreen {
     this.board = h("div", { class: "replay-board", id: "replay-board" });
     this.moves = h("ol", { class: "replay-moves", id: "replay-moves", start: "1" });
     this.movesView = null;
-    this.movesByView = new Map([["all", f.moves.map((m) => m.text || m.notation)]]);
+    this.movesByView = new Map();
     this.analysisBox = h("section", { class: "panel replay-analysis", id: "replay-analysis", "aria-label": "Analysis" });
     const outcome = f.outcome || {};
-    const winners = naturalJoin((outcome.winners || []).map((s) => this.seatName(s))).join("");
-    const reason = this.named(outcome.reason || "The game is over");
+    const winners = joinNames((outcome.winners || []).map((s) => this.seatName(s)));
+    const reason = this.named(reasonRuns(outcome).length ? reasonRuns(outcome) : ["The game is over"]);
     this.root = h(
       "div",
       { class: "replay", id: "replay", dataset: { game: f.game, table: this.kind } },
@@ -158,7 +150,7 @@ class ReplayScreen {
         "header",
         { class: "replay-head panel" },
         h("h1", {}, `Replay: ${f.title}, game ${f.game_no}`),
-        h("p", { class: "muted" }, `${reason}${/[.!]$/.test(reason) ? "" : "."}`, winners ? ` Won by ${winners}.` : " Nobody won."),
+        h("p", { class: "muted" }, `${reason}${".!".includes(reason.at(-1)) ? "" : "."}`, winners ? ` Won by ${winners}.` : " Nobody won."),
         h(
           "div",
           { class: "replay-controls" },
@@ -215,7 +207,7 @@ class ReplayScreen {
     this.markMove();
     let frame;
     try {
-      frame = await getJson(`/api/replays/${encodeURIComponent(f.code)}/${f.game_no}/steps/${this.step}?view=${this.view}`);
+      frame = await api.replayStep(f.code, f.game_no, this.step, this.view);
     } catch (error) {
       toast(error.message, "error");
       return;
@@ -225,7 +217,8 @@ class ReplayScreen {
     this.root.replayFrame = frame;
     this.root.dataset.step = String(this.step);
     this.root.dataset.view = this.view;
-    this.drawBoard(frame);
+    await this.drawBoard(frame);
+    if (ticket !== this.loading) return;
     await this.drawMoves();
     this.drawDecision();
   }
@@ -239,8 +232,8 @@ class ReplayScreen {
     if (!words) {
       const f = this.facts;
       try {
-        const end = await getJson(`/api/replays/${encodeURIComponent(f.code)}/${f.game_no}/steps/${f.steps}?view=${this.view}`);
-        words = end.events.map((e) => e.text || e.notation || "…");
+        const end = await api.replayStep(f.code, f.game_no, f.steps, this.view);
+        words = this.view === "all" ? this.revealedMoves(end) : end.events.map((e) => eventRuns(e));
       } catch (error) {
         toast(error.message, "error");
         return;
@@ -251,8 +244,8 @@ class ReplayScreen {
     this.moves.dataset.view = this.view;
     replace(
       this.moves,
-      words.map((text, i) =>
-        h("li", { dataset: { step: String(i + 1) } }, h("button", { type: "button", class: "linkish", onclick: () => this.go(i + 1) }, this.named(text))),
+      words.map((runs, i) =>
+        h("li", { dataset: { step: String(i + 1) } }, h("button", { type: "button", class: "linkish", onclick: () => this.go(i + 1) }, this.named(runs))),
       ),
     );
     this.markMove();
@@ -278,7 +271,7 @@ class ReplayScreen {
     this.tables = [];
   }
 
-  mount(slot, you, view) {
+  async mount(slot, you, view) {
     const ctx = {
       game: this.game,
       options: this.facts.options,
@@ -289,7 +282,7 @@ class ReplayScreen {
       act: () => {},
       prefersReducedMotion: true,
     };
-    const table = this.module.mount(slot, ctx) || {};
+    const { table } = await mountTable(this.loaded, slot, ctx);
     this.tables.push(table);
     const msg = { ...view, fresh: true, status: view.outcome ? "over" : "playing", game_no: this.facts.game_no, you, legal: [] };
     try {
@@ -299,7 +292,7 @@ class ReplayScreen {
     }
   }
 
-  drawBoard(frame) {
+  async drawBoard(frame) {
     this.unmount();
     replace(this.board);
     const area = (you, label) => {
@@ -310,14 +303,15 @@ class ReplayScreen {
     };
     if (frame.view === "all") {
       this.board.classList.add("replay-grid");
-      frame.views.forEach((view, seat) => this.mount(area(seat, `${this.seatName(seat)} sees`), seat, view));
+      const slots = frame.views.map((view, seat) => area(seat, `${this.seatName(seat)} sees`));
       this.board.append(
         h("details", { class: "panel replay-truth", id: "replay-truth", open: true }, h("summary", {}, "The whole state"), h("pre", {}, frame.truth)),
       );
+      await Promise.all(frame.views.map((view, seat) => this.mount(slots[seat], seat, view)));
     } else {
       this.board.classList.remove("replay-grid");
       const you = frame.view === "spectator" ? null : Number(frame.view);
-      this.mount(area(you, you === null ? "A spectator sees" : `${this.seatName(you)} sees`), you, frame);
+      await this.mount(area(you, you === null ? "A spectator sees" : `${this.seatName(you)} sees`), you, frame);
     }
   }
 
@@ -334,14 +328,13 @@ class ReplayScreen {
 
   async analyse() {
     const f = this.facts;
-    const path = `/api/replays/${encodeURIComponent(f.code)}/${f.game_no}/analysis`;
     this.progress = h("progress", { id: "analysis-progress", max: 1, value: 0 });
     this.progressText = h("span", { class: "muted" });
     this.chart = h("div", { class: "analysis-chart", id: "analysis-chart" });
     this.plot = h("div", { class: "analysis-plot", id: "analysis-plot" });
     replace(this.analysisBox, h("h2", {}, "Analysis"), h("p", {}, this.progress, " ", this.progressText), this.chart, this.plot);
     try {
-      let job = await getJson(path, { method: "POST" });
+      let job = await api.analysis(f.code, f.game_no);
       for (;;) {
         this.analysis = job;
         this.progress.max = Math.max(1, job.total);
@@ -354,7 +347,7 @@ class ReplayScreen {
         this.drawPlot();
         if (job.status !== "running") break;
         await new Promise((resolve) => setTimeout(resolve, 700));
-        job = await getJson(path, { method: "POST" }); // start-or-get: any server process answers
+        job = await api.analysis(f.code, f.game_no); // start-or-get: any server process answers
       }
       if (this.analysis.error) this.progressText.textContent = this.analysis.error;
     } catch (error) {
@@ -390,7 +383,7 @@ class ReplayScreen {
       const x1 = labelWidth + ((m.value - bottom) / span) * (width - labelWidth - 40);
       const played = d.played && m.action === d.played.action;
       chart.append(
-        svg("text", { x: labelWidth - 4, y: y + 13, "text-anchor": "end", class: "bar-label" }, (played ? "▶ " : "") + String(m.notation).slice(0, 16)),
+        svg("text", { x: labelWidth - 4, y: y + 13, "text-anchor": "end", class: "bar-label" }, (played ? "▶ " : "") + clip(String(m.notation), 16)),
         svg("rect", { x: Math.min(x0, x1), y: y + 2, width: Math.max(1, Math.abs(x1 - x0)), height: row - 6, class: ["bar", played && "played", i === 0 && "best"].filter(Boolean).join(" ") }),
         svg("text", { x: Math.max(x0, x1) + 3, y: y + 13, class: "bar-value" }, m.value.toFixed(3)),
       );

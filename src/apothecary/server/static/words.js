@@ -38,3 +38,10 @@ export function wordPieces(runs, who, { capital = false } = {}) {
 export function readWords(runs, name, options = {}) {
   return wordPieces(runs, (s) => String(name(s)), options).join("");
 }
+
+/** An event's words with the clauses it set off (`then_words`), as its `text` reads
+ * them: [...words, "; ", ...then, ...]. */
+export function eventRuns(event) {
+  const then = Array.isArray(event.then_words) ? event.then_words : [];
+  return [...(Array.isArray(event.words) ? event.words : []), ...then.flatMap((runs) => ["; ", ...runs])];
+}

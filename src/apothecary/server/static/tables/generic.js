@@ -1,6 +1,8 @@
 // The generic table: any game's observation as a readable definition list.
 // The shell's legal-action buttons are how one plays with it; a game with a
-// table of its own (static/tables/<game>.js) draws a real board instead.
+// table of its own (named by its game's manifest) draws a real board instead.
+
+import { eventRuns, readWords } from "../words.js";
 
 function words(key) {
   return String(key).replace(/_/g, " ");
@@ -128,8 +130,7 @@ export function mount(root, ctx) {
     update(msg) {
       const events = msg.events || [];
       if (events.length) {
-        const text = events[events.length - 1].text || "";
-        last.textContent = `Last: ${text.replace(/\bseat (\d+)\b/g, (_, n) => ctx.seatLabel(Number(n)))}`;
+        last.textContent = `Last: ${readWords(eventRuns(events[events.length - 1]), (seat) => ctx.seatLabel(seat))}`;
       }
       body.replaceChildren(render(msg.observation ?? {}, 0));
     },

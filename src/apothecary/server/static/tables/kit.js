@@ -5,48 +5,11 @@
 // the table's width. What a table draws, and what its moves mean, stay in its
 // own file.
 
-const SVG_NS = "http://www.w3.org/2000/svg";
+// The element builders are dom.js's (one DOM helper module); the names stay the tables'.
+export { clear, clip, htmlNode as html, svgNode as svg, svgText as text } from "../dom.js";
+import { svgNode as svg, svgText as text } from "../dom.js";
+import { joinNames } from "../words.js";
 
-/** An SVG element with `attrs` (null, undefined and false left out), added to `parent` if given. */
-export function svg(tag, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value !== null && value !== undefined && value !== false) node.setAttribute(key, String(value));
-  }
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-/** An SVG <text> at `x`, `y` saying `words`. */
-export function text(parent, x, y, words, attrs = {}) {
-  const node = svg("text", { x, y, ...attrs }, parent);
-  node.textContent = words;
-  return node;
-}
-
-/**
- * An HTML element added to `parent` if given. `attrs` is its class name, or its
- * attributes (null, undefined and false left out), where `text` is its words.
- */
-export function html(tag, attrs = {}, parent = null) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(typeof attrs === "string" ? { class: attrs } : attrs)) {
-    if (key === "text") node.textContent = value;
-    else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, String(value));
-  }
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-/** Empty `node`. */
-export function clear(node) {
-  while (node.firstChild) node.removeChild(node.firstChild);
-}
-
-/** `words` cut to `most` characters, with "…" where they were cut. */
-export function clip(words, most) {
-  return words.length <= most ? words : `${words.slice(0, most - 1)}\u2026`;
-}
 
 /** How wide `node` (an SVG text in the page) is drawn, in its picture's units; 0 when it
  * is not laid out (then the callers' character counts are all there is to go by). */
@@ -122,7 +85,7 @@ export function seatWords(ctx, you = () => ctx.you) {
 
 /** "Ann, Bob and you": `words` joined as a sentence joins them. */
 export function joined(words) {
-  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}` : words.join("");
+  return joinNames(words);
 }
 
 /** "Bob, Cy and you share the win": the `winners` by `name(s)`, "you" for the seat `me`. */
