@@ -140,7 +140,7 @@ function doingWords(seatInfo, character, obs, names) {
 }
 
 /** One character's mat: what it shows and, when it can be chosen, the action it plays. */
-function characterMat(character, update, obs, moves, view) {
+function characterMat(character, obs, moves, view) {
   const { names } = view;
   const isKing = character === "king";
   const seatInfo = isKing ? null : obs.seats[Number(character)];
@@ -343,7 +343,7 @@ export function layout(update, view) {
     moves,
     selected,
     head: headItems(obs),
-    characters: list.map((character) => characterMat(character, update, obs, moves, seen)),
+    characters: list.map((character) => characterMat(character, obs, moves, seen)),
     hand: handView(obs, moves, seen),
     reveal: revealView(obs, view.names),
     turn: turnText(update, view.names),
