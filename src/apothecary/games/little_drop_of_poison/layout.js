@@ -1,7 +1,7 @@
 // Little Drop of Poison's table as data: what to draw, and which move each
 // clickable thing plays, computed from an update message alone. Pure (no DOM):
 // table.js draws what `layout` returns, and Node's unit tests call it as the
-// browser does (tests/games/little_drop_of_poison/test_table_layout.py).
+// browser does (tests/games/little_drop_of_poison/test_little_drop_of_poison_table_layout.py).
 //
 // Moves are found by their structured form (`action.move`: rules.md, "What the
 // server sends"), seats are named from data (event keys, observation keys and
