@@ -23,6 +23,8 @@ import pytest
 import tables_kit as kit
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from apothecary import load
+
 GAME = "little-drop-of-poison"
 HAND = ".table-area .ldp-hand-card.ldp-live"
 MATS = ".table-area .ldp-mat-hit"
@@ -323,6 +325,8 @@ def position(**fields: Any) -> dict[str, Any]:
         "discard_count": 0,
         "cards": ["b1", "b2", "b3", "g1", "g2", "g3", "p1", "p2", "p3", "g+p1", "b!", "u!"],
         "colours": ["blue", "green", "purple"],
+        # what each code means, as the engine's observation says it
+        "card_types": load(GAME, 3).new_initial_state().observation(0)["card_types"],
         "last_reveal": {
             "assassination_round": 2,
             "poison_round": 2,

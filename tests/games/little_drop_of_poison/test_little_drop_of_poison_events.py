@@ -59,3 +59,32 @@ def test_a_card_played_is_read_by_its_player_until_the_reveal_shows_all() -> Non
         "the assassination round ends: the king died",
     ]
     assert done[0]["text"].startswith("seat 2 is done: 1 card face down on the king; ")
+
+
+def test_the_seats_an_event_names_are_data_in_its_words() -> None:
+    """Every seat a text or a then-clause names is a run of its words, so a front
+    end puts in a name without reading the English (rules.md, "What the server
+    sends")."""
+    state = replay(OPENING[:-1])
+    assert state.describe_action("g1 to 2", 0)["words"] == [
+        {"seat": 2},
+        " is dealt a card face down",
+    ]
+    state = replay([*OPENING, "on 1"])
+    assert state.describe_action("b3", 2)["words"] == [
+        {"seat": 0},
+        " adds a card face down on the peasant of ",
+        {"seat": 1},
+    ]
+    state = replay([*OPENING, "on king", "b3", "done", "on king", "b2", "done", "on king", "p1"])
+    done = state.describe_action("done", 0)
+    assert done["then_words"][0] == [
+        "the cards are turned over: the king dies, poisoned by ",
+        {"seats": [0, 1]},
+        " (points: ",
+        {"seat": 0},
+        " +3, ",
+        {"seat": 1},
+        " +3)",
+    ]
+    assert done["words"][0] == {"seat": 2}

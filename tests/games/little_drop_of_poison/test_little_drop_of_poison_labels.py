@@ -57,3 +57,42 @@ def test_a_player_with_no_card_passes() -> None:
     state = replay(deal + plays, deck="blue:2x2")  # asserts a LittleDropOfPoisonState
     assert state.current_player() == 2
     assert labels(state) == {"pass": "Pass"}
+
+
+def test_a_label_names_its_seat_as_data_and_each_move_is_its_kind() -> None:
+    """A label's seat is a run of its words (the English is the label), and each
+    legal action's move is the kind and keys of the event it makes (rules.md,
+    "What the server sends")."""
+    state = replay(OPENING)
+    by_notation = {state.action_to_string(a): a for a in state.legal_actions()}
+    assert state.action_words(by_notation["on 1"]).runs() == ["Play on ", {"seat": 1}, "'s peasant"]
+    assert state.action_words(by_notation["on 0"]).runs() == ["Play on your own peasant"]
+    moves = {n: state.action_move(a) for n, a in by_notation.items()}
+    assert moves == {
+        "on 0": {"kind": "target", "on": "0", "seat": 0},
+        "on 1": {"kind": "target", "on": "1", "seat": 1},
+        "on 2": {"kind": "target", "on": "2", "seat": 2},
+        "on king": {"kind": "target", "on": "king", "seat": None},
+    }
+    state.apply_action("on king")
+    state.apply_action("b3")
+    moves = {state.action_to_string(a): state.action_move(a) for a in state.legal_actions()}
+    assert moves == {"p1": {"kind": "card", "card": "p1"}, "done": {"kind": "done"}}
+    for action in state.legal_actions():  # the move's kind is its event's
+        assert state.action_move(action)["kind"] == state.describe_action(action, 1)["kind"]
+
+
+def test_the_chance_moves_are_their_events_kinds() -> None:
+    """Chance actions read as data too: the king drawn, a peasant, a card dealt."""
+    start = replay([])
+    crown = start.legal_actions()[0]
+    assert start.action_move(crown) == {"kind": "king", "king": "rat"}
+    state = replay(THREE_SEATS[:2])
+    moves = [state.action_move(a) for a in state.legal_actions()]
+    assert moves == [
+        {"kind": "peasant", "seat": 1, "peasant": "rat"},
+        {"kind": "peasant", "seat": 1, "peasant": "weasel"},
+    ]
+    state = replay(THREE_SEATS)
+    move = state.action_move(state.legal_actions()[0])
+    assert move["kind"] == "deal" and move["to"] == 0 and move["card"] in state.game.codes

@@ -20,7 +20,7 @@ MANIFEST = GameManifest(
     ),
     levels=LEVELS,
     terminal_view="apothecary.games.little_drop_of_poison.terminal:LittleDropOfPoisonView",
-    table=TableFiles("apothecary.games.little_drop_of_poison"),
+    table=TableFiles("apothecary.games.little_drop_of_poison", modules=("layout.js",)),
     batch="apothecary.games.little_drop_of_poison.batch:LittleDropOfPoisonBatch",
 )
 """Everything about Little Drop of Poison that the registry and the front ends read."""

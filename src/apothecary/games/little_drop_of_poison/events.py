@@ -39,8 +39,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from apothecary.core.events import add_then, after_action, new_event, seat, seats
+from apothecary.core.events import add_then, after_action, new_event, say, seat, seats
 from apothecary.core.game import CHANCE, JSON, Action, Player
+from apothecary.core.words import Words
 from apothecary.games.little_drop_of_poison.deck import ANTIDOTE, POISON, CardType
 from apothecary.games.little_drop_of_poison.facts import (
     DEAL_PHASE,
@@ -66,20 +67,21 @@ def describe(
     if actor == CHANCE:
         if state.phase == KING_PHASE:
             king = KINDS[action - game.CROWN]
-            return _event(actor, "king", notation, f"the king is the {king} king", king=king)
+            text = say("the king is the {king} king", king=king)
+            return _event(actor, "king", notation, text, king=king)
         if state.phase == PEASANT_PHASE:
             owner = state.kinds.index(-1)
             kind = KINDS[action - game.PEASANT]
-            text = f"the peasant of {seat(owner)} is a {kind}"
+            text = say("the peasant of {owner} is a {kind}", owner=seat(owner), kind=kind)
             return _event(actor, "peasant", notation, text, seat=owner, peasant=kind)
         assert state.phase == DEAL_PHASE
         to = state.deal_order[state.deal_index]
         if viewer == to:
             dealt = game.deck.types[action - game.DEAL]
-            text = f"{seat(to)} is dealt {card_words(dealt)}"
+            text = say("{to} is dealt {card}", to=seat(to), card=card_words(dealt))
             event = _event(actor, "deal", notation, text, to=to, card=dealt.code)
         else:
-            text = f"{seat(to)} is dealt a card face down"
+            text = say("{to} is dealt a card face down", to=seat(to))
             event = _event(actor, "deal", None, text, to=to, card=None)
         if state.deck_size == 1:
             _add_consequences(state, action, event)  # the last card: a refill may follow
@@ -87,7 +89,7 @@ def describe(
     who = seat(actor)
     if action < game.ADD:
         on = game.character_name(action)
-        text = f"{who} plays on {_character(action, actor, game.KING)}"
+        text = say("{who} plays on {on}", who=who, on=_character(action, actor, game.KING))
         return _event(actor, "target", notation, text, on=on)
     target = state.turn_target
     on = game.character_name(target)
@@ -95,24 +97,30 @@ def describe(
     if action < game.DONE:
         if viewer == actor:
             played = game.deck.types[action - game.ADD]
-            text = f"{who} adds {card_words(played)} face down on {where}"
+            text = say(
+                "{who} adds {card} face down on {where}",
+                who=who,
+                card=card_words(played),
+                where=where,
+            )
             return _event(actor, "card", notation, text, on=on, card=played.code)
-        text = f"{who} adds a card face down on {where}"
+        text = say("{who} adds a card face down on {where}", who=who, where=where)
         return _event(actor, "card", None, text, on=on, card=None)
     if action == game.DONE:
         count = state.play_count[actor]
         cards = "1 card" if count == 1 else f"{count} cards"
-        text = f"{who} is done: {cards} face down on {where}"
+        text = say("{who} is done: {cards} face down on {where}", who=who, cards=cards, where=where)
         event = _event(actor, "done", notation, text, on=on, cards=count)
     else:
-        event = _event(actor, "pass", notation, f"{who} passes, with no card in hand")
+        text = say("{who} passes, with no card in hand", who=who)
+        event = _event(actor, "pass", notation, text)
     if state.turn_index == len(state.turn_order) - 1:
         _add_consequences(state, action, event)  # the last turn: the reveal follows
     return event
 
 
 def _event(
-    actor: Player, kind: str, notation: str | None, text: str, **args: JSON
+    actor: Player, kind: str, notation: str | None, text: Words, **args: JSON
 ) -> dict[str, JSON]:
     return new_event(actor, kind, notation, text, {**args, "reveal": None})
 
@@ -138,14 +146,14 @@ def _a(words: str) -> str:
     return ("an " if words[0] in "aeio" else "a ") + words
 
 
-def _character(character: int, actor: Player, king: int) -> str:
+def _character(character: int, actor: Player, king: int) -> Words:
     """``the king``, ``their own peasant`` or ``the peasant of seat 2`` (a seat is a
-    person, so singular they)."""
+    person, so singular they), its seat as data."""
     if character == king:
-        return "the king"
+        return Words("the king")
     if character == actor:
-        return "their own peasant"
-    return f"the peasant of {seat(character)}"
+        return Words("their own peasant")
+    return say("the peasant of {owner}", owner=seat(character))
 
 
 def _add_consequences(
@@ -161,7 +169,7 @@ def _add_consequences(
     while node and node is not state.log:
         node, entry = node
         added.append(entry)
-    words: list[str] = []
+    words: list[str | Words] = []
     for code, _seat, value in reversed(added):
         if code == E_REVEAL:
             reveal: Reveal = value[0]
@@ -174,7 +182,15 @@ def _add_consequences(
     outcome = after.outcome()
     if outcome is not None:
         won = "wins" if len(outcome.winners) == 1 else "share the win"
-        words.append(f"the game is over: {seats(outcome.winners)} {won}, {outcome.reason}")
+        reason = outcome.words if outcome.words is not None else outcome.reason
+        words.append(
+            say(
+                "the game is over: {winners} {won}, {reason}",
+                winners=seats(outcome.winners),
+                won=won,
+                reason=reason,
+            )
+        )
     add_then(event, words)
 
 
@@ -189,17 +205,23 @@ def _reveal_json(state: LittleDropOfPoisonState, reveal: Reveal) -> JSON:
     }
 
 
-def _reveal_words(state: LittleDropOfPoisonState, reveal: Reveal) -> str:
+def _reveal_words(state: LittleDropOfPoisonState, reveal: Reveal) -> Words:
     king = state.game.KING
     if not reveal.deaths:
-        return "the cards are turned over: nobody dies"
-    deaths = []
-    for character, killers in reveal.deaths:
-        victim = "the king" if character == king else f"the peasant of {seat(character)}"
-        deaths.append(f"{victim} dies, poisoned by {seats(killers)}")
-    gained = [f"{seat(q)} +{p}" for q, p in enumerate(reveal.points) if p]
-    points = f" (points: {', '.join(gained)})" if gained else " (no points)"
-    return "the cards are turned over: " + ", ".join(deaths) + points
+        return Words("the cards are turned over: nobody dies")
+    deaths = [
+        say(
+            "{victim} dies, poisoned by {killers}",
+            victim=_character(character, CHANCE, king),  # CHANCE: no seat is "their own"
+            killers=seats(killers),
+        )
+        for character, killers in reveal.deaths
+    ]
+    gained = [say("{who} +{p}", who=seat(q), p=p) for q, p in enumerate(reveal.points) if p]
+    points = (
+        say(" (points: {gained})", gained=Words(", ").join(gained)) if gained else " (no points)"
+    )
+    return Words("the cards are turned over: ", Words(", ").join(deaths), points)
 
 
 __all__ = ["card_words", "describe"]

@@ -52,6 +52,8 @@ from apothecary.core.game import (
     State,
 )
 from apothecary.core.registry import register
+from apothecary.core.words import Words, say
+from apothecary.core.words import seat as seat_words  # `seat` is the loops' name here
 from apothecary.games.little_drop_of_poison.deck import (
     ANTIDOTE,
     DEFAULT_DECK,
@@ -1183,23 +1185,53 @@ class LittleDropOfPoisonState(State):
         return None
 
     def action_label(self, action: Action) -> str:
+        """The English of :meth:`action_words`."""
+        return str(self.action_words(action))
+
+    def action_words(self, action: Action) -> Words:
         """``Play on the king``, ``Play on your own peasant``, ``Play on seat 2's
-        peasant``, ``Add blue 3``, ``Add universal antidote``, ``Done``, ``Pass``;
-        a chance action (never offered to a seat) reads as its notation."""
+        peasant`` (the seat as data), ``Add blue 3``, ``Add universal antidote``,
+        ``Done``, ``Pass``; a chance action (never offered to a seat) reads as
+        its notation."""
         game = self.game
         if action < game.KING:
             if action == self.player:
-                return "Play on your own peasant"
-            return f"Play on seat {action}'s peasant"
+                return Words("Play on your own peasant")
+            return say("Play on {owner}'s peasant", owner=seat_words(action))
         if action == game.KING:
-            return "Play on the king"
+            return Words("Play on the king")
         if action < game.DONE:
-            return f"Add {game.deck.types[action - game.ADD].name}"
+            return say("Add {card}", card=game.deck.types[action - game.ADD].name)
         if action == game.DONE:
-            return "Done"
+            return Words("Done")
         if action == game.PASS:
-            return "Pass"
-        return self.action_to_string(action)
+            return Words("Pass")
+        return Words(self.action_to_string(action))
+
+    def action_move(self, action: Action) -> dict[str, JSON]:
+        """An action as data, its kind that of its event (rules.md, "What the
+        server sends"): ``target`` (``on``: ``"king"`` or the seat as text, as
+        the observation's table names characters; ``seat``: the peasant's seat,
+        None for the king), ``card`` (``card``: its code), ``done``, ``pass``;
+        chance: ``deal`` (``to``, ``card``), ``peasant`` (``seat``,
+        ``peasant``), ``king`` (``king``)."""
+        game = self.game
+        if action <= game.KING:
+            on = game.character_name(action)
+            return {"kind": "target", "on": on, "seat": None if action == game.KING else action}
+        if action < game.DONE:
+            return {"kind": "card", "card": game.codes[action - game.ADD]}
+        if action == game.DONE:
+            return {"kind": "done"}
+        if action == game.PASS:
+            return {"kind": "pass"}
+        if action < game.PEASANT:
+            to = self.deal_order[self.deal_index] if self.phase == DEAL_PHASE else None
+            return {"kind": "deal", "to": to, "card": game.codes[action - game.DEAL]}
+        if action < game.CROWN:
+            owner = self.kinds.index(-1) if self.phase == PEASANT_PHASE else None
+            return {"kind": "peasant", "seat": owner, "peasant": KINDS[action - game.PEASANT]}
+        return {"kind": "king", "king": KINDS[action - game.CROWN]}
 
     def _describe_action(
         self, action: Action, actor: Player, viewer: Player | None
@@ -1289,6 +1321,12 @@ class LittleDropOfPoisonState(State):
             "discard": game.cards_json(self.discard),
             "discard_count": self.discard_size,
             "cards": list(game.codes),
+            # what each code means, so a front end draws a card from data and
+            # never reads its code apart
+            "card_types": {
+                card.code: {"kind": card.kind, "colours": list(card.colours), "drops": card.drops}
+                for card in game.deck.types
+            },
             "colours": list(game.deck.colours),
             "last_reveal": None
             if self.last_reveal is None
@@ -1648,21 +1686,29 @@ class LittleDropOfPoisonState(State):
             return None
         best = max(self.scores)
         tied = [s for s in range(self.game.num_players) if self.scores[s] == best]
-        reason = f"seat {tied[0]} has the highest score ({best})"
+        reason = say("{who} has the highest score ({best})", who=seat_words(tied[0]), best=best)
         if len(tied) > 1:
             last = max(self.round_points[s] for s in tied)
             winners = [s for s in tied if self.round_points[s] == last]
             if len(winners) < len(tied):
-                reason = f"tied at {best}; most points in the last assassination round ({last})"
+                reason = say(
+                    "tied at {best}; most points in the last assassination round ({last})",
+                    best=best,
+                    last=last,
+                )
             else:
-                reason = f"tied at {best} and at {last} in the last assassination round: shared"
+                reason = say(
+                    "tied at {best} and at {last} in the last assassination round: shared",
+                    best=best,
+                    last=last,
+                )
             tied = winners
         if best < self.game.target:
             reason += (
                 f"; nobody reached {self.game.target} within "
                 f"{self.game.max_assassination_rounds} assassination rounds"
             )
-        return Outcome(tuple(tied), tuple(float(s) for s in self.scores), reason)
+        return Outcome.told(tuple(tied), tuple(float(s) for s in self.scores), reason)
 
     # -- views --------------------------------------------------------------------
 
