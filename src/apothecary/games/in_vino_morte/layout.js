@@ -69,8 +69,8 @@ export function legalByMove(legal) {
     else if (move.kind === "steal") moves.steal.set(move.from, action);
     else if (move.kind === "deal") moves.deals.push({ action, to: move.to, glass: move.glass, cheese: Boolean(move.cheese) });
   }
-  const order = ["wine", "poison"];
-  moves.deals.sort((a, b) => order.indexOf(a.glass) - order.indexOf(b.glass) || a.cheese - b.cheese);
+  const pours = ["wine", "poison"];
+  moves.deals.sort((one, other) => pours.indexOf(one.glass) - pours.indexOf(other.glass) || one.cheese - other.cheese);
   if (moves.deals.length) moves.pourSeat = moves.deals[0].to;
   return moves;
 }
