@@ -15,9 +15,10 @@ The check, per file, on the code with its comments and string literals blanked
   ``.slice``, ``.substring``, ``.substr``, ``.at``) or a regex literal;
 - called on a *tainted* identifier (through any chain of properties), or given
   one as a regex's argument, or a regex literal on a statement (a line, with the
-  lines a chained ``.method`` continues) that names one; the tainted ones are ``notation``, ``text``, ``label``, ``textContent``,
-  or a variable the file assigns from an expression naming one (``let own =
-  event.text`` makes ``own`` tainted, so ``own.endsWith(tail)`` is caught).
+  lines a chained ``.method`` continues) that names one; the tainted ones are
+  ``notation``, ``text``, ``label``, ``textContent``, or a variable the file
+  assigns from an expression naming one (``let own = event.text`` makes
+  ``own`` tainted, so ``own.endsWith(tail)`` is caught).
 
 It names every offender as ``file:line``. Its limits: a value passed through a
 function argument, or a property read through brackets, escapes it; renaming a
