@@ -80,7 +80,9 @@ def describe(
                 scone=scone,
             )
             return _event(actor, "dose", notation, text, seat=drawer, scone=scone, dose=action)
-        text = say("{who} looks at the dose of the kind-{scone} scone", who=seat(drawer), scone=scone)
+        text = say(
+            "{who} looks at the dose of the kind-{scone} scone", who=seat(drawer), scone=scone
+        )
         return _event(actor, "dose", None, text, seat=drawer, scone=scone, dose=None)
     who = seat(actor)
     if phase == TURN:
@@ -141,8 +143,8 @@ def describe(
             else:
                 text = say("{who} lets {eater} eat {it}", who=who, eater=seat(drawer), it=it)
                 event = _event(actor, "pass", notation, text, **args)
-                if state._next_spoon_holder(actor) < 0:
-                    add_then(event, [say("{eater} eats it", eater=seat(drawer))])  # nobody else is asked
+                if state._next_spoon_holder(actor) < 0:  # nobody else is asked
+                    add_then(event, [say("{eater} eats it", eater=seat(drawer))])
     _add_consequences(state, action, event)
     return event
 
@@ -189,7 +191,9 @@ def _add_consequences(state: TeaSconesArsenicState, action: Action, event: dict[
     for q in range(n):
         if state.alive[q] and not after.alive[q]:
             deaths.append({"seat": q, "total": after.public_totals[q]})
-            words.append(say("{who} dies at dose {total}", who=seat(q), total=after.public_totals[q]))
+            words.append(
+                say("{who} dies at dose {total}", who=seat(q), total=after.public_totals[q])
+            )
     event["deaths"] = deaths
     turned: list[JSON] = []
     if after.main_game_over and not state.main_game_over:

@@ -473,7 +473,9 @@ class TeaSconesArsenicState(State):
                 self._finish(tuple(left), last)
                 return
             if not self.box_count:
-                self._finish(tuple(left), Words("the box is empty during the eat-off: a shared win"))
+                self._finish(
+                    tuple(left), Words("the box is empty during the eat-off: a shared win")
+                )
                 return
             q = (p + 1) % n
             while not (alive[q] and q in self.eat_off_seats):
@@ -515,7 +517,9 @@ class TeaSconesArsenicState(State):
             else:
                 how = "ate the whole box" if not self.box_count else "stopped"
                 eaten = f"{scones[0]} scone{'s' * (scones[0] != 1)}"
-                lived = say("{who} {how} and lived, with {eaten}", who=seat_ref(0), how=how, eaten=eaten)
+                lived = say(
+                    "{who} {how} and lived, with {eaten}", who=seat_ref(0), how=how, eaten=eaten
+                )
                 self._finish((0,), lived)
             return
         if not survivors:
@@ -527,7 +531,9 @@ class TeaSconesArsenicState(State):
         tied = tuple(q for q in leaders if totals[q] == heaviest)
         if len(tied) == 1:
             how = "most scones" if len(leaders) == 1 else "most scones, then most arsenic"
-            wins = say("{ending}; {who} wins with {how}", ending=ending, who=seat_ref(tied[0]), how=how)
+            wins = say(
+                "{ending}; {who} wins with {how}", ending=ending, who=seat_ref(tied[0]), how=how
+            )
             self._finish(tied, wins)
             return
         if not self.box_count:
