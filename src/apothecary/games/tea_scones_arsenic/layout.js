@@ -135,7 +135,8 @@ function boxOf(obs, legal, latest, names, wide) {
     const take = findMove(legal, { kind: "draw", marked: i });
     // whose mark, cut to the chip with the seat's number kept ("by medium b… #1")
     const most = wide ? 14 : 12;
-    const by = m.by === obs.seat ? "you" : `${clip(name(m.by), Math.max(2, most - 3 - String(m.by).length))} #${m.by}`;
+    const tail = ` #${m.by}`;
+    const by = m.by === obs.seat ? "you" : `${clip(name(m.by), Math.max(2, most - tail.length))}${tail}`;
     const words = `Take the marked kind-${m.kind} scone ${who(m.by)} put back (${dose})`;
     return {
       index: i,
