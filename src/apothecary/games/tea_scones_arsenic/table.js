@@ -252,8 +252,9 @@ function drawHand(parent, hand, pen, x, y, w) {
   } else {
     titles.forEach((line, i) => fitText(text(g, x + 14, ty + i * 19, line, { class: "tsa-h" }), w - 28, (m) => clip(line, m)));
     if (hand.detail) {
-      const lines = wrap(hand.detail, lineFits(g, { class: "tsa-small" }, w - 28, 50));
-      lines.slice(0, 2).forEach((line, i) => text(g, x + 14, ty + 22 + (titles.length - 1) * 19 + i * 17, line, { class: "tsa-small" }));
+      const lines = wrap(hand.detail, lineFits(g, { class: "tsa-small" }, w - 28, 50)).slice(0, 2);
+      const dy = ty + 22 + (titles.length - 1) * 19;
+      lines.forEach((line, i) => text(g, x + 14, dy + i * 17, line, { class: "tsa-small" }));
     }
   }
   const top = y + 60 + extra;
