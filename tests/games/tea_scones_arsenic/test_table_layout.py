@@ -220,8 +220,10 @@ def test_seats_are_named_from_the_shell_names_never_as_seat_numbers(
         drawn = run_layout(updates)
         for update, model in zip(updates, drawn, strict=True):
             you = update["observation"]["seat"]
+            # a seat's panel shows the room's name for it (the number is drawn beside it)
             assert model["seatNames"] == [
-                f"Name{s}" + (" (you)" if s == you else "") for s in range(len(model["seatNames"]))
+                place["name"] + (" (you)" if s == you else "")
+                for s, place in enumerate(update["seats"])
             ]
             numbered = [s for s in model["strings"] if SEAT_WORDS.search(s)]
             assert numbered == [], f"{update['state_id']}: {numbered}"
@@ -229,7 +231,8 @@ def test_seats_are_named_from_the_shell_names_never_as_seat_numbers(
                 model["marked"], update["observation"]["box"]["marked"], strict=True
             ):
                 by = marked["by"]
-                assert chip == ("by you" if by == you else f"by Name{by} #{by}")
+                own = update["seats"][by]["name"]
+                assert chip == ("by you" if by == you else f"by {own} #{by}")  # short: not cut
             events = [e for e in update["events"] if e["kind"] != "dose"]
             if events:
                 # the last event's own words, each seat by its name

@@ -43,12 +43,18 @@ export function lastEvent(update) {
   return null;
 }
 
-/** The seat words of a viewer: `name(s)`, `label(s)` (with "(you)") and `who(s)` ("you" for `you`). */
-export function seatNames(names, you) {
+/**
+ * The seat words of a viewer: `name(s)`, `label(s)` (with "(you)"), `who(s)`
+ * ("you" for `you`), and `own(s)`: the name the room gave the seat (the
+ * update's `seats[s].name`), for where the table draws the seat's number beside
+ * it (the shell's name of twins adds "(seat N)"), else `label(s)`.
+ */
+export function seatNames(names, you, seats = []) {
   const name = names.name || ((s) => `seat ${s}`);
   const label = names.label || name;
   const who = (s) => (s === you ? "you" : name(s));
-  return { name, label, who };
+  const own = (s) => (seats[s] && seats[s].name ? `${seats[s].name}${s === you ? " (you)" : ""}` : label(s));
+  return { name, label, who, own };
 }
 
 function control(key, words, action) {
@@ -136,7 +142,7 @@ function boxOf(obs, legal, latest, names, wide) {
     // whose mark, cut to the chip with the seat's number kept ("by medium b… #1")
     const most = wide ? 14 : 12;
     const tail = ` #${m.by}`;
-    const by = m.by === obs.seat ? "you" : `${clip(name(m.by), Math.max(2, most - tail.length))}${tail}`;
+    const by = m.by === obs.seat ? "you" : `${clip(names.own(m.by), Math.max(2, most - tail.length))}${tail}`;
     const words = `Take the marked kind-${m.kind} scone ${who(m.by)} put back (${dose})`;
     return {
       index: i,
@@ -250,7 +256,7 @@ function seatsOf(update, latest, names, wide) {
     const eaten = !!latest && (latest.kind === "eat" || latest.kind === "pass") && (latest.actor === s || latest.eater === s);
     return {
       seat: s,
-      name: clip(names.label(s), wide ? 22 : 14),
+      name: clip(names.own(s), wide ? 22 : 14),
       fullName: `${names.label(s)}${seat.alive ? "" : ", dead"}`,
       alive: seat.alive,
       you: s === obs.seat,
@@ -283,7 +289,7 @@ function seatsOf(update, latest, names, wide) {
  */
 export function layout(update, legal, names = {}, wide = true) {
   const obs = update.observation;
-  const seatWords = seatNames(names, obs.seat);
+  const seatWords = seatNames(names, obs.seat, update.seats || []);
   const latest = lastEvent(update);
   const box = boxOf(obs, legal, latest, seatWords, wide);
   const hand = handOf(update, legal, seatWords);
