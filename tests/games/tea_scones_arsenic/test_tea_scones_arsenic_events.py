@@ -87,3 +87,18 @@ def test_taking_back_your_own_marked_scone_reads_they() -> None:
         told = state.describe_action("d2@0", viewer)
         assert told["text"].startswith("seat 0 takes the marked kind-2 scone they put back")
         assert "seat 0 put back" not in told["text"]
+
+
+def test_the_seats_an_event_names_are_data() -> None:
+    """Every seat an event's words and then-clauses name is a number in its
+    ``words`` and ``then_words`` (the text is their English), and the totals a
+    move turns over are data too."""
+    zeros = [action for kind in (3, 4, 5, 6, 3) for action in (f"d{kind}", "dose0", "eat")]
+    state = play(6, ["d1", "dose3", "eat", *zeros, "d2", "dose3"])
+    event = state.describe_action("eat", 1)
+    assert event["words"] == [{"seat": 0}, " eats the kind-2 scone"]
+    assert event["then_words"] == [[{"seat": 0}, " dies at dose 6"]]
+    assert event["turned_over"] == []
+    stop = play(2, ["d1", "dose0", "eat", "d2", "dose0", "eat"]).describe_action("stop", None)
+    assert stop["words"] == [{"seat": 0}, " stops eating"]
+    assert stop["then_words"] == [[{"seat": 1}, " owes 2 honour turns"]]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from apothecary import Record
-from apothecary.games.tea_scones_arsenic.rules import TeaSconesArsenicState
+from apothecary.games.tea_scones_arsenic.rules import PASS, SPOON, TeaSconesArsenicState
 
 
 def play(players: int, actions: list[str], **options: Any) -> TeaSconesArsenicState:
@@ -88,4 +88,49 @@ def test_the_little_spoon_is_offered_as_a_choice() -> None:
     assert labels(state) == {
         "spoon": "Use the little spoon on seat 0's scone",
         "pass": "Let seat 0 eat",
+    }
+
+
+def test_the_seats_a_label_names_are_data() -> None:
+    """A label's ``words`` keep each seat it names as a number, so a front end
+    puts in a name without reading the label (docs/protocol.md)."""
+    state = play(
+        3, ["d2", "dose3", "back", "d2@0", "back", "d6", "dose2", "eat"], little_spoon=True
+    )
+    assert state.current_player() == 0  # seat 2 chose to eat; seat 0 holds a spoon
+    assert state.action_words(SPOON).runs() == ["Use the little spoon on ", {"seat": 2}, "'s scone"]
+    assert state.action_words(PASS).runs() == ["Let ", {"seat": 2}, " eat"]
+    marked = play(3, ["d2", "dose3", "back", "d2@0", "back"])
+    slot = marked.legal_actions()[-1]
+    assert marked.action_words(slot).runs() == [
+        "Take the marked kind-2 scone ",
+        {"seat": 1},
+        " put back",
+    ]
+
+
+def test_every_move_is_data_the_table_can_find() -> None:
+    """``action_move`` (rules.md, "What the server sends"): each decision as a
+    kind with its arguments, the marked scone by its index in ``box.marked``."""
+    state = play(3, ["d2", "dose3", "back", "d5", "dose1", "back"], little_spoon=True)
+    moves = {state.action_to_string(a): state.action_move(a) for a in state.legal_actions()}
+    assert moves["stop"] == {"kind": "stop"}
+    assert moves["shuffle"] == {"kind": "shuffle"}
+    assert moves["d4"] == {"kind": "draw", "scone": 4, "marked": None, "by": None}
+    assert moves["d2@0"] == {"kind": "draw", "scone": 2, "marked": 0, "by": 0}
+    assert moves["d5@1"] == {"kind": "draw", "scone": 5, "marked": 1, "by": 1}
+    held = play(3, ["d6", "dose2"], little_spoon=True)
+    assert [held.action_move(a) for a in held.legal_actions()] == [
+        {"kind": "eat"},
+        {"kind": "back", "shuffle": False},
+        {"kind": "back", "shuffle": True},
+    ]
+    asked = play(3, ["d6", "dose2", "eat"], little_spoon=True)
+    assert [asked.action_move(a) for a in asked.legal_actions()] == [
+        {"kind": "spoon", "eater": 0},
+        {"kind": "pass", "eater": 0},
+    ]
+    drawn = play(3, ["d6"])
+    assert {tuple(drawn.action_move(a).items()) for a in drawn.legal_actions()} <= {
+        (("kind", "dose"), ("dose", d)) for d in range(4)
     }

@@ -15,7 +15,7 @@ MANIFEST = GameManifest(
     exact_values="apothecary.games.tea_scones_arsenic.exact:exact_values",
     solve="apothecary.games.tea_scones_arsenic.solve:solve",
     terminal_view="apothecary.games.tea_scones_arsenic.terminal:TeaSconesArsenicView",
-    table=TableFiles("apothecary.games.tea_scones_arsenic"),
+    table=TableFiles("apothecary.games.tea_scones_arsenic", modules=("layout.js",)),
     batch="apothecary.games.tea_scones_arsenic.batch:TeaSconesArsenicBatch",
 )
 """Everything about Tea, Scones and Arsenic that the registry and the front ends read."""

@@ -27,7 +27,10 @@ knows it, else None):
 - ``"spoon"`` and ``"pass"``: ``eater``, ``scone``, ``dose``.
 
 Every event also has ``deaths``: the players the action killed, as
-``{"seat", "total"}`` (a death and its total are public); and ``then``: the
+``{"seat", "total"}`` (a death and its total are public);
+``turned_over``: the totals the action made public by ending the main game (the
+living seats') or the eat-off (its seats'), as ``{"seat", "total"}``, empty for
+most actions; and ``then``: the
 clauses that end the text and tell what the action set off (the scone eaten
 after the last ``pass``, honour turns owed, deaths, the end of the main game
 with the totals turned over, an eat-off, the end of the game), empty for
@@ -38,8 +41,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from apothecary.core.events import add_then, after_action, new_event, seat, seats
+from apothecary.core.events import add_then, after_action, new_event, say, seat, seats
 from apothecary.core.game import CHANCE, JSON, Action, Player
+from apothecary.core.words import Words
 from apothecary.games.tea_scones_arsenic.facts import (
     BACK_SHUFFLE,
     DECIDE,
@@ -69,31 +73,41 @@ def describe(
         assert actor == CHANCE
         scone = state.hand_kind + 1
         if viewer == drawer:
-            text = f"{seat(drawer)} sees dose {action} on the kind-{scone} scone"
+            text = say(
+                "{who} sees dose {dose} on the kind-{scone} scone",
+                who=seat(drawer),
+                dose=action,
+                scone=scone,
+            )
             return _event(actor, "dose", notation, text, seat=drawer, scone=scone, dose=action)
-        text = f"{seat(drawer)} looks at the dose of the kind-{scone} scone"
+        text = say(
+            "{who} looks at the dose of the kind-{scone} scone", who=seat(drawer), scone=scone
+        )
         return _event(actor, "dose", None, text, seat=drawer, scone=scone, dose=None)
     who = seat(actor)
     if phase == TURN:
         if action == SHUFFLE:
-            return _event(
-                actor, "shuffle", notation, f"{who} shuffles the box, clearing every mark"
-            )
+            text = say("{who} shuffles the box, clearing every mark", who=who)
+            return _event(actor, "shuffle", notation, text)
         if action >= MARKED_BASE:
             kind, dose, by, known = state.marked[action - MARKED_BASE]
             # Taking a marked scone shows its dose to the taker as well.
             seen = _known(dose, known | 1 << actor, viewer)
-            putter = "they" if by == actor else seat(by)
-            text = f"{who} takes the marked kind-{kind + 1} scone {putter} put back"
+            text = say(
+                "{who} takes the marked kind-{scone} scone {putter} put back",
+                who=who,
+                scone=kind + 1,
+                putter="they" if by == actor else seat(by),
+            )
             if seen is not None:
                 text += f" (dose {seen})"
             return _event(actor, "draw", notation, text, scone=kind + 1, marked_by=by, dose=seen)
         if action >= DRAW_BASE:
             scone = action - DRAW_BASE + 1
-            text = f"{who} takes a kind-{scone} scone from the box"
+            text = say("{who} takes a kind-{scone} scone from the box", who=who, scone=scone)
             return _event(actor, "draw", notation, text, scone=scone, marked_by=None, dose=None)
         assert action == STOP
-        event = _event(actor, "stop", notation, f"{who} stops eating")
+        event = _event(actor, "stop", notation, say("{who} stops eating", who=who))
     else:
         scone = state.hand_kind + 1
         seen = _known(state.hand_dose, state.hand_known, viewer)
@@ -107,10 +121,11 @@ def describe(
                 )
                 verb = "chooses to eat" if asked else "eats"
                 args: dict[str, JSON] = {"scone": scone, "dose": seen, "spoon_asked": asked}
-                event = _event(actor, "eat", notation, f"{who} {verb} {it}", **args)
+                text = say("{who} {verb} {it}", who=who, verb=verb, it=it)
+                event = _event(actor, "eat", notation, text, **args)
             else:
                 shuffle = action == BACK_SHUFFLE
-                text = f"{who} puts {it} back for a sugar cube"
+                text = say("{who} puts {it} back for a sugar cube", who=who, it=it)
                 if shuffle:
                     text += " and shuffles the box"
                 args = {"scone": scone, "dose": seen, "shuffle": shuffle}
@@ -118,13 +133,18 @@ def describe(
         else:
             args = {"eater": drawer, "scone": scone, "dose": seen}
             if action == SPOON:
-                text = f"{who} sends {it} of {seat(drawer)} back with the little spoon"
+                text = say(
+                    "{who} sends {it} of {eater} back with the little spoon",
+                    who=who,
+                    it=it,
+                    eater=seat(drawer),
+                )
                 event = _event(actor, "spoon", notation, text, **args)
             else:
-                text = f"{who} lets {seat(drawer)} eat {it}"
+                text = say("{who} lets {eater} eat {it}", who=who, eater=seat(drawer), it=it)
                 event = _event(actor, "pass", notation, text, **args)
-                if state._next_spoon_holder(actor) < 0:
-                    add_then(event, [f"{seat(drawer)} eats it"])  # nobody else is asked
+                if state._next_spoon_holder(actor) < 0:  # nobody else is asked
+                    add_then(event, [say("{eater} eats it", eater=seat(drawer))])
     _add_consequences(state, action, event)
     return event
 
@@ -137,9 +157,9 @@ def _known(dose: int, known: int, viewer: Player | None) -> int | None:
 
 
 def _event(
-    actor: Player, kind: str, notation: str | None, text: str, **args: JSON
+    actor: Player, kind: str, notation: str | None, text: Words, **args: JSON
 ) -> dict[str, JSON]:
-    return new_event(actor, kind, notation, text, {**args, "deaths": []})
+    return new_event(actor, kind, notation, text, {**args, "deaths": [], "turned_over": []})
 
 
 def _add_consequences(state: TeaSconesArsenicState, action: Action, event: dict[str, JSON]) -> None:
@@ -147,7 +167,7 @@ def _add_consequences(state: TeaSconesArsenicState, action: Action, event: dict[
     end of the main game, an eat-off, the end."""
     after = after_action(state, action)
     n = state.game.num_players
-    words: list[str] = []
+    words: list[Words] = []
     if event["kind"] == "stop":
         owing = [q for q in range(n) if after.honour[q] > state.honour[q]]
         turns = state._rules.honour_turns
@@ -157,24 +177,45 @@ def _add_consequences(state: TeaSconesArsenicState, action: Action, event: dict[
             owe = "owes" if len(owing) == 1 else "owe"
             each = "" if len(owing) == 1 else " each"
             plural = "turn" if turns == 1 else "turns"
-            words.append(f"{seats(owing)} {owe} {turns} honour {plural}{each}")
+            words.append(
+                say(
+                    "{owing} {owe} {turns} honour {plural}{each}",
+                    owing=seats(owing),
+                    owe=owe,
+                    turns=turns,
+                    plural=plural,
+                    each=each,
+                )
+            )
     deaths: list[JSON] = []
     for q in range(n):
         if state.alive[q] and not after.alive[q]:
             deaths.append({"seat": q, "total": after.public_totals[q]})
-            words.append(f"{seat(q)} dies at dose {after.public_totals[q]}")
+            words.append(
+                say("{who} dies at dose {total}", who=seat(q), total=after.public_totals[q])
+            )
     event["deaths"] = deaths
+    turned: list[JSON] = []
     if after.main_game_over and not state.main_game_over:
-        totals = ", ".join(
-            f"{seat(q)} total {after.public_totals[q]}" for q in range(n) if after.alive[q]
+        turned = [{"seat": q, "total": after.public_totals[q]} for q in range(n) if after.alive[q]]
+        totals = Words(", ").join(
+            say("{who} total {total}", who=seat(q), total=after.public_totals[q])
+            for q in range(n)
+            if after.alive[q]
         )
-        words.append(
-            "the main game is over" + (f"; the cups are turned over: {totals}" if totals else "")
-        )
+        over = Words("the main game is over")
+        words.append(over + "; the cups are turned over: " + totals if totals else over)
     if after.eat_off and not state.eat_off:
-        words.append(f"the tie goes to an eat-off between {seats(after.eat_off_seats)}")
+        words.append(
+            say("the tie goes to an eat-off between {tied}", tied=seats(after.eat_off_seats))
+        )
+    if after.result is not None and state.eat_off:
+        # the eat-off's scones were face down: its end turns every cup over again
+        turned = [{"seat": q, "total": after.totals[q]} for q in state.eat_off_seats]
+    event["turned_over"] = turned
     if after.result is not None:
-        words.append(f"the game is over: {after.result.reason}")
+        reason = after.result.words or Words(after.result.reason)
+        words.append(say("the game is over: {reason}", reason=reason))
     add_then(event, words)
 
 

@@ -41,6 +41,8 @@ from apothecary.core.game import (
     State,
 )
 from apothecary.core.registry import register
+from apothecary.core.words import Words, say
+from apothecary.core.words import seat as seat_ref
 from apothecary.games.tea_scones_arsenic.events import describe
 from apothecary.games.tea_scones_arsenic.facts import (
     BACK,
@@ -467,10 +469,13 @@ class TeaSconesArsenicState(State):
         if self.eat_off:
             left = [q for q in self.eat_off_seats if alive[q]]
             if len(left) == 1:
-                self._finish(tuple(left), f"seat {left[0]} is the last one standing in the eat-off")
+                last = say("{who} is the last one standing in the eat-off", who=seat_ref(left[0]))
+                self._finish(tuple(left), last)
                 return
             if not self.box_count:
-                self._finish(tuple(left), "the box is empty during the eat-off: a shared win")
+                self._finish(
+                    tuple(left), Words("the box is empty during the eat-off: a shared win")
+                )
                 return
             q = (p + 1) % n
             while not (alive[q] and q in self.eat_off_seats):
@@ -508,14 +513,17 @@ class TeaSconesArsenicState(State):
         self._notice(f"main game over; totals {list(self.public_totals)}")
         if n == 1:  # solo: no rival to beat; the score is the scones eaten, if alive
             if not survivors:
-                self._finish((), "seat 0 reached the lethal dose")
+                self._finish((), say("{who} reached the lethal dose", who=seat_ref(0)))
             else:
                 how = "ate the whole box" if not self.box_count else "stopped"
                 eaten = f"{scones[0]} scone{'s' * (scones[0] != 1)}"
-                self._finish((0,), f"seat 0 {how} and lived, with {eaten}")
+                lived = say(
+                    "{who} {how} and lived, with {eaten}", who=seat_ref(0), how=how, eaten=eaten
+                )
+                self._finish((0,), lived)
             return
         if not survivors:
-            self._finish((), f"{ending}, and nobody survived")
+            self._finish((), Words(f"{ending}, and nobody survived"))
             return
         most = max(scones[q] for q in survivors)
         leaders = [q for q in survivors if scones[q] == most]
@@ -523,10 +531,13 @@ class TeaSconesArsenicState(State):
         tied = tuple(q for q in leaders if totals[q] == heaviest)
         if len(tied) == 1:
             how = "most scones" if len(leaders) == 1 else "most scones, then most arsenic"
-            self._finish(tied, f"{ending}; seat {tied[0]} wins with {how}")
+            wins = say(
+                "{ending}; {who} wins with {how}", ending=ending, who=seat_ref(tied[0]), how=how
+            )
+            self._finish(tied, wins)
             return
         if not self.box_count:
-            self._finish(tied, f"{ending}; tied on scones and arsenic: a shared win")
+            self._finish(tied, Words(f"{ending}; tied on scones and arsenic: a shared win"))
             return
         self.eat_off = True
         self.eat_off_seats = tied
@@ -535,7 +546,7 @@ class TeaSconesArsenicState(State):
             q = (q + 1) % n
         self._start_turn(q)
 
-    def _finish(self, winners: tuple[int, ...], reason: str) -> None:
+    def _finish(self, winners: tuple[int, ...], reason: Words) -> None:
         if self.eat_off:
             # Every total is turned over at the very end; the eat-off's scones
             # were face down, so this tells the others something new.
@@ -547,7 +558,7 @@ class TeaSconesArsenicState(State):
         scores = tuple(
             float(self.scones[q]) if self.alive[q] else 0.0 for q in range(self._rules.num_players)
         )
-        self.result = Outcome(winners, scores, reason)
+        self.result = Outcome.told(winners, scores, reason)
 
     def _clone_into(self, other: State) -> None:
         assert isinstance(other, TeaSconesArsenicState)
@@ -634,36 +645,72 @@ class TeaSconesArsenicState(State):
     def action_label(self, action: Action) -> str:
         """``Stop eating``, ``Shuffle the box``, ``Take a kind-3 scone``, ``Take the
         marked kind-3 scone seat 1 put back``, ``Eat the kind-3 scone``, ``Put it
-        back for a sugar cube``, ``Use the little spoon on seat 2's scone``...
+        back for a sugar cube``, ``Use the little spoon on seat 2's scone``...:
+        the English of :meth:`action_words`."""
+        return str(self.action_words(action))
+
+    def action_words(self, action: Action) -> Words:
+        """The label of ``action`` with its seats as data.
 
         Only the choice: never the dose of a scone (what a scone taken by kind
         holds is drawn after the choice, and a marked scone's dose is known to
         some seats only)."""
         if DOSE_BASE <= action < STOP:
-            return f"Dose {action - DOSE_BASE}"  # chance: never offered to a seat
+            return Words(f"Dose {action - DOSE_BASE}")  # chance: never offered to a seat
         if action >= MARKED_BASE:
             slot = action - MARKED_BASE
             if slot >= len(self.marked):
-                return f"Take marked scone {slot + 1}"
+                return Words(f"Take marked scone {slot + 1}")
             kind, _dose, by, _known = self.marked[slot]
             alike = [i for i, m in enumerate(self.marked) if m[0] == kind and m[2] == by]
             which = f"{_ordinal(alike.index(slot) + 1)} " if len(alike) > 1 else ""
-            return f"Take the {which}marked kind-{kind + 1} scone seat {by} put back"
+            return say(
+                "Take the {which}marked kind-{scone} scone {by} put back",
+                which=which,
+                scone=kind + 1,
+                by=seat_ref(by),
+            )
         if DRAW_BASE <= action < EAT:
-            return f"Take a kind-{action - DRAW_BASE + 1} scone"
+            return Words(f"Take a kind-{action - DRAW_BASE + 1} scone")
         scone = f"the kind-{self.hand_kind + 1} scone" if self.hand_kind >= 0 else "the scone"
         if action == EAT:
-            return f"Eat {scone}"
+            return Words(f"Eat {scone}")
         if action == BACK:
-            return "Put it back for a sugar cube"
+            return Words("Put it back for a sugar cube")
         if action == BACK_SHUFFLE:
-            return "Put it back for a sugar cube and shuffle the box"
-        eater = self.turn_player
+            return Words("Put it back for a sugar cube and shuffle the box")
+        eater = seat_ref(self.turn_player)
         if action == SPOON:
-            return f"Use the little spoon on seat {eater}'s scone"
+            return say("Use the little spoon on {eater}'s scone", eater=eater)
         if action == PASS:
-            return f"Let seat {eater} eat"
-        return "Stop eating" if action == STOP else "Shuffle the box"
+            return say("Let {eater} eat", eater=eater)
+        return Words("Stop eating" if action == STOP else "Shuffle the box")
+
+    def action_move(self, action: Action) -> dict[str, JSON]:
+        """``action`` as data (rules.md, "What the server sends"): ``{"kind":
+        "draw", "scone": 1..6, "marked": None, "by": None}`` for a scone taken by
+        kind, the same with the marked scone's index in ``box.marked`` and the
+        seat that put it back for a marked one; ``stop``, ``shuffle``, ``eat``;
+        ``back`` with ``shuffle``; ``spoon`` and ``pass`` with the ``eater``;
+        ``dose`` with the ``dose`` (chance only)."""
+        if DOSE_BASE <= action < STOP:
+            return {"kind": "dose", "dose": action - DOSE_BASE}
+        if action >= MARKED_BASE:
+            slot = action - MARKED_BASE
+            known = slot < len(self.marked)
+            return {
+                "kind": "draw",
+                "scone": self.marked[slot][0] + 1 if known else None,
+                "marked": slot,
+                "by": self.marked[slot][2] if known else None,
+            }
+        if DRAW_BASE <= action < EAT:
+            return {"kind": "draw", "scone": action - DRAW_BASE + 1, "marked": None, "by": None}
+        if action in (BACK, BACK_SHUFFLE):
+            return {"kind": "back", "shuffle": action == BACK_SHUFFLE}
+        if action in (SPOON, PASS):
+            return {"kind": _FIXED_NAMES[action], "eater": self.turn_player}
+        return {"kind": _FIXED_NAMES[action]}
 
     def _describe_action(
         self, action: Action, actor: Player, viewer: Player | None
