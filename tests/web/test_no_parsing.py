@@ -39,12 +39,6 @@ from support.js_source import blank, statements
 NOT_CONCERNED = {"markdown.js", "qr.js"}
 """Parsers of what they are for (Markdown, a QR code's payload)."""
 
-TABLES_TO_CONVERT = {"tea_scones_arsenic"}
-"""Games whose table.js/layout.js are still being moved onto ``move`` and ``words``
-(issue 26): their part of the check is expected to fail until each lands. Take a
-game out of this set when its table is converted; when the set is empty, the
-``xfail`` below goes and the check covers every table."""
-
 METHODS = (
     "match|matchAll|exec|test|replace|replaceAll|split|startsWith|endsWith|indexOf|lastIndexOf"
     "|includes|search|slice|substring|substr|at"
@@ -119,16 +113,8 @@ def test_the_shell_reads_no_notation_text_or_label_apart() -> None:
     assert not found, "the shell parses the server's words or notation:\n" + "\n".join(found)
 
 
-def test_converted_tables_read_no_notation_text_or_label_apart() -> None:
-    done = {p.name for p in GAMES.iterdir() if p.is_dir()} - TABLES_TO_CONVERT
-    files = table_files(done)
-    found = [hit for p in files for hit in offenders(p, str(p.relative_to(GAMES)))]
-    assert not found, "a table parses the server's words or notation:\n" + "\n".join(found)
-
-
-@pytest.mark.xfail(reason="tables being moved onto move/words (TABLES_TO_CONVERT)", strict=False)
-def test_the_tables_still_to_convert_read_no_notation_text_or_label_apart() -> None:
-    files = table_files(TABLES_TO_CONVERT)
+def test_the_tables_read_no_notation_text_or_label_apart() -> None:
+    files = table_files()
     found = [hit for p in files for hit in offenders(p, str(p.relative_to(GAMES)))]
     assert not found, "a table parses the server's words or notation:\n" + "\n".join(found)
 
