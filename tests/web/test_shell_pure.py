@@ -17,13 +17,14 @@ pytestmark = needs_node
 
 
 def test_words_put_names_in_for_seats_and_join_lists() -> None:
-    names = ["Ann", "Bob", "Cy"]
+    names = ["Ann", "Bob", "Cy", "host"]
     runs = [{"seat": 0}, " pours for ", {"seats": [1, 2]}, ", then ", {"seats": [2, 0, 1]}]
     got = run_js(
         f"const w = await import({WORDS!r});\n"
         "const name = (s) => DATA.names[s];\n"
         "emit({text: w.readWords(DATA.runs, name),\n"
         "      capital: w.readWords(['the dealer ', {seat: 1}], name, {capital: true}),\n"
+        "      named: w.readWords([{seat: 3}, ' deals'], name, {capital: true}),\n"
         "      pieces: w.wordPieces(DATA.runs, (s) => ({who: s})),\n"
         "      one: w.joinNames(['Ann']), none: w.joinNames([]),\n"
         "      then: w.eventRuns({words: [{seat: 0}, ' drinks'],\n"
@@ -33,6 +34,7 @@ def test_words_put_names_in_for_seats_and_join_lists() -> None:
     )
     assert got["text"] == "Ann pours for Bob and Cy, then Cy, Ann and Bob"
     assert got["capital"] == "The dealer Bob"
+    assert got["named"] == "host deals"  # a name stays as its person wrote it
     assert got["pieces"] == [
         {"who": 0},
         " pours for ",

@@ -30,7 +30,9 @@ export function wordPieces(runs, who, { capital = false } = {}) {
     else if (run && Number.isInteger(run.seat)) out.push(who(run.seat));
     else if (run && Array.isArray(run.seats)) out.push(...joinParts(run.seats.map((s) => who(s))));
   }
-  if (capital && typeof out[0] === "string" && out[0]) out[0] = out[0][0].toUpperCase() + out[0].slice(1);
+  // Only words of the sentence take a capital; a name stays as its person wrote it.
+  const first = Array.isArray(runs) ? runs[0] : undefined;
+  if (capital && typeof first === "string" && first && typeof out[0] === "string") out[0] = out[0][0].toUpperCase() + out[0].slice(1);
   return out;
 }
 
