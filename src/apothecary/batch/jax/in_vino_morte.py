@@ -18,7 +18,7 @@ import jax
 import jax.numpy as jnp
 
 from apothecary.batch.core import TERMINAL_PLAYER
-from apothecary.batch.jax.core import JaxBatchGame, replace
+from apothecary.batch.jax.core import JaxBatchGame, pick, put, replace
 from apothecary.games.in_vino_morte.batch import (
     InVinoMorteBatch,
     InVinoMorteBatchState,
@@ -62,30 +62,30 @@ class InVinoMorteJax(JaxBatchGame[InVinoMorteBatchState]):
     def _advance_one(self, s: State, a: Array, chance: Array) -> State:
         e, n = self.engine, self.num_players
         seats = jnp.arange(n)
-        me = s.order[s.step]
+        me = pick(s.order, s.step)
         deal = s.phase == DEAL_PHASE
         # The deal: a glass (and maybe Cheese) to the deal order's next seat.
         kind = (a & 1).astype(jnp.int8)
-        dealt_card = s.card.at[me].set(kind)
-        dealt_cheese = s.cheese.at[me].set(a >= DEAL_WINE_CHEESE)
+        dealt_card = put(s.card, me, kind)
+        dealt_cheese = put(s.cheese, me, a >= DEAL_WINE_CHEESE)
         next_step = s.step + 1
         dealt = next_step == s.order_len
         # The turn: drink, swap or steal.
         k = s.step
         drink = a == DRINK
-        mine = s.card[me]
-        died = drink & drink_kills(mine, s.cheese[me])
+        mine = pick(s.card, me)
+        died = drink & drink_kills(mine, pick(s.cheese, me))
         swap = (a >= SWAP_BASE) & (a < e.steal_base)
         steal = a >= e.steal_base
         other = jnp.where(swap, a - SWAP_BASE, jnp.where(steal, a - e.steal_base, me))
-        swapped = s.card.at[me].set(s.card[other]).at[other].set(mine)
-        stolen = s.cheese.at[other].set(False).at[me].set(True)
+        swapped = put(put(s.card, me, pick(s.card, other)), other, mine)
+        stolen = put(put(s.cheese, other, False), me, True)
         turn = replace(
             s,
-            turn_action=s.turn_action.at[k].set(a.astype(jnp.int8)),
+            turn_action=put(s.turn_action, k, a),
             drunk=s.drunk | (drink & (seats == me)),
             alive=s.alive & ~(died & (seats == me)),
-            turn_result=jnp.where(drink, s.turn_result.at[k].set((mine * 2 + died).astype(jnp.int8)), s.turn_result),
+            turn_result=jnp.where(drink, put(s.turn_result, k, mine * 2 + died), s.turn_result),
             card=jnp.where(swap, swapped, s.card),
             cheese=jnp.where(steal, stolen, s.cheese),
             step=k + 1,
@@ -117,8 +117,8 @@ class InVinoMorteJax(JaxBatchGame[InVinoMorteBatchState]):
         winners = jnp.where(count == 0, in_round, survivors)
         rewards = jnp.where(over, winners / jnp.maximum(winners.sum(), 1), 0.0)
         # The next dealer: the first living seat counter-clockwise from the dealer.
-        around = jnp.asarray(self.engine._counter_clockwise)[s.dealer]
-        dealer = around[jnp.argmax(alive[around])]
+        around = pick(jnp.asarray(self.engine._counter_clockwise), s.dealer)
+        dealer = pick(around, jnp.argmax(self._gather(alive, around)))
         revealed_state = replace(
             s,
             alive=alive,
@@ -139,17 +139,21 @@ class InVinoMorteJax(JaxBatchGame[InVinoMorteBatchState]):
 
     def _begin_round(self, s: State, dealer: Array) -> State:
         """The next round with this dealer (the numpy engine's ``_begin_round``)."""
-        clockwise = jnp.asarray(self.engine._clockwise)[dealer]
-        living = s.alive[clockwise]
-        # A stable sort of the dead to the end keeps the clockwise order.
-        first = jnp.argsort(~living, stable=True)
+        clockwise = pick(jnp.asarray(self.engine._clockwise), dealer)
+        living = self._gather(s.alive, clockwise)
+        # A stable sort of the dead to the end keeps the clockwise order: the
+        # living by their rank among the living, then the dead by theirs.
+        count = living.sum()
+        rank = jnp.where(living, jnp.cumsum(living) - 1, count + jnp.cumsum(~living) - 1)
+        at = rank[None, :] == jnp.arange(self.num_players)[:, None]  # [place, i]
+        order = jnp.sum(jnp.where(at, clockwise[None, :], 0), axis=1)
         return replace(
             s,
             round=s.round + 1,
             dealer=dealer,
             phase=DEAL_PHASE,
-            order=clockwise[first],
-            order_len=living.sum(),
+            order=order,
+            order_len=count,
             in_round=s.alive,
             step=0,
             card=jnp.full_like(s.card, NO_CARD),
@@ -161,11 +165,17 @@ class InVinoMorteJax(JaxBatchGame[InVinoMorteBatchState]):
             turn_result=jnp.zeros_like(s.turn_result),
         )
 
+    def _gather(self, vector: Array, index: Array) -> Array:
+        """``vector[index]`` for a seat vector and a seat permutation, as selects."""
+        n = self.num_players
+        hit = index[:, None] == jnp.arange(n)[None, :]
+        return jnp.any(hit & vector[None, :], axis=1)
+
     def _refresh(self, s: State) -> State:
         """Current player, terminated and the legal mask (the numpy ``_refresh``)."""
         e, n = self.engine, self.num_players
         phase = s.phase
-        me = s.order[s.step]
+        me = pick(s.order, s.step)
         deal, turn = phase == DEAL_PHASE, phase == TURN_PHASE
         left = s.order_len - s.step - 1
         wine, poison = s.wine_dealt, s.poison_dealt
@@ -173,12 +183,12 @@ class InVinoMorteJax(JaxBatchGame[InVinoMorteBatchState]):
         poison_ok = deal & self._deal_can_finish(wine, poison + 1, left)
         # The action ids: two deals, two deals with Cheese, drink, a swap per
         # seat, a steal per seat (the Cheese ones never legal without Cheese).
-        more = self._cheese & (s.cheese.sum() < jnp.asarray(e._cheese_limit)[s.order_len])
+        more = self._cheese & (s.cheese.sum() < pick(jnp.asarray(e._cheese_limit), s.order_len))
         parts = [jnp.stack([wine_ok, poison_ok, wine_ok & more, poison_ok & more, turn])]
         seats = jnp.arange(n)
         # Swap with any other seat whose glass is poured and not drunk.
         parts.append(turn & (s.card != NO_CARD) & ~s.drunk & (seats != me))
-        parts.append(self._cheese & turn & ~s.cheese[me] & s.cheese & s.alive)
+        parts.append(self._cheese & turn & ~pick(s.cheese, me) & s.cheese & s.alive)
         mask = jnp.concatenate(parts)
         return replace(
             s,
@@ -204,7 +214,7 @@ class InVinoMorteJax(JaxBatchGame[InVinoMorteBatchState]):
         dealt = live & (s.card != NO_CARD)
         # The k-th turn is the deal order's k-th seat's.
         took = s.turn_action >= 0
-        taken = jnp.zeros(n, jnp.bool_).at[s.order[: n - 1]].max(took)
+        taken = jnp.any((s.order[: n - 1, None] == seats[None, :]) & took[:, None], axis=0)
         is_dealer = seats == s.dealer
         # planes[viewer, seat, plane]
         common = jnp.stack(
@@ -238,7 +248,7 @@ class InVinoMorteJax(JaxBatchGame[InVinoMorteBatchState]):
                 jnp.stack(
                     [
                         (s.round / e._scale).astype(jnp.float32),
-                        (jnp.asarray(e._cheese_limit)[s.order_len] / 3.0).astype(jnp.float32),
+                        (pick(jnp.asarray(e._cheese_limit), s.order_len) / 3.0).astype(jnp.float32),
                     ]
                 ),
                 jnp.array(
