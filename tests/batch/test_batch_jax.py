@@ -169,9 +169,7 @@ def test_x64_stays_inside_the_backend() -> None:
 
 
 IMPORTS = "import sys, apothecary, apothecary.batch\n"
-IMPORTS += "".join(
-    f"apothecary.batch.load({name!r})\n" for name in ("in-vino-morte", "poison-pot")
-)
+IMPORTS += "".join(f"apothecary.batch.load({name!r})\n" for name in ("in-vino-morte", "poison-pot"))
 
 
 def imports_jax(code: str) -> bool:

@@ -27,9 +27,7 @@ from typing import Any
 try:
     import jax  # noqa: F401  (the extra's presence, checked once, with a useful error)
 except ImportError as error:  # pragma: no cover - the [jax] extra is missing
-    raise ImportError(
-        "apothecary.batch.jax needs JAX: pip install 'apothecary[jax]'"
-    ) from error
+    raise ImportError("apothecary.batch.jax needs JAX: pip install 'apothecary[jax]'") from error
 
 from apothecary import batch
 from apothecary.batch.jax.core import JaxBatchGame

@@ -18,13 +18,15 @@ differential tests compare.
 The state holds 64-bit fields (the keys, ``uint64``; the episode and draw
 counters), and chance is drawn with the same SplitMix64 arithmetic as
 :mod:`apothecary.batch.keys` (the same functions, run on JAX arrays), so
-every call runs under ``jax.enable_x64(True)``, scoped to the call: the
+every call runs under :func:`x64` (``jax.enable_x64(True)``), scoped to the call: the
 caller's own JAX code keeps its default 32-bit types.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import importlib
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
@@ -42,6 +44,18 @@ S = TypeVar("S", bound=BatchState)
 _REGISTERED: set[type] = set()
 
 
+def x64() -> contextlib.AbstractContextManager[Any]:
+    """A context with ``jax_enable_x64`` on, scoped (``jax.enable_x64`` in
+    current JAX, ``jax.experimental.enable_x64`` in older releases)."""
+    enable = getattr(jax, "enable_x64", None)
+    if enable is not None:
+        scope: contextlib.AbstractContextManager[Any] = enable(True)
+        return scope
+    experimental = importlib.import_module("jax.experimental")  # pragma: no cover
+    old: contextlib.AbstractContextManager[Any] = experimental.enable_x64(True)
+    return old  # pragma: no cover
+
+
 def register_state(cls: type[S]) -> type[S]:
     """Make a batch state class a JAX pytree (every field an array leaf), once."""
     if cls not in _REGISTERED:
@@ -53,22 +67,29 @@ def register_state(cls: type[S]) -> type[S]:
 
 def to_jax(state: S) -> S:
     """The same state with every field a JAX array (same dtype)."""
-    return type(state)(**{f.name: jnp.asarray(getattr(state, f.name)) for f in dataclasses.fields(state)})
+    fields: dict[str, Any] = {
+        f.name: jnp.asarray(getattr(state, f.name)) for f in dataclasses.fields(state)
+    }
+    return type(state)(**fields)
 
 
 def to_numpy(state: S) -> S:
     """The same state with every field a numpy array (a copy)."""
-    return type(state)(**{f.name: np.array(getattr(state, f.name)) for f in dataclasses.fields(state)})
+    return type(state)(
+        **{f.name: np.array(getattr(state, f.name)) for f in dataclasses.fields(state)}
+    )
 
 
 def replace(state: S, **changes: Any) -> S:
     """``dataclasses.replace`` that keeps each field's dtype (a JAX ``where``
     or an arithmetic step may promote a small int)."""
-    fixed = {k: jnp.asarray(v).astype(getattr(state, k).dtype) for k, v in changes.items()}
+    fixed: dict[str, Any] = {
+        k: jnp.asarray(v).astype(getattr(state, k).dtype) for k, v in changes.items()
+    }
     return dataclasses.replace(state, **fixed)
 
 
-def pick(vector: jax.Array, index: jax.Array) -> jax.Array:
+def pick(vector: Any, index: Any) -> Any:
     """``vector[index]`` for one game's small vector, as a masked sum: under
     ``vmap`` a gather per game is a slow general gather on XLA's CPU backend,
     a compare-and-select over a few entries fuses with its neighbours."""
@@ -79,7 +100,7 @@ def pick(vector: jax.Array, index: jax.Array) -> jax.Array:
     return jnp.sum(jnp.where(hit, vector, jnp.zeros_like(vector)), axis=0, dtype=vector.dtype)
 
 
-def put(vector: jax.Array, index: jax.Array, value: Any) -> jax.Array:
+def put(vector: Any, index: Any, value: Any) -> Any:
     """``vector.at[index].set(value)`` as a select (see :func:`pick`)."""
     hit = jnp.arange(vector.shape[0]) == index
     return jnp.where(hit, jnp.asarray(value).astype(vector.dtype), vector)
@@ -126,7 +147,7 @@ class JaxBatchGame(Generic[S]):
         self, seed: int | ArrayLike, n: int | None = None, chance: ArrayLike | None = None
     ) -> S:
         """A batch of new games, as the numpy engine's ``init`` (same keys), on JAX arrays."""
-        with jax.enable_x64(True):
+        with x64():
             return to_jax(self.engine.init(seed, n, chance))
 
     def step(
@@ -141,7 +162,7 @@ class JaxBatchGame(Generic[S]):
         the mask on the host. A training loop whose actions come from the mask
         may pass ``check=False``: then the whole step is one compiled call,
         and an illegal action gives an unspecified (but well-formed) state."""
-        with jax.enable_x64(True):
+        with x64():
             n = int(state.terminated.shape[0])
             if check:
                 played = jnp.asarray(self.engine._check_actions(state, actions))
@@ -190,7 +211,7 @@ class JaxBatchGame(Generic[S]):
     def observation(self, state: S) -> jax.Array:
         """(n, players, observation_tensor_size) float32: per game, per seat,
         the scalar engine's ``observation_tensor(seat)``, number for number."""
-        with jax.enable_x64(True):
+        with x64():
             return self._observe_jit(state)
 
     def _observe_one(self, state: S) -> jax.Array:

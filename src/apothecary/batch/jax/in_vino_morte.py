@@ -38,16 +38,22 @@ from apothecary.games.in_vino_morte.rules import (
     SWAP_BASE,
     TURN_PHASE,
     WINE,
+    InVinoMorteGame,
 )
 
 State = InVinoMorteBatchState
-Array = jax.Array
+Array = Any
+"""A JAX array (or tracer). The state classes type their fields as numpy
+arrays, which under the JAX backend hold JAX arrays: the shared classes are
+what keeps the two backends' states field for field alike, so here the
+fields' static type is left open."""
 
 
 class InVinoMorteJax(JaxBatchGame[InVinoMorteBatchState]):
     """In Vino Morte under ``jax.jit``/``vmap``: every option, 2 to 9 players."""
 
     engine: InVinoMorteBatch
+    game: InVinoMorteGame
 
     def __init__(self, engine: InVinoMorteBatch) -> None:
         super().__init__(engine)
@@ -135,7 +141,8 @@ class InVinoMorteJax(JaxBatchGame[InVinoMorteBatchState]):
         going = self._begin_round(revealed_state, dealer)
         after = jax.tree_util.tree_map(lambda o, g: jnp.where(over, o, g), revealed_state, going)
         unchanged = replace(s, rewards=jnp.zeros_like(s.rewards))
-        return jax.tree_util.tree_map(lambda x, y: jnp.where(ends, x, y), after, unchanged)
+        ended: State = jax.tree_util.tree_map(lambda x, y: jnp.where(ends, x, y), after, unchanged)
+        return ended
 
     def _begin_round(self, s: State, dealer: Array) -> State:
         """The next round with this dealer (the numpy engine's ``_begin_round``)."""
@@ -252,7 +259,12 @@ class InVinoMorteJax(JaxBatchGame[InVinoMorteBatchState]):
                     ]
                 ),
                 jnp.array(
-                    [game.deck_wine / 9.0, game.deck_poison / 9.0, game.cheese, game.cheese_on_reveal],
+                    [
+                        game.deck_wine / 9.0,
+                        game.deck_poison / 9.0,
+                        game.cheese,
+                        game.cheese_on_reveal,
+                    ],
                     dtype=jnp.float32,
                 ),
             ]

@@ -22,16 +22,18 @@ from apothecary.batch.core import TERMINAL_PLAYER
 from apothecary.batch.jax.core import JaxBatchGame, pick, put, replace
 from apothecary.batch.keys import choose_weighted, episode_key, uniform
 from apothecary.games.poison_pot.batch import PoisonPotBatch, PoisonPotBatchState
-from apothecary.games.poison_pot.rules import EMPTY, OVER, PLACE, POT, SLIDE
+from apothecary.games.poison_pot.rules import EMPTY, OVER, PLACE, POT, SLIDE, PoisonPotGame
 
 State = PoisonPotBatchState
-Array = jax.Array
+Array = Any
+"""A JAX array (or tracer); see :data:`apothecary.batch.jax.in_vino_morte.Array`."""
 
 
 class PoisonPotJax(JaxBatchGame[PoisonPotBatchState]):
     """Poison Pot under ``jax.jit``/``vmap``: 2 or 3 players, every board radius."""
 
     engine: PoisonPotBatch
+    game: PoisonPotGame
 
     def __init__(self, engine: PoisonPotBatch) -> None:
         super().__init__(engine)
@@ -66,9 +68,7 @@ class PoisonPotJax(JaxBatchGame[PoisonPotBatchState]):
         slide = s.phase == SLIDE
         # The draw the slide sets off: from the key, or supplied.
         key = episode_key(s.key[None], s.episode[None])
-        drawn = choose_weighted(
-            uniform(key, s.draws[None]), s.remaining.astype(jnp.int64)[None]
-        )[0]
+        drawn = choose_weighted(uniform(key, s.draws[None]), s.remaining.astype(jnp.int64)[None])[0]
         given = chance[0]
         colour = jnp.where(given >= 0, given - self._draw_base, drawn)
         # The slide.
@@ -190,15 +190,12 @@ class PoisonPotJax(JaxBatchGame[PoisonPotBatchState]):
 
     def _refresh(self, s: State) -> State:
         """Current player, terminated and the legal mask (the numpy ``_refresh``)."""
-        e = self.engine
         over = s.phase == OVER
         empty = s.cells == EMPTY
         bits = jnp.sum(jnp.where(empty, self._bit, jnp.uint64(0)), dtype=jnp.uint64)
         path = jnp.asarray(self._path)
         origin_full = ((~bits >> jnp.asarray(self._origin)) & jnp.uint64(1)) == 1
-        slide_mask = (
-            self._is_slide & ((bits & path) == path) & origin_full & (s.phase == SLIDE)
-        )
+        slide_mask = self._is_slide & ((bits & path) == path) & origin_full & (s.phase == SLIDE)
         place_mask = empty & (s.phase == PLACE)
         mask = jnp.concatenate([slide_mask, jnp.zeros(3, jnp.bool_), place_mask])
         return replace(
