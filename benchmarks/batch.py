@@ -17,8 +17,10 @@ first and last (with ``open_spiel`` installed), as in playout.py.
 With JAX installed (``[jax]``), the JAX backend (:mod:`apothecary.batch.jax`)
 of each game that has one is measured at the same sizes, three ways: a
 Python loop of ``step(..., check=False)`` calls with the random legal
-action chosen by a jitted JAX function (one uniform per game from
-``jax.random``, the same rule as ``legal_action_at``); the same with every
+action chosen by a jitted JAX function (the legal action with the largest
+hash of the game's key, the step's number and the action: uniform, as
+numpy's ``random_legal_actions``, by another rule, since XLA's CPU backend
+runs cumsum and argmax slowly); the same with every
 seat's observation; and a jitted rollout (``lax.scan`` over 16 steps of
 choice and step, one call), which is how a JAX training loop runs. Every
 JAX figure is after warm-up: the compile time (the first call of each
@@ -102,28 +104,43 @@ class JaxRunner:
         import jax
         import jax.numpy as jnp
 
+        from apothecary.batch.keys import uniform
+
         self.engine, self.jax, self.jnp = engine, jax, jnp
 
-        def choose(mask: Any, key: Any) -> Any:
-            # legal_action_at in JAX: the floor(u * count)-th legal action.
-            counts = mask.sum(axis=1)
-            u = jax.random.uniform(key, counts.shape, dtype=jnp.float32)
-            target = jnp.minimum((u * counts).astype(jnp.int32), jnp.maximum(counts - 1, 0))
-            return jnp.argmax(jnp.cumsum(mask, axis=1) > target[:, None], axis=1)
+        width = engine.num_distinct_actions()
+        ids = jnp.arange(width, dtype=jnp.uint32)
+        low = (1 << max(1, (width - 1).bit_length())) - 1  # the bits that hold an action id
+
+        def choose(mask: Any, key: Any, turn: Any) -> Any:
+            # A uniformly random legal action: per game a seed from its key
+            # and the step's number (keys.uniform on JAX arrays), per action
+            # a 32-bit hash of (seed, id) whose low bits are replaced by the
+            # id, and the largest over the legal ones. A plain max, because
+            # XLA's CPU backend runs argmax and cumsum (legal_action_at's rule)
+            # many times slower; ties of the hash's high bits (over 20 bits)
+            # bias it negligibly.
+            u = uniform(key ^ np.uint64(0x5DEECE66D), turn + jnp.zeros(key.shape, jnp.int64))
+            x = (u * 2.0**32).astype(jnp.uint32)[:, None] ^ (ids * jnp.uint32(0x9E3779B9))
+            x = (x ^ (x >> 16)) * jnp.uint32(0x7FEB352D)
+            x = (x ^ (x >> 15)) * jnp.uint32(0x846CA68B)
+            score = (x & jnp.uint32(~low & 0xFFFFFFFF)) | ids
+            best = jnp.max(jnp.where(mask, score, jnp.uint32(0)), axis=1)
+            return (best & jnp.uint32(low)).astype(jnp.int64)
 
         def counted(old: Any, new: Any) -> Any:
             live = ~old.terminated
             return live.sum() + (new.draws - jnp.where(live, old.draws, 0)).sum()
 
-        def rollout(state: Any, key: Any) -> Any:
+        def rollout(state: Any, turn: Any) -> Any:
             chance = jnp.full((state.terminated.shape[0], engine.max_chance_per_step), -1)
 
-            def one(carry: Any, k: Any) -> Any:
+            def one(carry: Any, t: Any) -> Any:
                 s, total = carry
-                new = engine._step_all(s, choose(s.legal_action_mask, k), chance)
+                new = engine._step_all(s, choose(s.legal_action_mask, s.key, t), chance)
                 return (new, total + counted(s, new)), None
 
-            (state, total), _ = jax.lax.scan(one, (state, 0), jax.random.split(key, 16))
+            (state, total), _ = jax.lax.scan(one, (state, 0), turn + jnp.arange(16))
             return state, total
 
         self.choose = jax.jit(choose)
@@ -137,27 +154,28 @@ class JaxRunner:
         from apothecary.batch.jax.core import x64
 
         with x64():
-            key = jax.random.PRNGKey(0)
             state = engine.init(0, size)
 
-            def once(state: Any, key: Any) -> tuple[Any, Any]:
+            def once(state: Any, turn: int) -> tuple[Any, Any]:
                 if mode == "scan":
-                    return self.rollout(state, key)  # type: ignore[no-any-return]
-                new = engine.step(state, self.choose(state.legal_action_mask, key), check=False)
+                    return self.rollout(state, turn)  # type: ignore[no-any-return]
+                actions = self.choose(state.legal_action_mask, state.key, turn)
+                new = engine.step(state, actions, check=False)
                 if mode == "obs":
                     engine.observation(new).block_until_ready()
                 return new, self.counted(state, new)
 
             start = time.process_time()
-            state, count = once(state, key)
+            state, count = once(state, 0)
             jax.block_until_ready(count)
             compile_seconds = time.process_time() - start
             total = 0
+            turn = 1
             start = time.process_time()
             deadline = start + seconds
             while True:
-                key, sub = jax.random.split(key)
-                state, count = once(state, sub)
+                state, count = once(state, turn)
+                turn += 16 if mode == "scan" else 1
                 total += count
                 if time.process_time() >= deadline:
                     break

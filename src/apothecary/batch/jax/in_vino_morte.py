@@ -151,7 +151,9 @@ class InVinoMorteJax(JaxBatchGame[InVinoMorteBatchState]):
         # A stable sort of the dead to the end keeps the clockwise order: the
         # living by their rank among the living, then the dead by theirs.
         count = living.sum()
-        rank = jnp.where(living, jnp.cumsum(living) - 1, count + jnp.cumsum(~living) - 1)
+        # (associative_scan, not cumsum: XLA's CPU cumsum is a slow reduce-window.)
+        ahead = jax.lax.associative_scan(jnp.add, living.astype(jnp.int32))
+        rank = jnp.where(living, ahead - 1, count + jnp.arange(self.num_players) - ahead)
         at = rank[None, :] == jnp.arange(self.num_players)[:, None]  # [place, i]
         order = jnp.sum(jnp.where(at, clockwise[None, :], 0), axis=1)
         return replace(
