@@ -1,7 +1,8 @@
 """Random playouts on the batch engines, beside the scalar engine and OpenSpiel's C++ loop.
 
-    python benchmarks/batch.py [--seconds S] [--sizes 1,64,1024,4096]
-        [--write docs/performance.md]
+    taskset -c 1 python benchmarks/batch.py [--seconds S] [--sizes 1,64,1024,4096]
+        [--games in-vino-morte,poison-pot] [--no-jax] [--write docs/performance.md]
+        [--plot docs/images/batch-cost.png]
 
 For each game with a batch engine, at its usual table sizes, one run
 measures: the scalar engine under benchmarks/playout.py's driver loop (random
@@ -12,6 +13,20 @@ without and with every seat's observation tensor built at every step (into
 one buffer, ``observation(state, out=...)``, as a training loop would).
 OpenSpiel's C++ ``kuhn_poker`` under the same Python driver loop is measured
 first and last (with ``open_spiel`` installed), as in playout.py.
+
+With JAX installed (``[jax]``), the JAX backend (:mod:`apothecary.batch.jax`)
+of each game that has one is measured at the same sizes, three ways: a
+Python loop of ``step(..., check=False)`` calls with the random legal
+action chosen by a jitted JAX function (the legal action with the largest
+hash of the game's key, the step's number and the action: uniform, as
+numpy's ``random_legal_actions``, by another rule, since XLA's CPU backend
+runs cumsum and argmax slowly); the same with every
+seat's observation; and a jitted rollout (``lax.scan`` over 16 steps of
+choice and step, one call), which is how a JAX training loop runs. Every
+JAX figure is after warm-up: the compile time (the first call of each
+program) is measured separately and reported. XLA is told to use one thread
+(``XLA_FLAGS``, set before JAX is imported unless already set); pin the
+process with ``taskset -c 1`` as well.
 
 Actions are counted as the scalar engine counts them: decisions and chance
 events (a Poison Pot slide's step is two, the slide and its draw, as is a
@@ -28,6 +43,7 @@ milliseconds waited through would be counted against the batch alone.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import time
 from datetime import date
@@ -35,6 +51,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+# One thread for XLA (the issue's one core), before anything imports JAX.
+os.environ.setdefault(
+    "XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
+)
 
 import apothecary
 from apothecary import batch
@@ -76,10 +97,115 @@ def batch_rate(engine: batch.BatchGame[Any], size: int, seconds: float, observe:
     return actions / (time.process_time() - start)
 
 
-def measure_batches(seconds: float, sizes: tuple[int, ...]) -> list[dict[str, Any]]:
-    """One row per configuration: the scalar rate, and per size both batch rates."""
+class JaxRunner:
+    """The jitted pieces of the JAX measurements for one engine."""
+
+    def __init__(self, engine: Any) -> None:
+        import jax
+        import jax.numpy as jnp
+
+        from apothecary.batch.keys import uniform
+
+        self.engine, self.jax, self.jnp = engine, jax, jnp
+
+        width = engine.num_distinct_actions()
+        ids = jnp.arange(width, dtype=jnp.uint32)
+        low = (1 << max(1, (width - 1).bit_length())) - 1  # the bits that hold an action id
+
+        def choose(mask: Any, key: Any, turn: Any) -> Any:
+            # A uniformly random legal action: per game a seed from its key
+            # and the step's number (keys.uniform on JAX arrays), per action
+            # a 32-bit hash of (seed, id) whose low bits are replaced by the
+            # id, and the largest over the legal ones. A plain max, because
+            # XLA's CPU backend runs argmax and cumsum (legal_action_at's rule)
+            # many times slower; ties of the hash's high bits (over 20 bits)
+            # bias it negligibly.
+            u = uniform(key ^ np.uint64(0x5DEECE66D), turn + jnp.zeros(key.shape, jnp.int64))
+            x = (u * 2.0**32).astype(jnp.uint32)[:, None] ^ (ids * jnp.uint32(0x9E3779B9))
+            x = (x ^ (x >> 16)) * jnp.uint32(0x7FEB352D)
+            x = (x ^ (x >> 15)) * jnp.uint32(0x846CA68B)
+            score = (x & jnp.uint32(~low & 0xFFFFFFFF)) | ids
+            best = jnp.max(jnp.where(mask, score, jnp.uint32(0)), axis=1)
+            return (best & jnp.uint32(low)).astype(jnp.int64)
+
+        def counted(old: Any, new: Any) -> Any:
+            live = ~old.terminated
+            return live.sum() + (new.draws - jnp.where(live, old.draws, 0)).sum()
+
+        def rollout(state: Any, turn: Any) -> Any:
+            chance = jnp.full((state.terminated.shape[0], engine.max_chance_per_step), -1)
+
+            def one(carry: Any, t: Any) -> Any:
+                s, total = carry
+                new = engine._step_all(s, choose(s.legal_action_mask, s.key, t), chance)
+                return (new, total + counted(s, new)), None
+
+            (state, total), _ = jax.lax.scan(one, (state, 0), turn + jnp.arange(16))
+            return state, total
+
+        self.choose = jax.jit(choose)
+        self.counted = jax.jit(counted)
+        self.rollout = jax.jit(rollout)
+
+    def rate(self, size: int, seconds: float, mode: str) -> tuple[float, float]:
+        """Actions per CPU second at ``size`` games in ``mode`` (``step``,
+        ``obs`` or ``scan``), and the CPU seconds its first call took (compiling)."""
+        jax, engine = self.jax, self.engine
+        from apothecary.batch.jax.core import x64
+
+        with x64():
+            state = engine.init(0, size)
+
+            def once(state: Any, turn: int) -> tuple[Any, Any]:
+                if mode == "scan":
+                    return self.rollout(state, turn)  # type: ignore[no-any-return]
+                actions = self.choose(state.legal_action_mask, state.key, turn)
+                new = engine.step(state, actions, check=False)
+                if mode == "obs":
+                    engine.observation(new).block_until_ready()
+                return new, self.counted(state, new)
+
+            start = time.process_time()
+            state, count = once(state, 0)
+            jax.block_until_ready(count)
+            compile_seconds = time.process_time() - start
+            total = 0
+            turn = 1
+            start = time.process_time()
+            deadline = start + seconds
+            while True:
+                state, count = once(state, turn)
+                turn += 16 if mode == "scan" else 1
+                total += count
+                if time.process_time() >= deadline:
+                    break
+            actions = int(jax.block_until_ready(total))
+            return actions / (time.process_time() - start), compile_seconds
+
+
+def jax_engine(name: str, players: int, options: dict[str, Any]) -> Any | None:
+    """The game's JAX engine, or None (no JAX, or no program for the game)."""
+    try:
+        from apothecary.batch import jax as batch_jax
+    except ImportError:
+        return None
+    if name not in batch_jax.engines():
+        return None
+    return batch_jax.load(name, players, **options)
+
+
+JAX_MODES = ("step", "obs", "scan")
+
+
+def measure_batches(
+    seconds: float, sizes: tuple[int, ...], names: set[str] | None = None, use_jax: bool = True
+) -> list[dict[str, Any]]:
+    """One row per configuration: the scalar rate, and per size the numpy
+    rates and, where there is a JAX program, the JAX rates and compile times."""
     rows = []
     for name, players, options in CONFIGURATIONS:
+        if names is not None and name not in names:
+            continue
         game = apothecary.load(name, players=players, **options)
         engine = batch.load(name, players=players, **options)
         row: dict[str, Any] = {
@@ -91,6 +217,14 @@ def measure_batches(seconds: float, sizes: tuple[int, ...]) -> list[dict[str, An
         for size in sizes:
             row[size] = batch_rate(engine, size, seconds, observe=False)
             row[("obs", size)] = batch_rate(engine, size, seconds, observe=True)
+        fast = jax_engine(name, players, options) if use_jax else None
+        if fast is not None:
+            runner = JaxRunner(fast)
+            for size in sizes:
+                for mode in JAX_MODES:
+                    row[("jax", mode, size)], row[("compile", mode, size)] = runner.rate(
+                        size, seconds, mode
+                    )
         rows.append(row)
     return rows
 
@@ -114,17 +248,44 @@ def batch_table(rows: list[dict[str, Any]], sizes: tuple[int, ...], kuhn: float 
         head += f" batch {size:,} |"
         rule += " ---: |"
     lines = [head, rule]
+    modes: list[tuple[str, Any]] = [("numpy, mask only", None), ("numpy, + observation", "obs")]
+    modes += [
+        ("JAX, mask only", ("jax", "step")),
+        ("JAX, + observation", ("jax", "obs")),
+        ("JAX, jit rollout", ("jax", "scan")),
+    ]
     for row in rows:
-        for observe in (False, True):
-            mode = "+ observation" if observe else "mask only"
-            cells = f"| {row['game']} | {row['players']} | {row['options']}, {mode} |"
+        for label, mode in modes:
+
+            def key(size: int, mode: Any = mode) -> Any:
+                return size if mode is None else (*mode, size) if mode[0] == "jax" else (mode, size)
+
+            if key(sizes[0]) not in row:
+                continue
+            cells = f"| {row['game']} | {row['players']} | {row['options']}, {label} |"
             cells += f" {row['scalar']:,.0f} |"
             for size in sizes:
-                rate = row[("obs", size) if observe else size]
+                rate = row[key(size)]
                 ratio = f"{rate / row['scalar']:.1f}× scalar"
                 if kuhn:
                     ratio += f", {rate / kuhn:.2f}× C++"
                 cells += f" {rate:,.0f} ({ratio}) |"
+            lines.append(cells)
+    compiled = [row for row in rows if ("compile", "step", sizes[0]) in row]
+    if compiled:
+        lines += [
+            "",
+            "JAX compile time (CPU seconds of each program's first call: step and "
+            "choice, observation, 16-step rollout), per batch size:",
+            "",
+            "| game | players | options | " + " | ".join(f"batch {s:,}" for s in sizes) + " |",
+            "| --- | ---: | --- |" + " ---: |" * len(sizes),
+        ]
+        for row in compiled:
+            cells = f"| {row['game']} | {row['players']} | {row['options']} |"
+            for size in sizes:
+                parts = [row[("compile", mode, size)] for mode in JAX_MODES]
+                cells += " " + " / ".join(f"{p:.1f}" for p in parts) + " s |"
             lines.append(cells)
     if kuhn:
         lines += [
@@ -133,6 +294,54 @@ def batch_table(rows: list[dict[str, Any]], sizes: tuple[int, ...], kuhn: float 
             "actions/s (the mean of its runs before and after).",
         ]
     return "\n".join(lines)
+
+
+def plot_costs(
+    rows: list[dict[str, Any]], sizes: tuple[int, ...], kuhn: float | None, path: Path
+) -> None:
+    """Microseconds of CPU per action against batch size (log-log), numpy and
+    JAX (mask only), a panel per game, with the scalar and C++ loops as lines."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    games = sorted({row["game"] for row in rows})
+    fig, axes = plt.subplots(1, len(games), figsize=(4.2 * len(games), 3.8), squeeze=False)
+    for ax, game in zip(axes[0], games, strict=True):
+        for index, row in enumerate(r for r in rows if r["game"] == game):
+            colour = f"C{index}"
+            label = f"{row['players']}p {row['options']}".replace(" -", "")
+            ax.plot(
+                sizes, [1e6 / row[s] for s in sizes], "o-", color=colour, label=f"{label} numpy"
+            )
+            if ("jax", "step", sizes[0]) in row:
+                ax.plot(
+                    sizes,
+                    [1e6 / row[("jax", "step", s)] for s in sizes],
+                    "s--",
+                    color=colour,
+                    label=f"{label} JAX",
+                )
+                ax.plot(
+                    sizes,
+                    [1e6 / row[("jax", "scan", s)] for s in sizes],
+                    "^:",
+                    color=colour,
+                    label=f"{label} JAX rollout",
+                )
+            ax.axhline(1e6 / row["scalar"], color=colour, linewidth=0.6, alpha=0.6)
+        if kuhn:
+            ax.axhline(1e6 / kuhn, color="black", linestyle="-.", label="C++ loop")
+            ax.axhline(1e5 / kuhn, color="red", linestyle="-.", label="target (10× C++)")
+        ax.set(xscale="log", yscale="log", title=game, xlabel="batch size")
+        ax.set_ylabel("µs of CPU per action")
+        ax.legend(fontsize=6)
+    fig.suptitle(
+        "Cost per action against batch size (thin lines: each configuration's scalar loop)"
+    )
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
 
 
 def main() -> None:
@@ -145,10 +354,14 @@ def main() -> None:
         default=SIZES,
         help="batch sizes, comma-separated",
     )
+    parser.add_argument("--games", help="only these games, comma-separated")
+    parser.add_argument("--no-jax", action="store_true", help="skip the JAX backend")
     parser.add_argument("--write", type=Path, help="replace the figures in this markdown file")
+    parser.add_argument("--plot", type=Path, help="draw cost per action against batch size (PNG)")
     args = parser.parse_args()
+    names = set(args.games.split(",")) if args.games else None
     before = kuhn_rate(args.seconds)
-    rows = measure_batches(args.seconds, args.sizes)
+    rows = measure_batches(args.seconds, args.sizes, names, use_jax=not args.no_jax)
     after = kuhn_rate(args.seconds)
     kuhn = None if before is None or after is None else (before + after) / 2
     text = batch_table(rows, args.sizes, kuhn)
@@ -158,6 +371,8 @@ def main() -> None:
     )
     print(machine)
     print(text)
+    if args.plot:
+        plot_costs(rows, args.sizes, kuhn, args.plot)
     if args.write:
         page = args.write.read_text(encoding="utf-8")
         page = replace_between(

@@ -9,7 +9,10 @@ whatever batch the game runs in, at whatever batch size, in whatever order.
 
 The mixing function is SplitMix64's finaliser (Steele, Lea and Flood, 2014),
 which passes BigCrush on a counter; it is cheap in numpy (six operations on
-``uint64`` arrays, which wrap on overflow as the algorithm needs).
+``uint64`` arrays, which wrap on overflow as the algorithm needs). The
+functions use operators and array methods only, so the JAX backend
+(:mod:`apothecary.batch.jax`) runs them unchanged on JAX arrays (under
+``jax.enable_x64``) and draws exactly the numbers numpy draws.
 """
 
 from __future__ import annotations
@@ -73,10 +76,13 @@ def choose_weighted(u: NDArray[np.float64], weights: NDArray[np.int64]) -> NDArr
 
     ``weights`` is (n, k) of non-negative ints, each row with a positive sum.
     """
+    # Array methods only, no numpy functions: the JAX backend runs this same
+    # code on JAX arrays (as it does mix, episode_key and uniform).
     total = weights.sum(axis=1)
-    # floor(u * total) is an int in [0, total): the outcome whose cumulative
-    # count first exceeds it has probability weight / total exactly.
-    target = np.floor(u * total).astype(np.int64)
-    cumulative = np.cumsum(weights, axis=1)
+    # floor(u * total) is an int in [0, total) (truncation is floor here, the
+    # product being non-negative): the outcome whose cumulative count first
+    # exceeds it has probability weight / total exactly.
+    target = (u * total).astype(np.int64)
+    cumulative = weights.cumsum(axis=1)
     index: NDArray[np.int64] = (cumulative <= target[:, None]).sum(axis=1).astype(np.int64)
     return index

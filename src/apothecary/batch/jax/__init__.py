@@ -1,0 +1,78 @@
+"""The batch engines as JAX programs (``pip install 'apothecary[jax]'``).
+
+>>> import numpy as np
+>>> from apothecary.batch import jax as batch_jax
+>>> game = batch_jax.load("in-vino-morte", players=4)
+>>> state = game.init(seed=7, n=1024)
+>>> rng = np.random.default_rng(0)
+>>> from apothecary.batch import random_legal_actions
+>>> for _ in range(20):
+...     mask = np.asarray(state.legal_action_mask)
+...     state = game.step(state, random_legal_actions(mask, rng), check=False)
+>>> game.observation(state).shape[:2]
+(1024, 4)
+
+``load`` takes what :func:`apothecary.batch.load` takes and gives the same
+engine as a JAX program (:class:`~apothecary.batch.jax.core.JaxBatchGame`):
+``step`` is one ``jax.jit`` call over the batch, its state the numpy engine's
+state class holding JAX arrays. A game with no JAX program yet is refused by
+name, with the reason (:data:`NOT_YET`). Neither ``import apothecary`` nor
+``import apothecary.batch`` imports JAX; this package does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+try:
+    import jax  # noqa: F401  (the extra's presence, checked once, with a useful error)
+except ImportError as error:  # pragma: no cover - the [jax] extra is missing
+    raise ImportError("apothecary.batch.jax needs JAX: pip install 'apothecary[jax]'") from error
+
+from apothecary import batch
+from apothecary.batch.jax.core import JaxBatchGame
+from apothecary.core.manifest import resolve
+
+PROGRAMS: dict[str, str] = {
+    "in-vino-morte": "apothecary.batch.jax.in_vino_morte:make",
+    "poison-pot": "apothecary.batch.jax.poison_pot:make",
+}
+"""Each game with a JAX program: where its maker is (``module:function``)."""
+
+NOT_YET: dict[str, str] = {
+    "tea-scones-arsenic": (
+        "its JAX program is not written yet (the numpy engine's turn, draw-by-kind "
+        "dose and cup rules have not been ported); use apothecary.batch.load"
+    ),
+    "little-drop-of-poison": (
+        "its JAX program is not written yet (the numpy engine's opening chance, "
+        "poison-round deals and reveal have not been ported); use apothecary.batch.load"
+    ),
+}
+"""Each game that has a numpy engine but no JAX program, with the reason."""
+
+
+def engines() -> list[str]:
+    """The games that have a JAX program, sorted."""
+    return sorted(PROGRAMS)
+
+
+def load(name: str, /, players: int | None = None, **options: Any) -> JaxBatchGame[Any]:
+    """The JAX program of a game's batch engine, configured as
+    :func:`apothecary.batch.load` configures the numpy one (same defaults and
+    errors). Raises NoBatchEngineError, naming the reason, for a game with no
+    JAX program."""
+    engine = batch.load(name, players, **options)  # the numpy engine's checks and errors
+    where = PROGRAMS.get(name)
+    if where is None:
+        reason = NOT_YET.get(name, "no JAX program is registered for it")
+        raise batch.NoBatchEngineError(
+            f"{name} has no JAX batch engine: {reason}; the games that have one are: "
+            f"{', '.join(engines())}"
+        )
+    maker = resolve(where)
+    program: JaxBatchGame[Any] = maker(engine)
+    return program
+
+
+__all__ = ["NOT_YET", "PROGRAMS", "JaxBatchGame", "engines", "load"]
