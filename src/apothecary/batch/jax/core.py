@@ -202,7 +202,9 @@ class JaxBatchGame(Generic[S]):
             where = ended.reshape(ended.shape + (1,) * (new.ndim - 1))
             changes[f.name] = jnp.where(where, fresh, new)
         changes["episode"] = state.episode + ended
-        return replace(moved, **changes)
+        # Typed where it is made: without JAX installed the checker sees ``moved`` as Any.
+        reset: S = replace(moved, **changes)
+        return reset
 
     def _advance_one(self, state: S, action: jax.Array, chance: jax.Array) -> S:
         """One game's step (a game of the batch, without the leading axis)."""
