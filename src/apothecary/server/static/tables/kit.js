@@ -1,14 +1,13 @@
 // What the game tables share (a plain ES module; each table imports what it
 // needs): SVG and HTML elements with their text always set as text, shapes that
-// act as buttons (focusable, Enter and Space), the seats' names, the legal
-// actions by notation, the keyboard's place kept across a redraw, and a watch on
-// the table's width. What a table draws, and what its moves mean, stay in its
+// act as buttons (focusable, Enter and Space), the seats' names from the
+// shell's ctx, the keyboard's place kept across a redraw, and a watch on the
+// table's width (moves are found by their `move`, in each table's layout.js). What a table draws, and what its moves mean, stay in its
 // own file.
 
 // The element builders are dom.js's (one DOM helper module); the names stay the tables'.
 export { clear, clip, htmlNode as html, svgNode as svg, svgText as text } from "../dom.js";
 import { svgNode as svg, svgText as text } from "../dom.js";
-import { joinNames } from "../words.js";
 
 
 /** How wide `node` (an SVG text in the page) is drawn, in its picture's units; 0 when it
@@ -48,20 +47,6 @@ export function lineFits(parent, attrs, width, most) {
   };
 }
 
-/** A name cut to `most` characters, keeping the shell's "(seat N)" as "#N" (and a last " (you)"). */
-export function shortName(name, most) {
-  const m = /^(.*) \(seat (\d+)\)( \(you\))?$/.exec(name);
-  const tail = m ? ` #${m[2]}${m[3] || ""}` : "";
-  const head = m ? m[1] : name;
-  if (head.length + tail.length <= most) return m ? head + tail : name;
-  return `${head.slice(0, Math.max(1, most - tail.length - 1))}…${tail}`;
-}
-
-/** On the board a seat's number is drawn beside its name, so the name's "(seat N)" goes. */
-export function plain(words) {
-  return words.replace(/\s*\(seat \d+\)/, "");
-}
-
 const mounted = new Map();
 
 /** An id for one mounted table (`prefix1`, `prefix2`, …), for the ids its SVG patterns need. */
@@ -81,21 +66,6 @@ export function seatWords(ctx, you = () => ctx.you) {
   const label = (s) => (ctx.seatLabel ? ctx.seatLabel(s) : name(s));
   const who = (s) => (s === you() ? "you" : name(s));
   return { name, label, who };
-}
-
-/** "Ann, Bob and you": `words` joined as a sentence joins them. */
-export function joined(words) {
-  return joinNames(words);
-}
-
-/** "Bob, Cy and you share the win": the `winners` by `name(s)`, "you" for the seat `me`. */
-export function sharedWin(winners, me, name) {
-  return `${joined(winners.map((s) => (s === me ? "you" : name(s))))} share the win`;
-}
-
-/** An update's legal actions by their notation. */
-export function legalByNotation(msg) {
-  return new Map((msg.legal || []).map((action) => [String(action.notation || ""), action]));
 }
 
 /** A click on `node` (which goes no further), or Enter or Space while it has the focus, calls `handler(node)`. */
