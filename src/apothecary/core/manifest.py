@@ -116,6 +116,11 @@ class GameManifest:
     batch: str | None = None
     """``"module:Class"``: the batched numpy engine, a
     :class:`apothecary.batch.core.BatchGame` subclass (:mod:`apothecary.batch`)."""
+    batch_jax: str | None = None
+    """``"module:function"``: the maker of the batch engine's JAX program
+    (:mod:`apothecary.batch.jax`), given the configured numpy engine."""
+    batch_jax_missing: str | None = None
+    """Why a game with a numpy engine has no JAX program yet (the refusal says it)."""
 
     @property
     def name(self) -> str:

@@ -2,21 +2,23 @@
 
 >>> import numpy as np
 >>> from apothecary.batch import jax as batch_jax
->>> game = batch_jax.load("in-vino-morte", players=4)
+>>> game = batch_jax.load(batch_jax.engines()[0])
 >>> state = game.init(seed=7, n=1024)
 >>> rng = np.random.default_rng(0)
 >>> from apothecary.batch import random_legal_actions
 >>> for _ in range(20):
 ...     mask = np.asarray(state.legal_action_mask)
 ...     state = game.step(state, random_legal_actions(mask, rng), check=False)
->>> game.observation(state).shape[:2]
-(1024, 4)
+>>> game.observation(state).shape[0]
+1024
 
 ``load`` takes what :func:`apothecary.batch.load` takes and gives the same
 engine as a JAX program (:class:`~apothecary.batch.jax.core.JaxBatchGame`):
 ``step`` is one ``jax.jit`` call over the batch, its state the numpy engine's
 state class holding JAX arrays. A game with no JAX program yet is refused by
-name, with the reason (:data:`NOT_YET`). Neither ``import apothecary`` nor
+name, with the reason its manifest gives (``batch_jax_missing``); each
+game's program lives in its own folder (``games/<name>/batch_jax.py``),
+named by its manifest's ``batch_jax``. Neither ``import apothecary`` nor
 ``import apothecary.batch`` imports JAX; this package does.
 """
 
@@ -32,29 +34,18 @@ except ImportError as error:  # pragma: no cover - the [jax] extra is missing
 from apothecary import batch
 from apothecary.batch.jax.core import JaxBatchGame
 from apothecary.core.manifest import resolve
+from apothecary.core.registry import games, manifest
 
-PROGRAMS: dict[str, str] = {
-    "in-vino-morte": "apothecary.batch.jax.in_vino_morte:make",
-    "poison-pot": "apothecary.batch.jax.poison_pot:make",
-}
-"""Each game with a JAX program: where its maker is (``module:function``)."""
 
-NOT_YET: dict[str, str] = {
-    "tea-scones-arsenic": (
-        "its JAX program is not written yet (the numpy engine's turn, draw-by-kind "
-        "dose and cup rules have not been ported); use apothecary.batch.load"
-    ),
-    "little-drop-of-poison": (
-        "its JAX program is not written yet (the numpy engine's opening chance, "
-        "poison-round deals and reveal have not been ported); use apothecary.batch.load"
-    ),
-}
-"""Each game that has a numpy engine but no JAX program, with the reason."""
+def programs() -> dict[str, str]:
+    """Each game with a JAX program: where its maker is (``module:function``,
+    its manifest's ``batch_jax``)."""
+    return {name: where for name in games() if (where := manifest(name).batch_jax)}
 
 
 def engines() -> list[str]:
     """The games that have a JAX program, sorted."""
-    return sorted(PROGRAMS)
+    return sorted(programs())
 
 
 def load(name: str, /, players: int | None = None, **options: Any) -> JaxBatchGame[Any]:
@@ -63,9 +54,10 @@ def load(name: str, /, players: int | None = None, **options: Any) -> JaxBatchGa
     errors). Raises NoBatchEngineError, naming the reason, for a game with no
     JAX program."""
     engine = batch.load(name, players, **options)  # the numpy engine's checks and errors
-    where = PROGRAMS.get(name)
+    where = manifest(name).batch_jax
     if where is None:
-        reason = NOT_YET.get(name, "no JAX program is registered for it")
+        missing = manifest(name).batch_jax_missing
+        reason = missing or "no JAX program is registered for it"
         raise batch.NoBatchEngineError(
             f"{name} has no JAX batch engine: {reason}; the games that have one are: "
             f"{', '.join(engines())}"
@@ -75,4 +67,4 @@ def load(name: str, /, players: int | None = None, **options: Any) -> JaxBatchGa
     return program
 
 
-__all__ = ["NOT_YET", "PROGRAMS", "JaxBatchGame", "engines", "load"]
+__all__ = ["JaxBatchGame", "engines", "load", "programs"]

@@ -22,6 +22,7 @@ MANIFEST = GameManifest(
     terminal_view="apothecary.games.in_vino_morte.terminal:InVinoMorteView",
     table=TableFiles("apothecary.games.in_vino_morte", modules=("layout.js",)),
     batch="apothecary.games.in_vino_morte.batch:InVinoMorteBatch",
+    batch_jax="apothecary.games.in_vino_morte.batch_jax:make",
 )
 """Everything about In Vino Morte that the registry and the front ends read."""
 

@@ -22,6 +22,10 @@ MANIFEST = GameManifest(
     terminal_view="apothecary.games.little_drop_of_poison.terminal:LittleDropOfPoisonView",
     table=TableFiles("apothecary.games.little_drop_of_poison", modules=("layout.js",)),
     batch="apothecary.games.little_drop_of_poison.batch:LittleDropOfPoisonBatch",
+    batch_jax_missing=(
+        "its JAX program is not written yet (the numpy engine's opening chance, "
+        "poison-round deals and reveal have not been ported); use apothecary.batch.load"
+    ),
 )
 """Everything about Little Drop of Poison that the registry and the front ends read."""
 

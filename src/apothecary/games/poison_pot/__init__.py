@@ -26,6 +26,7 @@ MANIFEST = GameManifest(
     terminal_view="apothecary.games.poison_pot.terminal:PoisonPotView",
     table=TableFiles("apothecary.games.poison_pot", modules=("layout.js",)),
     batch="apothecary.games.poison_pot.batch:PoisonPotBatch",
+    batch_jax="apothecary.games.poison_pot.batch_jax:make",
 )
 """Everything about Poison Pot that the registry and the front ends read."""
 

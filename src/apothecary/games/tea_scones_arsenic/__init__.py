@@ -17,6 +17,10 @@ MANIFEST = GameManifest(
     terminal_view="apothecary.games.tea_scones_arsenic.terminal:TeaSconesArsenicView",
     table=TableFiles("apothecary.games.tea_scones_arsenic", modules=("layout.js",)),
     batch="apothecary.games.tea_scones_arsenic.batch:TeaSconesArsenicBatch",
+    batch_jax_missing=(
+        "its JAX program is not written yet (the numpy engine's turn, draw-by-kind "
+        "dose and cup rules have not been ported); use apothecary.batch.load"
+    ),
 )
 """Everything about Tea, Scones and Arsenic that the registry and the front ends read."""
 

@@ -26,7 +26,7 @@ from apothecary.games.poison_pot.rules import EMPTY, OVER, PLACE, POT, SLIDE, Po
 
 State = PoisonPotBatchState
 Array = Any
-"""A JAX array (or tracer); see :data:`apothecary.batch.jax.in_vino_morte.Array`."""
+"""A JAX array (or tracer): typed Any, since JAX is optional and may be absent for the checker."""
 
 
 class PoisonPotJax(JaxBatchGame[PoisonPotBatchState]):
