@@ -219,3 +219,40 @@ def test_the_servers_analysis_in_its_pool_equals_the_command_lines(tmp_path: Pat
     here = analyse(record, playouts=ANALYSIS_PLAYOUTS, budget=ANALYSIS_BUDGET)
     assert job["decisions"] == [d.to_json() for d in here.decisions]
     assert {d["method"] for d in job["decisions"]} == {"playouts"}
+
+
+@pytest.mark.parametrize("cheese", [False, True], ids=["plain", "cheese"])
+@pytest.mark.parametrize("players", range(2, 10))
+def test_in_vino_morte_hints_at_every_table_size(
+    tmp_path: Path, players: int, cheese: bool
+) -> None:
+    # Issue 28 item 7: where no equilibrium is stored (6-9 seats, 5-9 with Cheese) the
+    # hard level is a rollout, and the plan once took that search for its playout policy
+    # and refused it (400) instead of playing out with the rollout's own policy.
+    with app_client(f"sqlite:///{tmp_path / 'db.sqlite3'}") as client:
+        answer = make_room(
+            client,
+            game="in-vino-morte",
+            players=players,
+            seats=["open"] * players,
+            hints=True,
+            options={"cheese": True} if cheese else {},
+        )
+        code = answer["code"]
+        tokens = [answer["seat_token"]] + [
+            client.post(f"/api/rooms/{code}/seats", json={"name": f"P{n}"}).json()["token"]
+            for n in range(1, players)
+        ]
+        start = client.post(
+            f"/api/rooms/{code}/start", headers={"Authorization": f"Bearer {answer['host_token']}"}
+        )
+        assert start.status_code == 200
+        answers = [
+            client.post(f"/api/rooms/{code}/hint", headers={"Authorization": f"Bearer {t}"})
+            for t in tokens
+        ]
+        assert sorted(r.status_code for r in answers) == [200] + [409] * (players - 1), [
+            r.json() for r in answers if r.status_code != 409
+        ]
+        good = next(r.json() for r in answers if r.status_code == 200)
+        assert good["suggestion"] in good["moves"]

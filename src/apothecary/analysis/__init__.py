@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from apothecary import bots as bot_registry
-from apothecary.bots.rollout import play_out, policy_bots
+from apothecary.bots.rollout import RolloutBot, play_out, policy_bots
 from apothecary.core.bot import Bot
 from apothecary.core.errors import BadOptionError
 from apothecary.core.game import CHANCE, JSON, Action, Game, Player, State
@@ -118,6 +118,14 @@ def plan(game: Game, bot: str = DEFAULT_BOT, playouts: int | None = None) -> Pla
         policy = fallback
     else:
         policy = bot if ":" in bot else name
+        # A bot made by a function can be a search for one configuration only (In Vino
+        # Morte's ``equilibrium``: the stored equilibrium where there is one, else a
+        # rollout), which the registry entry cannot say: ask the bot made for this game.
+        made = bot_registry.load(name, game, 0, seed=0, **budget)
+        if isinstance(made, RolloutBot):
+            policy = made.policy
+        elif made.searches:
+            policy = fallback
     own = _own_policy(game) if bot == DEFAULT_BOT else None
     if own is not None:
         policy = own
