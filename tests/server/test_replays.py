@@ -141,6 +141,35 @@ def test_uploads_are_bounded_per_address(tmp_path: Path) -> None:
         assert large.status_code in (413, 429)
 
 
+def test_uploads_are_bounded_in_actions_before_any_replay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 28 item 1: a 2 MB record can hold 169k actions, each replayed and kept, so the
+    # bound is on actions. Lowered here to the small game's own length to stay quick.
+    from apothecary import analysis
+    from apothecary.server import replays
+
+    room, _ = played_live("in-vino-morte", 3, "long")
+    assert room.state is not None
+    record = Record.from_state(room.state)
+    monkeypatch.setattr(replays, "RECORD_ACTIONS", len(record.actions) - 1)
+    replayed: list[int] = []
+    checked_states = analysis.checked_states
+
+    def counting(record: Record) -> Any:
+        replayed.append(len(record.actions))
+        return checked_states(record)
+
+    monkeypatch.setattr(analysis, "checked_states", counting)
+    with app_client(f"sqlite:///{tmp_path / 'db.sqlite3'}") as client:
+        refused = client.post("/api/replays", content=record.dumps())
+        assert refused.status_code == 413 and refused.json()["error"] == "too_long"
+        assert replayed == []  # refused before a single action was replayed
+        monkeypatch.setattr(replays, "RECORD_ACTIONS", len(record.actions))
+        assert client.post("/api/replays", content=record.dumps()).status_code == 201
+        assert replayed == [len(record.actions)]
+
+
 def test_a_hint_is_for_the_seat_to_move_in_a_room_that_gives_hints() -> None:
     room, _ = Room.create("in-vino-morte", 3, {}, None, Settings(hints=True), 0.0, seed="h")
     room.claim("Ann", 0)

@@ -54,6 +54,13 @@ from apothecary.server.store import Store
 RECORD_LIMIT = 2_000_000
 """The largest record file the server takes, in bytes."""
 
+RECORD_ACTIONS = 20_000
+"""The most actions (chance's included) a record the server takes may hold. Every
+action is replayed and kept as a step, so this, not the file's size, bounds what
+one upload costs: a legal Little Drop of Poison record of 169k actions fits in
+2 MB. Ten times the longest default game (Little Drop of Poison at 8 seats, about
+2,000 actions with random play)."""
+
 ANALYSIS_PLAYOUTS = 4
 """Playouts per legal move in a server's analysis (the command line's default is more) ..."""
 
@@ -111,6 +118,13 @@ class TooLarge(RoomError):
     status = 413
 
 
+class TooLong(RoomError):
+    """An uploaded record of more than :data:`RECORD_ACTIONS` actions."""
+
+    code = "too_long"
+    status = 413
+
+
 # -- reading a finished game from the store ----------------------------------------------
 
 
@@ -145,12 +159,21 @@ def load_room(store: Store, code: str) -> Room:
     return room
 
 
-def import_record(store: Store, record: Record, now: float | None = None) -> str:
+def import_record(
+    store: Store, record: Record, now: float | None = None, *, bounded: bool = True
+) -> str:
     """Keep a finished game's record as an unlisted room of one game; its code.
 
     The record is replayed first: BadRecord names its first bad action, and
-    NotFinished refuses a game that is not over.
+    NotFinished refuses a game that is not over, TooLong one of more than
+    :data:`RECORD_ACTIONS` actions (before replaying any) unless not ``bounded``
+    (one's own file replayed on one's own machine, ``replay --web``).
     """
+    if bounded and len(record.actions) > RECORD_ACTIONS:
+        raise TooLong(
+            f"the record has {len(record.actions):,} actions; the server replays at most "
+            f"{RECORD_ACTIONS:,}"
+        )
     try:
         positions = analysis.checked_states(record)
     except RecordError as error:
@@ -575,7 +598,7 @@ def serve_record(path: Path, host: str = "127.0.0.1", port: int = 0) -> None:
     with tempfile.TemporaryDirectory(prefix="apothecary-replay-") as folder:
         store = Store(f"sqlite:///{Path(folder) / 'replay.sqlite3'}")
         store.migrate()
-        code = import_record(store, record)
+        code = import_record(store, record, bounded=False)
         app = create_app(store, HubConfig(bot_workers=0))
         config = uvicorn.Config(app, host=host, port=port, log_level="warning")
         server = uvicorn.Server(config)
