@@ -326,6 +326,65 @@ def test_sigterm_waits_for_a_late_writer_to_close_with_its_reason(tmp_path: Path
     assert time.monotonic() - started < 5.0
 
 
+ENDLESS_HINTS = """
+import asyncio, pathlib, sys
+import apothecary.server.replays as replays
+from apothecary.cli import main
+
+
+async def endless_hint(self, code, token):
+    # Planted: a hint that never ends, as twenty queued Little Drop of Poison
+    # hints (31-86 s each) look to a stopping server.
+    with ARRIVED.open("a") as arrived:
+        arrived.write("hint\\n")
+    await asyncio.sleep(3600)
+
+
+ARRIVED = pathlib.Path(sys.argv.pop(1))
+replays.Replays.hint = endless_hint
+sys.argv[0] = "apothecary"
+main()
+"""
+
+
+def test_sigterm_stops_in_bounded_time_with_hints_still_thinking(tmp_path: Path) -> None:
+    """Issue 28: SIGTERM waited 1,100 s on queued hints. Requests still running
+    are cancelled after SHUTDOWN_SECONDS; without that bound this server would
+    wait an hour on each planted hint (and ``terminate`` would time out)."""
+    arrived = tmp_path / "arrived"
+    arrived.touch()
+    command = [sys.executable, "-c", ENDLESS_HINTS, str(arrived), "serve"]
+    with serve(tmp_path, "--db", sqlite_url(tmp_path), *FAST, command=command) as served:
+        answers: list[int | str] = []
+
+        def ask() -> None:
+            try:
+                answer = httpx.post(
+                    served.base + "/api/rooms/ABCDEF/hint",
+                    headers={"Authorization": "Bearer x"},
+                    timeout=WAIT * 2,
+                )
+                answers.append(answer.status_code)
+            except httpx.HTTPError as error:
+                answers.append(type(error).__name__)
+
+        askers = [threading.Thread(target=ask, daemon=True) for _ in range(20)]
+        for asker in askers:
+            asker.start()
+        deadline = time.monotonic() + WAIT
+        while arrived.read_text().count("hint") < 20 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert arrived.read_text().count("hint") == 20, "the hints never reached the server"
+        started = time.monotonic()
+        status = served.terminate()
+        took = time.monotonic() - started
+        for asker in askers:
+            asker.join(WAIT)
+    assert status == 0, f"apothecary serve exited {status} on SIGTERM"
+    assert took < serve_cli.SHUTDOWN_SECONDS + WAIT / 2, f"SIGTERM took {took:.1f} s"
+    assert len(answers) == 20 and 200 not in answers, answers
+
+
 def test_after_sigterm_everything_told_is_committed(tmp_path: Path) -> None:
     ended = play_then_terminate(tmp_path)
     told = int(ended.last["state_id"].split(":")[1])

@@ -64,8 +64,24 @@ class ThinkingPool:
         return outer
 
     def close(self) -> None:
-        """Stop the workers."""
-        self._executor.shutdown(cancel_futures=True)
+        """Stop the workers now: queued steps are cancelled, and a step still
+        running is not waited for (its worker is ended).
+
+        A stopping server must not wait on a search: an LDoP hint or a named
+        search bot can think for minutes, and ``shutdown(wait=True)`` (or the
+        interpreter's exit, which joins the pool's manager thread) would wait
+        for it.
+        """
+        # The executor keeps its workers in a private mapping; ending them is
+        # the only way to stop a running call before Python 3.14's
+        # terminate_workers(). Without it the pool still stops, only later.
+        workers = list((getattr(self._executor, "_processes", None) or {}).values())
+        self._executor.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            if worker.is_alive():
+                worker.terminate()
+        for worker in workers:
+            worker.join(timeout=5)
 
     def __enter__(self) -> ThinkingPool:
         return self

@@ -282,7 +282,14 @@ def _run_server(plan: _Plan, sockets: list[Any] | None, announce: bool) -> None:
     )
     server = _Server(
         uvicorn.Config(
-            app, host=plan.host, port=plan.port, log_level=plan.log_level, ws_max_size=1 << 20
+            app,
+            host=plan.host,
+            port=plan.port,
+            log_level=plan.log_level,
+            ws_max_size=1 << 20,
+            # Requests still running (a hint thinking for a minute, many queued)
+            # are cancelled after this long, so SIGTERM stops in bounded time.
+            timeout_graceful_shutdown=SHUTDOWN_SECONDS,
         ),
         plan.shown_db,
         app.state.hub,
@@ -384,6 +391,10 @@ try:
 except ModuleNotFoundError:  # without the [web] extra there is nothing to serve with
     _Base = object
 
+
+SHUTDOWN_SECONDS = 5
+"""Seconds a stopping server lets HTTP requests still running finish before
+it cancels them (queued and running hints and analyses are then dropped)."""
 
 SOCKETS_CLOSE_WAIT = 2.0
 """Seconds a stopping server waits for its sockets to close with their reason."""
