@@ -112,6 +112,7 @@ start does not set (see ``LittleDropOfPoisonState.round_start``)."""
 TurnOrders = tuple[tuple[int, ...], tuple[int, ...]]
 """A poison round's turn order and deal order."""
 
+
 class SlotLayout(NamedTuple):
     """Offsets, from a slot's start, of the parts of a poison round's slot of the
     information-state tensor (the slot opens with the assassination round's
