@@ -20,6 +20,7 @@ from infostate_tensor_checks import (
 
 import apothecary
 from apothecary.core.game import State, sample_chance
+from apothecary.games.little_drop_of_poison import rules
 from apothecary.games.little_drop_of_poison.rules import (
     LittleDropOfPoisonGame,
     LittleDropOfPoisonState,
@@ -81,29 +82,22 @@ def _slots(state: State) -> list[int]:
     """Where every poison round's slot starts."""
     game = state.game
     assert isinstance(game, LittleDropOfPoisonGame)
-    n = game.num_players
-    starts = []
-    for block in range(game.max_assassination_rounds):
-        at = n + block * game._assassination_round_width() + game._round_header()
-        for k in range(1, game.max_poison_rounds + 1):
-            starts.append(at)
-            at += game._poison_round_width(k)
-    return starts
+    width = game.slot_width()
+    return [game.num_players + 1 + k * width for k in range(game.infostate_slots())]
 
 
 def test_catches_a_tensor_without_the_seats_own_deals() -> None:
     t = _game(3).num_types
-    without_own_deals = blanking(lambda state: [(at + 1, 2 * t) for at in _slots(state)])
+    deals = _game(3).slot_layout().deals
+    without_own_deals = blanking(lambda state: [(at + deals + 1, 2 * t) for at in _slots(state)])
     positions = _positions(3, games=1)
     assert infostate_tensor_faults(positions, without_own_deals, seed=3).merged > 0
 
 
 def test_catches_a_tensor_without_the_characters_chosen() -> None:
-    n, t = 3, _game(3).num_types
+    n, turns = 3, _game(3).slot_layout().turns
     without_targets = blanking(
-        lambda state: [
-            (at + 1 + 2 * t + q * (n + 3), n + 1) for at in _slots(state) for q in range(n)
-        ]
+        lambda state: [(at + turns + q * (n + 3), n + 1) for at in _slots(state) for q in range(n)]
     )
     positions = sample_positions(_game(n), 1, seed=3, stride=7, children_every=3)
     assert infostate_tensor_faults(positions, without_targets, seed=3).merged > 0
@@ -127,12 +121,8 @@ def test_catches_values_outside_the_bounds() -> None:
 
 def test_catches_a_tensor_without_the_hands_of_the_killed() -> None:
     game = _game(4)
-    n, t, width = game.num_players, game.num_types, game._assassination_round_width()
-    without_hands = blanking(
-        lambda state: [
-            (n + block * width + 2 + 2 * n, n * t) for block in range(game.max_assassination_rounds)
-        ]
-    )
+    n, t, hands = game.num_players, game.num_types, game.slot_layout().hands
+    without_hands = blanking(lambda state: [(at + hands, n * t) for at in _slots(state)])
 
     # twins of each game's end: one card dealt otherwise and the rest replayed, so
     # that a killed seat may hold another hand and nothing public differs before
@@ -179,12 +169,54 @@ def test_the_order_of_the_seats_own_cards_is_kept() -> None:
         values = state.information_state_tensor(player)
         game = state.game
         assert isinstance(game, LittleDropOfPoisonGame)
-        n, t = game.num_players, game.num_types
-        for k, at in enumerate(_slots(state)):
-            mine = at + 1 + 2 * t + n * (n + 3)
-            most = game.most_in_hand(k % game.max_poison_rounds + 1)
-            added = [v for v in values[mine : mine + most] if v]
-            values[mine : mine + len(added)] = sorted(added)
+        mine, most = game.slot_layout().own_added, game.most_added()
+        for at in _slots(state):
+            added = [v for v in values[at + mine : at + mine + most] if v]
+            values[at + mine : at + mine + len(added)] = sorted(added)
         return values
 
     assert in_type_order(first, seat) == in_type_order(second, seat)
+
+
+# -- the compact layout: a size cap at every player count, exact within it --------
+
+
+@pytest.mark.parametrize("players", range(3, 9))
+def test_default_tensor_fits_the_limit_at_every_player_count(players: int) -> None:
+    game = apothecary.load("little-drop-of-poison", players=players)
+    assert isinstance(game, LittleDropOfPoisonGame)
+    size = game.information_state_tensor_size()
+    assert size <= rules.INFOSTATE_LIMIT
+    assert size == players + 1 + game.infostate_slots() * game.slot_width()
+    # the slots are cut by the limit, not by the round limits, at default options
+    assert size + game.slot_width() > rules.INFOSTATE_LIMIT
+
+
+@pytest.mark.parametrize("players", [3])
+def test_default_options_perfect_recall_over_seeded_games(players: int) -> None:
+    """Whole games at default options stay within the slots (nothing overflows)
+    and one string gives one tensor and back (3 seats only: at 8 a whole game's
+    check takes minutes, since each call walks the whole history)."""
+    game = apothecary.load("little-drop-of-poison", players=players)
+    positions = sample_positions(game, 1, seed=players, stride=401, children_every=1000)
+    assert all(state.information_state_tensor(0)[players] == 0.0 for state in positions)
+    found = infostate_tensor_faults(positions, seed=players)
+    assert found.faults == 0, found
+
+
+def test_past_the_slots_the_last_slot_is_reused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With room for three slots only, a longer game sets the overflow flag,
+    keeps the tensor's length and bounds, and merges information states (the
+    documented loss of perfect recall past the bound), which the check sees."""
+    game = _game(3)
+    slot = game.slot_width()
+    monkeypatch.setattr(rules, "INFOSTATE_LIMIT", 3 + 1 + 3 * slot)
+    assert game.infostate_slots() == 3
+    positions = _positions(3, games=1, stride=3)
+    late = [state for state in positions if state.information_state_tensor(0)[3] == 1.0]
+    assert late, "no sampled position played past three poison rounds"
+    for state in late:
+        values = state.information_state_tensor(1)
+        assert len(values) == game.information_state_tensor_size() == 4 + 3 * slot
+        assert all(0.0 <= v <= 1.0 for v in values)
+    assert infostate_tensor_faults(positions, seed=3).merged > 0

@@ -36,7 +36,7 @@ import re
 from collections.abc import Sequence
 from itertools import compress
 from operator import add, getitem
-from typing import Any
+from typing import Any, NamedTuple
 
 from apothecary.core.errors import BadOptionError
 from apothecary.core.game import (
@@ -111,6 +111,31 @@ start does not set (see ``LittleDropOfPoisonState.round_start``)."""
 
 TurnOrders = tuple[tuple[int, ...], tuple[int, ...]]
 """A poison round's turn order and deal order."""
+
+
+class SlotLayout(NamedTuple):
+    """Offsets, from a slot's start, of the parts of a poison round's slot of the
+    information-state tensor (the slot opens with the assassination round's
+    start flag, the king's kind and the peasants' kinds)."""
+
+    deals: int
+    """The cards dealt so far, then the asking seat's two deals one-hot."""
+    turns: int
+    """Per seat: the character chosen one-hot, the cards added, turn over."""
+    own_added: int
+    """The types of the asking seat's added cards, in order."""
+    reveal: int
+    """Whether the reveal came, then per seat its played cards per type."""
+    hands: int
+    """Per seat the hand it was killed holding in this reveal, per type."""
+    width: int
+    """The whole slot."""
+
+
+INFOSTATE_LIMIT = 1 << 16
+"""The most numbers the information-state tensor has (under every option whose
+poison-round slot fits in it, the default ones among them): the number of slots
+it holds is cut to fit, see :meth:`LittleDropOfPoisonGame.infostate_slots`."""
 
 _CACHE_LIMIT = 1 << 16
 """The most entries :attr:`LittleDropOfPoisonGame.card_choices` keeps: far more
@@ -336,27 +361,43 @@ class LittleDropOfPoisonGame(Game):
         each round while any is held, and never more than the deck."""
         return min(poison_round + 1, self.deck_size)
 
-    def _poison_round_width(self, poison_round: int) -> int:
-        """Numbers of one poison round's slot of the information-state tensor."""
+    def most_added(self) -> int:
+        """The most cards a seat can add in one turn: the most it can hold at the
+        round limit (the width of the asking seat's own cards in a slot)."""
+        return self.most_in_hand(self.max_poison_rounds)
+
+    def slot_layout(self) -> SlotLayout:
+        """Where each part of a poison round's slot of the information-state tensor
+        starts, from the slot's start (see
+        :meth:`LittleDropOfPoisonState.information_state_tensor`)."""
         n, t = self.num_players, self.num_types
-        return 1 + 2 * t + n * (n + 3) + self.most_in_hand(poison_round) + 1 + n * t
+        deals = 3 + 2 * n
+        turns = deals + 1 + 2 * t
+        own_added = turns + n * (n + 3)
+        reveal = own_added + self.most_added()
+        hands = reveal + 1 + n * t
+        return SlotLayout(deals, turns, own_added, reveal, hands, hands + n * t)
 
-    def _assassination_round_width(self) -> int:
-        """Numbers of one assassination round's block of the information-state tensor."""
-        rounds = range(1, self.max_poison_rounds + 1)
-        return self._round_header() + sum(map(self._poison_round_width, rounds))
+    def slot_width(self) -> int:
+        """Numbers of one poison round's slot of the information-state tensor."""
+        return self.slot_layout().width
 
-    def _round_header(self) -> int:
-        """Numbers of an assassination round's block before its poison rounds: the
-        king, the peasants and the hands of killed players (each dies once a round)."""
+    def infostate_slots(self) -> int:
+        """How many poison-round slots the information-state tensor has: as many as
+        fit in :data:`INFOSTATE_LIMIT` numbers, and no more than the round limits
+        allow. The tensor has perfect recall for every game that plays at most
+        this many poison rounds (assassination rounds that end before their first
+        poison round count as one); past it the last slot is reused (see
+        :meth:`LittleDropOfPoisonState.information_state_tensor`)."""
         n = self.num_players
-        return 2 + 2 * n + n * self.num_types
+        fit = max(1, (INFOSTATE_LIMIT - n - 1) // self.slot_width())
+        return min(fit, self.max_assassination_rounds * self.max_poison_rounds)
 
     def information_state_tensor_size(self) -> int:
-        """See :meth:`LittleDropOfPoisonState.information_state_tensor`: a block per
-        assassination round, a slot per poison round, as many as the round limits
-        allow (every option and the deck are bounded, so every configuration is)."""
-        return self.num_players + self.max_assassination_rounds * self._assassination_round_width()
+        """See :meth:`LittleDropOfPoisonState.information_state_tensor`: the asking
+        seat, the overflow flag and :meth:`infostate_slots` slots, at most
+        :data:`INFOSTATE_LIMIT` numbers under every option whose slot fits in it."""
+        return self.num_players + 1 + self.infostate_slots() * self.slot_width()
 
     def information_state_tensor_bounds(self) -> tuple[list[float], list[float]]:
         """Every number of the information-state tensor lies in [0, 1]."""
@@ -1500,18 +1541,26 @@ class LittleDropOfPoisonState(State):
         numbers of a fixed layout, all in [0, 1]:
 
         - the asking seat, one-hot (N);
-        - per assassination round (as many as ``max_assassination_rounds``): the
-          king's kind (2) and each seat's peasant kind (2N), one-hot, and the hand
-          each seat was killed holding, per type (a seat dies once a round, in
-          the reveal the public cards say; NT); then per
-          poison round (as many as ``max_poison_rounds``; the k-th from 1) a slot:
-          the cards dealt so far this poison round (over 2N); the asking seat's
-          first and second card dealt, one-hot by type (2T); per seat the
-          character it chose (one-hot, N+1), the cards it added (over the most a
-          hand holds then, k+1), whether its turn is over (done or pass: a pass
-          adds no card); the types of the cards the asking seat added, in order,
-          (type + 1) / T each (k+1 of them); whether the reveal came; per seat
-          the cards it played, per type.
+        - overflow: 1 once the game has played more poison rounds than there are
+          slots (from then on the last slot is cleared and reused for each new
+          poison round, and the tensor no longer has perfect recall);
+        - a slot per poison round of the whole game, in order (as many as
+          ``game.infostate_slots()``, at most 65,536 numbers in all), each:
+
+          - whether an assassination round starts here (1), the king's kind (2)
+            and each seat's peasant kind (2N), one-hot, set in the first slot of
+            an assassination round only (an assassination round that ends before
+            its first poison round keeps a slot of its own with these alone);
+          - the cards dealt so far this poison round (over 2N); the asking
+            seat's first and second card dealt, one-hot by type (2T);
+          - per seat the character it chose (one-hot, N+1), the cards it added
+            (over the most a hand holds in the k-th poison round of its
+            assassination round, k+1), whether its turn is over (done or pass: a
+            pass adds no card);
+          - the types of the cards the asking seat added, in order, (type + 1) /
+            T each (as many as a hand can hold at the round limit);
+          - whether the reveal came; per seat the cards it played, per type; per
+            seat the hand it was killed holding in this reveal, per type (NT each).
 
         Card counts are over the deck's copies of their type.
 
@@ -1522,66 +1571,81 @@ class LittleDropOfPoisonState(State):
         game = self.game
         n, t = game.num_players, game.num_types
         copies = game.start_counts
+        width = game.slot_width()
+        slots = game.infostate_slots()
         out = [0.0] * game.information_state_tensor_size()
         out[player] = 1.0
-        block_width = game._assassination_round_width()
-        block = n - block_width  # the current assassination round's block
-        base = 0  # the current poison round's slot
-        poison_round = 0
+        first = n + 1  # where slot 0 starts
+        slot = -1
+        base = first - width  # the current slot
+        fresh = False  # the current slot was opened by a king and awaits its poison round
         slot_open = False
+        poison_round = 0
         deals = mine_dealt = mine_added = 0
         added = [0] * n
         seat_width = n + 3
         most = 1
+        deals_at, turns, mine, reveal, hands, _width = game.slot_layout()
+
+        def next_slot() -> int:
+            nonlocal slot
+            slot += 1
+            if slot < slots:
+                return first + slot * width
+            slot = slots - 1
+            out[n] = 1.0
+            at = first + slot * width
+            out[at : at + width] = [0.0] * width
+            return at
+
         for code, seat, value in self._entries():
             if code == E_KING:
-                block += block_width
-                out[block + value] = 1.0
-                poison_round = 0
+                base = next_slot()
+                out[base] = 1.0
+                out[base + 1 + value] = 1.0
+                fresh = True
                 slot_open = False
+                poison_round = 0
                 continue
             if code == E_PEASANT:
-                out[block + 2 + 2 * seat + value] = 1.0
+                out[base + 3 + 2 * seat + value] = 1.0
                 continue
             if code in (E_REFILL, E_ROUND_END):
                 continue  # the rules' consequences of public facts
             if not slot_open:
                 # the first event of a poison round: a deal, or a turn when no card is left
-                base = block + game._round_header()
-                for k in range(1, poison_round + 1):
-                    base += game._poison_round_width(k)
+                if not fresh:
+                    base = next_slot()
+                fresh = False
                 poison_round += 1
                 most = game.most_in_hand(poison_round)
                 slot_open = True
                 deals = mine_dealt = mine_added = 0
                 added = [0] * n
-            turns = base + 1 + 2 * t
-            mine = turns + n * seat_width
-            reveal = mine + most
             if code == E_DEAL:
                 deals += 1
-                out[base] = deals / (2 * n)
+                out[base + deals_at] = deals / (2 * n)
                 if seat == player:
-                    out[base + 1 + mine_dealt * t + value] = 1.0
+                    out[base + deals_at + 1 + mine_dealt * t + value] = 1.0
                     mine_dealt += 1
             elif code == E_TARGET:
-                out[turns + seat * seat_width + value] = 1.0
+                out[base + turns + seat * seat_width + value] = 1.0
             elif code == E_CARD:
                 added[seat] += 1
-                out[turns + seat * seat_width + n + 1] = added[seat] / most
+                out[base + turns + seat * seat_width + n + 1] = added[seat] / most
                 if seat == player:
-                    out[mine + mine_added] = (value + 1) / t
+                    out[base + mine + mine_added] = (value + 1) / t
                     mine_added += 1
             elif code in (E_DONE, E_PASS):
-                out[turns + seat * seat_width + n + 2] = 1.0
+                out[base + turns + seat * seat_width + n + 2] = 1.0
             else:  # E_REVEAL
                 shown: Reveal = value[0]
-                out[reveal] = 1.0
+                out[base + reveal] = 1.0
                 for q, _character, cards in shown.plays:
-                    at = reveal + 1 + q * t
+                    at = base + reveal + 1 + q * t
                     out[at : at + t] = [x / m for x, m in zip(cards, copies, strict=True)]
                 for q, cards in shown.hands:
-                    at = block + 2 + 2 * n + q * t
+                    at = base + hands + q * t
                     out[at : at + t] = [x / m for x, m in zip(cards, copies, strict=True)]
                 slot_open = False
         return out
