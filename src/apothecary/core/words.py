@@ -77,7 +77,7 @@ class Words:
     Immutable; ``+`` joins words and strings, :meth:`join` a sequence of them.
     """
 
-    __slots__ = ("_parts",)
+    __slots__ = ("_parts", "_text")
 
     def __init__(self, *parts: Part) -> None:
         flat: list[str | SeatsRef] = []
@@ -89,12 +89,14 @@ class Words:
             else:
                 raise TypeError(f"words are made of strings and seats, not {part!r}")
         self._parts: tuple[str | SeatsRef, ...] = tuple(flat)
+        self._text: str | None = None
 
     @classmethod
     def _made(cls, parts: tuple[str | SeatsRef, ...]) -> Words:
         """Words of parts already flat and checked (no copy, no check)."""
         made = cls.__new__(cls)
         made._parts = parts
+        made._text = None
         return made
 
     @staticmethod
@@ -103,7 +105,11 @@ class Words:
         return value if isinstance(value, Words) else Words(value)
 
     def __str__(self) -> str:
-        return "".join(str(part) for part in self._parts)
+        # Kept once made: an event's words are read as text more than once
+        # (its ``text``, its ``then`` list, a hash) for every viewer.
+        if self._text is None:
+            self._text = "".join([p if type(p) is str else str(p) for p in self._parts])
+        return self._text
 
     def __repr__(self) -> str:
         return f"Words({str(self)!r})"
