@@ -297,14 +297,16 @@ def test_the_check_catches_a_view_that_shows_another_seat(
 def test_the_check_catches_a_message_the_view_did_not_make(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    original = hub_module.Connection.send
+    # Every message a socket is sent is put in JSON by hub._encode (once per
+    # distinct update): the leak is planted there.
+    original = hub_module._encode
 
-    def leaky(self: hub_module.Connection, message: dict[str, Any]) -> None:
+    def leaky(message: dict[str, Any]) -> str:
         if message.get("type") == "update":
             message = {**message, "dealer_glasses": "poison,wine,wine"}
-        original(self, message)
+        return original(message)
 
-    monkeypatch.setattr(hub_module.Connection, "send", leaky)
+    monkeypatch.setattr(hub_module, "_encode", leaky)
     played = play_tables(tmp_path, [("in-vino-morte", 3, {}, 2)], seed=5)
     problems = [problem for p in played for problem in leaks(p, random.Random(6))]
     assert any("beyond the view" in problem for problem in problems)

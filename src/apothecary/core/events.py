@@ -31,9 +31,10 @@ def add_then(event: dict[str, Any], sentences: Sequence[str | Words]) -> None:
     (``text`` without the ``then`` part) apart from them."""
     if not sentences:
         return
-    event["then"] = [*event.get("then", []), *(str(s) for s in sentences)]
+    texts = [str(s) for s in sentences]
+    event["then"] = [*event.get("then", []), *texts]
     event["then_words"] = [*event.get("then_words", []), *(runs_of(s) for s in sentences)]
-    event["text"] = "; ".join([str(event["text"]), *(str(s) for s in sentences)])
+    event["text"] = "; ".join([str(event["text"]), *texts])
 
 
 def new_event(

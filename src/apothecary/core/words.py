@@ -20,6 +20,7 @@ here reads a sentence back apart: a seat is data from the moment it is named.
 
 from __future__ import annotations
 
+import functools
 import string
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Union
@@ -76,7 +77,7 @@ class Words:
     Immutable; ``+`` joins words and strings, :meth:`join` a sequence of them.
     """
 
-    __slots__ = ("_parts",)
+    __slots__ = ("_parts", "_text")
 
     def __init__(self, *parts: Part) -> None:
         flat: list[str | SeatsRef] = []
@@ -88,6 +89,15 @@ class Words:
             else:
                 raise TypeError(f"words are made of strings and seats, not {part!r}")
         self._parts: tuple[str | SeatsRef, ...] = tuple(flat)
+        self._text: str | None = None
+
+    @classmethod
+    def _made(cls, parts: tuple[str | SeatsRef, ...]) -> Words:
+        """Words of parts already flat and checked (no copy, no check)."""
+        made = cls.__new__(cls)
+        made._parts = parts
+        made._text = None
+        return made
 
     @staticmethod
     def of(value: Part) -> Words:
@@ -95,7 +105,11 @@ class Words:
         return value if isinstance(value, Words) else Words(value)
 
     def __str__(self) -> str:
-        return "".join(str(part) for part in self._parts)
+        # Kept once made: an event's words are read as text more than once
+        # (its ``text``, its ``then`` list, a hash) for every viewer.
+        if self._text is None:
+            self._text = "".join([p if type(p) is str else str(p) for p in self._parts])
+        return self._text
 
     def __repr__(self) -> str:
         return f"Words({str(self)!r})"
@@ -176,21 +190,37 @@ def say(template: str, /, **values: object) -> Words:
     >>> say("{who} drinks", who=seat(1)).runs()
     [{'seat': 1}, ' drinks']
     """
-    parts: list[Part] = []
-    for literal, field, spec, conversion in _FORMATTER.parse(template):
+    flat: list[str | SeatsRef] = []
+    for literal, field, spec, conversion in _parsed(template):
         if literal:
-            parts.append(literal)
+            flat.append(literal)
         if field is None:
             continue
         if field not in values:
             raise KeyError(f"say: the template names {field!r}, which was not given")
         value = values[field]
-        if isinstance(value, (SeatsRef, Words)) and not spec and not conversion:
-            parts.append(value)
+        if not spec and not conversion:
+            # The common case, without string.Formatter's Python-level steps
+            # (a server makes words for every viewer of every move).
+            if isinstance(value, SeatsRef):
+                flat.append(value)
+            elif isinstance(value, Words):
+                flat.extend(value._parts)
+            else:
+                flat.append(value if type(value) is str else format(value))
         else:
             shown = _FORMATTER.convert_field(value, conversion)
-            parts.append(_FORMATTER.format_field(shown, spec or ""))
-    return Words(*parts)
+            flat.append(_FORMATTER.format_field(shown, spec or ""))
+    return Words._made(tuple(flat))
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed(
+    template: str,
+) -> tuple[tuple[str, str | None, str | None, str | None], ...]:
+    """``template`` split as :meth:`string.Formatter.parse` splits it, once per
+    template: the templates are the games' own code, a few hundred at most."""
+    return tuple(_FORMATTER.parse(template))
 
 
 def seat_name(number: int) -> str:

@@ -121,7 +121,7 @@ class Connection:
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message``; a connection that cannot keep up is marked dropped."""
-        self.send_text(json.dumps(message, separators=(",", ":")))
+        self.send_text(_encode(message))
 
     def send_text(self, text: str) -> None:
         """Queue a message already in JSON."""
@@ -515,16 +515,21 @@ class Hub:
                         ),
                         connection.viewer,
                     )
-        made: dict[tuple[Viewer, int, int], dict[str, Any]] = {}
+        # Each distinct update is made and put in JSON once: the sockets of one
+        # viewer that have been sent as much share it (a seat's tabs, spectators).
+        made: dict[tuple[Viewer, int, int], str] = {}
+        chat = [_encode({"type": "chat", **entry}) for entry in changes.chat]
         now = self.config.clock()
         for connection in list(live.connections):
             key = (connection.viewer, connection.seen, connection.noticed)
             if key not in made:
-                made[key] = room.view(connection.viewer, connection.seen, now, connection.noticed)
-            connection.send(made[key])
+                made[key] = _encode(
+                    room.view(connection.viewer, connection.seen, now, connection.noticed)
+                )
+            connection.send_text(made[key])
             connection.seen, connection.noticed = len(room.log), len(room.notices)
-            for entry in changes.chat:
-                connection.send({"type": "chat", **entry})
+            for text in chat:
+                connection.send_text(text)
         self.placement.announce(live)
 
     # -- what comes next: bots, timers, the next game of a series ---------------------------
@@ -623,6 +628,11 @@ class Hub:
         record.outcome = None if final is None else final.to_json()
         result: dict[str, Any] = record.to_json()
         return result
+
+
+def _encode(message: dict[str, Any]) -> str:
+    """A message as the sockets send it: compact JSON."""
+    return json.dumps(message, separators=(",", ":"))
 
 
 async def _quietly(work: Any) -> None:
