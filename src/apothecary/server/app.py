@@ -31,7 +31,7 @@ from apothecary.server.placement import Placement
 from apothecary.server.replays import Replays
 from apothecary.server.room import RoomError, RoomNotFound
 from apothecary.server.routes import ROUTERS
-from apothecary.server.routes.deps import STATIC, Bucket
+from apothecary.server.routes.deps import STATIC, Buckets
 from apothecary.server.store import Store
 
 if TYPE_CHECKING:  # the cluster's modules load only for a cluster: one process needs no Redis
@@ -49,8 +49,14 @@ class WebConfig:
     max_message_bytes: int = 8192
     """The largest WebSocket message the server reads (a larger one is refused)."""
     rate_per_second: float = 10.0
-    """Messages a connection may send each second, on average ..."""
+    """Messages one seat may send each second, on average, over all its
+    sockets together (a spectator's socket counts as a seat of its own) ..."""
     rate_burst: int = 30
+    """... and at once."""
+    address_rate_per_second: float = 40.0
+    """Messages one client address may send each second over all its sockets
+    (several people behind one router share it) ..."""
+    address_rate_burst: int = 120
     """... and at once."""
     hello_timeout: float = 10.0
     """Seconds a new socket has to say hello."""
@@ -111,6 +117,9 @@ def create_app(
     )
     app.state.hub, app.state.replays, app.state.limits = hub, found, {}
     app.state.web = web = web or WebConfig()
+    # The socket limits are shared by every socket of a seat and of an address:
+    # opening more sockets buys no more messages.
+    limits = _SocketLimits(web)
     _refusals(app)
     # The browser client: plain files shipped in the package, no build step.
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -123,7 +132,7 @@ def create_app(
             await socket.close(code=1008, reason="origin not allowed")
             return
         await socket.accept()
-        await _serve_socket(hub, web, socket, code)
+        await _serve_socket(hub, web, limits, socket, code)
 
     return app
 
@@ -175,7 +184,25 @@ def _error(code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "error": code, "message": message}
 
 
-async def _serve_socket(hub: Hub, web: WebConfig, socket: WebSocket, code: str) -> None:
+class _SocketLimits:
+    """The message rate limits of one app's sockets: per seat and per address."""
+
+    def __init__(self, web: WebConfig) -> None:
+        self.seats = Buckets(web.rate_per_second, web.rate_burst)
+        self.addresses = Buckets(web.address_rate_per_second, web.address_rate_burst)
+
+    def take(self, connection: Connection, address: str) -> bool:
+        """Whether the connection's seat and address may send one more message
+        (the seat's share is spent only when the address has one to give)."""
+        if not self.addresses.take(address):
+            return False
+        seat = connection.token_hash or f"socket:{connection.id}"
+        return self.seats.take(seat)
+
+
+async def _serve_socket(
+    hub: Hub, web: WebConfig, limits: _SocketLimits, socket: WebSocket, code: str
+) -> None:
     """One socket's life: hello, then messages until it closes."""
     try:
         first = await asyncio.wait_for(socket.receive_text(), web.hello_timeout)
@@ -200,7 +227,7 @@ async def _serve_socket(hub: Hub, web: WebConfig, socket: WebSocket, code: str) 
         return
     await socket.send_json(welcome)
     writer = connection.writer = asyncio.create_task(_write(socket, connection))
-    bucket = Bucket(web.rate_per_second, web.rate_burst)
+    address = socket.client.host if socket.client else "?"
     try:
         while True:
             try:
@@ -209,7 +236,7 @@ async def _serve_socket(hub: Hub, web: WebConfig, socket: WebSocket, code: str) 
                 break
             except KeyError:  # a binary frame has no "text"
                 text = None
-            if not bucket.take():
+            if not limits.take(connection, address):
                 connection.send(_error("rate_limited", "too many messages; slow down"))
                 continue
             if text is None:

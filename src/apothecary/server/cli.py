@@ -84,7 +84,11 @@ _CreatePerMinuteOption = Annotated[
 ]
 _SocketRateOption = Annotated[
     float,
-    typer.Option(hidden=True, help="Messages a socket may send a second (tests, benchmarks)."),
+    typer.Option(
+        hidden=True,
+        help="Messages a seat may send a second over all its sockets (tests, benchmarks);"
+        " an address may send four times as many.",
+    ),
 ]
 _LeaseSecondsOption = Annotated[
     float, typer.Option(hidden=True, help="How long a room's lease lasts (cluster tests).")
@@ -277,6 +281,8 @@ def _run_server(plan: _Plan, sockets: list[Any] | None, announce: bool) -> None:
             create_per_minute=plan.create_per_minute,
             rate_per_second=plan.socket_rate,
             rate_burst=max(30, int(3 * plan.socket_rate)),
+            address_rate_per_second=4 * plan.socket_rate,
+            address_rate_burst=max(120, int(12 * plan.socket_rate)),
         ),
         cluster,
     )

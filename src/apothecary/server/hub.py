@@ -344,6 +344,10 @@ class Hub:
         every process's)."""
         return await self.placement.listed()
 
+    async def listed_page(self, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
+        """How many rooms :meth:`listed` has, and one page of them, newest first."""
+        return await self.placement.listed_page(offset, limit)
+
     # -- the public operations: done here, or by the process holding the room ---------------
 
     async def ask(self, command: RoomCommand) -> Any:
@@ -368,6 +372,8 @@ class Hub:
         changes = what(room, now)
         while (pending := room.pending()) is not None and pending.kind == "chance":
             changes.extend(room.apply(room.chance_action(), now))
+        if changes.unchanged:  # nothing to write and nothing to tell
+            return
         asked = time.monotonic()
         try:
             await self.run_db(self.store.commit, room, changes, now, self.placement.lease)
@@ -577,7 +583,7 @@ class Hub:
 
         def play(room: Room, now: float) -> Changes:
             if room.state_id != state_id:
-                return Changes()  # the position moved on while the bot thought
+                return Changes.nothing()  # the position moved on while the bot thought
             return room.apply(action, now, by_bot=True)
 
         async with live.lock:

@@ -280,9 +280,18 @@ class Changes:
     notices: list[tuple[int, dict[str, JSON]]] = field(default_factory=list)
     """Room notices (someone left, came back, was handed to a bot), each with
     the number of the game it belongs to."""
+    unchanged: bool = False
+    """The room is as it was (a ``back`` from a seat that is not away): the
+    hub commits nothing and tells nobody, so repeating it costs nothing."""
+
+    @classmethod
+    def nothing(cls) -> Changes:
+        """The changes of a command that changed nothing."""
+        return cls(unchanged=True)
 
     def extend(self, other: Changes) -> None:
         """Add ``other``'s changes after these."""
+        self.unchanged = self.unchanged and other.unchanged
         self.new_game = other.new_game or self.new_game
         self.actions += other.actions
         self.finished = other.finished or self.finished
@@ -684,7 +693,7 @@ class Room:
         """A person takes their seat back from the bot."""
         place = self.seats[seat]
         if not place.away:
-            return Changes()
+            return Changes.nothing()
         place.take_back()
         self._arm_timer(now)
         return self._notice(TOOK_BACK, seat, now)
@@ -728,13 +737,13 @@ class Room:
         """The person in ``seat`` has been gone a while: the log says they left
         (once; nothing if they are back, or it said so already)."""
         if not self.leaving(seat):
-            return Changes()
+            return Changes.nothing()
         return self._notice(LEFT, seat, now)
 
     def returned(self, seat: int, now: float) -> Changes:
         """A person the log said had left is connected again: it says so."""
         if not self.gone(seat) or self.presence[seat] <= 0:
-            return Changes()
+            return Changes.nothing()
         return self._notice(RETURNED, seat, now)
 
     def series_winner(self) -> int | None:

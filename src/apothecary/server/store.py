@@ -24,7 +24,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from apothecary.core.errors import ApothecaryError
 from apothecary.core.game import JSON
-from apothecary.server.room import Changes, Room
+from apothecary.server.room import CHAT_KEPT, Changes, Room
 
 T = TypeVar("T")
 
@@ -579,6 +579,12 @@ def _write_changes(connection: Connection, code: str, changes: Changes) -> None:
                 for entry in changes.chat
             ],
         )
+        # A room keeps its last CHAT_KEPT messages, in the store as in memory:
+        # chat from a long-lived room cannot fill the database.
+        newest = max(int(str(entry["id"])) for entry in changes.chat)
+        connection.execute(
+            chat.delete().where(chat.c.room == code, chat.c.id <= newest - CHAT_KEPT)
+        )
     if changes.notices:
         connection.execute(
             notices.insert(),
@@ -598,7 +604,7 @@ def _rebuild(connection: Connection, row: dict[str, Any]) -> Room:
     ).scalar()
     said = (
         connection.execute(
-            chat.select().where(chat.c.room == code).order_by(chat.c.id.desc()).limit(200)
+            chat.select().where(chat.c.room == code).order_by(chat.c.id.desc()).limit(CHAT_KEPT)
         )
         .mappings()
         .all()

@@ -35,6 +35,12 @@ if TYPE_CHECKING:  # the hub imports this module: only its types are needed here
 __all__ = ["NotHere", "Placement", "Unavailable"]
 
 
+def newest_first(created: Any, code: Any) -> tuple[float, str]:
+    """The order of the lobby's list: newest first, then by code (so pages do
+    not overlap while the list stays as it is)."""
+    return (-float(created or 0), str(code))
+
+
 class Unavailable(RoomError):
     """The process holding the room did not answer (it is moving to another)."""
 
@@ -125,6 +131,14 @@ class Placement(ABC):
     @abstractmethod
     async def listed(self) -> list[dict[str, Any]]:
         """Every listed room that is not over, for the lobby."""
+
+    async def listed_page(self, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
+        """How many rooms :meth:`listed` has, and ``limit`` of them from ``offset``,
+        newest first (a placement that can, builds only the page)."""
+        found = sorted(
+            await self.listed(), key=lambda info: newest_first(info.get("created"), info["code"])
+        )
+        return len(found), found[offset : offset + limit]
 
     # -- rooms wherever they are held -------------------------------------------------
 

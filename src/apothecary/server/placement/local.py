@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from apothecary.server.placement import Placement
+from apothecary.server.placement import Placement, newest_first
 from apothecary.server.room import Room, RoomNotFound
 
 if TYPE_CHECKING:
@@ -45,8 +45,16 @@ class LocalPlacement(Placement):
 
     async def listed(self) -> list[dict[str, Any]]:
         """The rooms in memory that are listed and not over."""
+        return [room.public_info() for room in self._listed()]
+
+    async def listed_page(self, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
+        """The page's rooms alone are described (a long list costs a sort, no more)."""
+        rooms = sorted(self._listed(), key=lambda room: newest_first(room.created, room.code))
+        return len(rooms), [room.public_info() for room in rooms[offset : offset + limit]]
+
+    def _listed(self) -> list[Room]:
         return [
-            live.room.public_info()
+            live.room
             for live in self.hub.rooms.values()
             if live.room.settings.listed and live.room.status != "over"
         ]

@@ -88,6 +88,27 @@ class Bucket:
         return False
 
 
+class Buckets:
+    """One token bucket per key (a seat token's hash, a client address), each
+    ``rate`` a second and ``burst`` at once; keys quiet for a minute are
+    forgotten once there are many (a forgotten key's bucket is full anyway)."""
+
+    def __init__(self, rate: float, burst: int, clock: Any = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.buckets: dict[str, Bucket] = {}
+
+    def take(self, key: str) -> bool:
+        """Spend one of ``key``'s tokens if it has one."""
+        if len(self.buckets) > 10_000:
+            quiet = self.clock() - 60.0
+            for old in [k for k, b in self.buckets.items() if b.last < quiet]:
+                del self.buckets[old]
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            bucket = self.buckets[key] = Bucket(self.rate, self.burst, self.clock)
+        return bucket.take()
+
+
 class PerAddress:
     """A route's limit of ``per_minute(request)`` requests a minute from one
     client address (a token bucket, that many at once), as a dependency.
@@ -98,14 +119,11 @@ class PerAddress:
 
     async def __call__(self, request: Request) -> None:
         """TooMany when the address has used its share."""
-        buckets: dict[str, Bucket] = request.app.state.limits.setdefault(self.name, {})
         # Async, as every dependency here: FastAPI runs a plain def in a thread.
-        if len(buckets) > 10_000:  # forget addresses quiet for a minute (full again)
-            quiet = time.monotonic() - 60.0
-            for address in [a for a, b in buckets.items() if b.last < quiet]:
-                del buckets[address]
-        client = request.client.host if request.client else "?"
         limit = self.per_minute(request)
-        bucket = buckets.setdefault(client, Bucket(limit / 60, limit))
-        if not bucket.take():
+        buckets: Buckets = request.app.state.limits.setdefault(
+            self.name, Buckets(limit / 60, limit)
+        )
+        client = request.client.host if request.client else "?"
+        if not buckets.take(client):
             raise TooMany(self.refusal)

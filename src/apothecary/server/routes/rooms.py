@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Path
+from fastapi import APIRouter, Body, Depends, Path, Query, Response
 from pydantic import BaseModel, Field
 
 from apothecary.server import commands
@@ -114,10 +114,36 @@ async def create_room(hub: HubDep, body: CreateRoom) -> dict[str, Any]:
     return answer
 
 
-@router.get("", summary="Listed rooms that are not over")
-async def list_rooms(hub: HubDep) -> list[dict[str, Any]]:
-    """The lobby's list."""
-    return await hub.listed()
+PAGE_LIMIT = 100
+"""The most rooms one ``GET /api/rooms`` answers with (``limit``'s bound)."""
+
+
+@router.get(
+    "",
+    summary="Listed rooms that are not over, newest first, a page at a time",
+    responses={
+        200: {
+            "headers": {
+                "X-Total-Count": {
+                    "description": "How many listed rooms there are in all (for the pages).",
+                    "schema": {"type": "integer"},
+                }
+            }
+        }
+    },
+)
+async def list_rooms(
+    hub: HubDep,
+    response: Response,
+    offset: Annotated[int, Query(ge=0, le=10**6, description="Rooms to skip.")] = 0,
+    limit: Annotated[
+        int, Query(ge=1, le=PAGE_LIMIT, description="Rooms to answer with, at most.")
+    ] = 50,
+) -> list[dict[str, Any]]:
+    """One page of the lobby's list, newest first; the header says how many in all."""
+    total, rooms = await hub.listed_page(offset, limit)
+    response.headers["X-Total-Count"] = str(total)
+    return rooms
 
 
 @router.get("/{code}", summary="A room's public facts")

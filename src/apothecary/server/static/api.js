@@ -9,7 +9,8 @@ export class ApiError extends Error {
 }
 
 // `body` is sent as JSON, `raw` (a string that is JSON already) as it is.
-async function request(method, path, { body, raw, token, text = false } = {}) {
+// `full` answers { data, headers } (for a header such as X-Total-Count), not the data alone.
+async function request(method, path, { body, raw, token, text = false, full = false } = {}) {
   const headers = {};
   if (body !== undefined || raw !== undefined) headers["content-type"] = "application/json";
   if (token) headers.authorization = `Bearer ${token}`;
@@ -31,7 +32,8 @@ async function request(method, path, { body, raw, token, text = false } = {}) {
     }
     throw new ApiError(response.status, code, message);
   }
-  return text ? response.text() : response.json();
+  const data = await (text ? response.text() : response.json());
+  return full ? { data, headers: response.headers } : data;
 }
 
 let gamesCache = null;
@@ -46,7 +48,11 @@ export const api = {
     return games.find((g) => g.name === name) || request("GET", `/api/games/${encodeURIComponent(name)}`);
   },
   rules: (name) => request("GET", `/api/games/${encodeURIComponent(name)}/rules`, { text: true }),
-  rooms: () => request("GET", "/api/rooms"),
+  // One page of the open rooms, newest first, and how many there are in all.
+  async rooms(offset = 0, limit = 20) {
+    const { data, headers } = await request("GET", `/api/rooms?offset=${offset}&limit=${limit}`, { full: true });
+    return { rooms: data, total: parseInt(headers.get("x-total-count") || `${data.length}`, 10) };
+  },
   room: (code) => request("GET", `/api/rooms/${encodeURIComponent(code)}`),
   create: (body) => request("POST", "/api/rooms", { body }),
   claim: (code, name, seat) =>

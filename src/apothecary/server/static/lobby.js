@@ -330,14 +330,38 @@ async function loadedInto(box, what, load) {
   }
 }
 
+const ROOMS_PAGE = 20; // rooms a page of the list shows (the server answers a page at a time)
+
+// The list shows the page it showed last (box.dataset.offset), or the last page if the list shrank.
 async function refreshRooms(box) {
-  const rooms = await loadedInto(box, "The rooms", () => api.rooms());
-  if (!rooms) return;
+  let offset = parseInt(box.dataset.offset || "0", 10);
+  let page = await loadedInto(box, "The rooms", () => api.rooms(offset, ROOMS_PAGE));
+  if (!page) return;
+  if (!page.rooms.length && page.total > 0) {
+    offset = Math.floor((page.total - 1) / ROOMS_PAGE) * ROOMS_PAGE;
+    page = await loadedInto(box, "The rooms", () => api.rooms(offset, ROOMS_PAGE));
+    if (!page) return;
+  }
+  box.dataset.offset = `${offset}`;
+  const { rooms, total } = page;
   if (!rooms.length) {
     replace(box, h("p", { class: "muted" }, "No open rooms right now. Create one above, and it shows here."));
     return;
   }
-  rooms.sort((a, b) => (b.created || 0) - (a.created || 0));
+  const turn = (to) => () => {
+    box.dataset.offset = `${to}`;
+    refreshRooms(box);
+  };
+  const pager =
+    total > ROOMS_PAGE
+      ? h(
+          "nav",
+          { class: "room-pages", "aria-label": "Pages of open rooms" },
+          h("button", { type: "button", class: "quiet", disabled: offset === 0, onclick: turn(Math.max(0, offset - ROOMS_PAGE)) }, "Newer"),
+          h("span", { class: "muted" }, ` rooms ${offset + 1}–${offset + rooms.length} of ${total} `),
+          h("button", { type: "button", class: "quiet", disabled: offset + rooms.length >= total, onclick: turn(offset + ROOMS_PAGE) }, "Older"),
+        )
+      : null;
   replace(
     box,
     h(
@@ -370,5 +394,6 @@ async function refreshRooms(box) {
         );
       }),
     ),
+    pager,
   );
 }
