@@ -28,7 +28,10 @@ FAST = HubConfig(bot_workers=0, bot_delay=0.0, next_game_delay=0.0, allow_seed=T
 
 
 def app_client(url: str, config: HubConfig = FAST, web: WebConfig | None = None) -> TestClient:
-    """A TestClient over a new app on the database at ``url`` (use it in ``with``)."""
+    """A TestClient over a new app on the database at ``url`` (use it in ``with``).
+    Every test's sockets come from one address ("testclient"), so unless told
+    otherwise the address's message limit is lifted (each seat keeps its own)."""
+    web = web or WebConfig(address_rate_per_second=1e6, address_rate_burst=10**6)
     return TestClient(create_app(Store(url), config, web))
 
 

@@ -97,6 +97,18 @@ _HeartbeatSecondsOption = Annotated[
     float, typer.Option(hidden=True, help="How often leases are renewed (cluster tests).")
 ]
 _LogLevelOption = Annotated[str, typer.Option(help="debug, info, warning or error.")]
+_MaxRoomsOption = Annotated[
+    int, typer.Option(help="Rooms not over the server holds at once; more are refused.")
+]
+_RoomsPerAddressOption = Annotated[
+    int, typer.Option(help="Rooms not over one client address may have made.")
+]
+_LobbyExpiryOption = Annotated[
+    float, typer.Option(help="Seconds a lobby nobody is in and nothing changes in lasts.")
+]
+_AbandonedExpiryOption = Annotated[
+    float, typer.Option(help="Seconds a game nobody is connected to and nobody moves in lasts.")
+]
 
 
 def serve_command(
@@ -115,6 +127,10 @@ def serve_command(
     lease_seconds: _LeaseSecondsOption = 5.0,
     heartbeat_seconds: _HeartbeatSecondsOption = 1.0,
     log_level: _LogLevelOption = "info",
+    max_rooms: _MaxRoomsOption = 2000,
+    rooms_per_address: _RoomsPerAddressOption = 20,
+    lobby_expiry: _LobbyExpiryOption = 3600.0,
+    abandoned_expiry: _AbandonedExpiryOption = 6 * 3600.0,
 ) -> None:
     """Run the game server: rooms, invite links, bots, spectators, chat."""
     try:
@@ -139,6 +155,10 @@ def serve_command(
         lease_seconds,
         heartbeat_seconds,
     )
+    if max_rooms < 1 or rooms_per_address < 1:
+        raise BadOptionError("--max-rooms and --rooms-per-address: 1 or more")
+    if lobby_expiry <= 0 or abandoned_expiry <= 0:
+        raise BadOptionError("--lobby-expiry and --abandoned-expiry: more than 0 seconds")
     redis_url = redis or os.environ.get(REDIS_ENV) or None
     store = Store(db or default_url())
     if (workers > 1 or redis_url) and not store.shared:
@@ -173,6 +193,7 @@ def serve_command(
         lease_seconds=lease_seconds,
         heartbeat_seconds=heartbeat_seconds,
         log_level=log_level,
+        rooms=(max_rooms, rooms_per_address, lobby_expiry, abandoned_expiry),
     )
     store.close()
     if workers == 1:
@@ -230,6 +251,8 @@ class _Plan:
     lease_seconds: float = 5.0
     heartbeat_seconds: float = 1.0
     log_level: str = "info"
+    rooms: tuple[int, int, float, float] = (2000, 20, 3600.0, 6 * 3600.0)
+    """``max_rooms``, ``rooms_per_address``, ``lobby_expiry``, ``abandoned_expiry``."""
 
 
 def _check_redis(url: str) -> None:
@@ -274,7 +297,13 @@ def _run_server(plan: _Plan, sockets: list[Any] | None, announce: bool) -> None:
     app = create_app(
         Store(plan.db),
         HubConfig(
-            bot_workers=plan.bot_workers, bot_delay=plan.bot_delay, allow_seed=plan.allow_seed
+            bot_workers=plan.bot_workers,
+            bot_delay=plan.bot_delay,
+            allow_seed=plan.allow_seed,
+            max_rooms=plan.rooms[0],
+            rooms_per_address=plan.rooms[1],
+            lobby_expiry=plan.rooms[2],
+            abandoned_expiry=plan.rooms[3],
         ),
         WebConfig(
             allowed_origins=plan.allowed_origins,

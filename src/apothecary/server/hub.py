@@ -58,6 +58,20 @@ client reconnects, and reaches the room wherever it is held)."""
 TOO_SLOW = (1008, "too slow: reconnect")
 
 
+class ServerFull(RoomError):
+    """The server holds as many rooms as it may (``HubConfig.max_rooms``)."""
+
+    code = "server_full"
+    status = 503
+
+
+class TooManyRooms(RoomError):
+    """One address has as many rooms not over as it may (``HubConfig.rooms_per_address``)."""
+
+    code = "too_many_rooms"
+    status = 429
+
+
 @dataclass
 class HubConfig:
     """How a hub runs; the defaults are what ``apothecary serve`` uses."""
@@ -79,6 +93,18 @@ class HubConfig:
     idle_seconds: float = 3600.0
     """A finished room nobody watches leaves memory after this long (it stays
     in the store, and loads again when someone asks for it)."""
+    lobby_expiry: float = 3600.0
+    """A lobby nobody is connected to and nothing changed in for this long
+    expires: it leaves memory and the list, and a restart does not resume it
+    (it stays in the store: its invite link still loads it)."""
+    abandoned_expiry: float = 6 * 3600.0
+    """The same for a game in play: nobody connected, no move for this long."""
+    max_rooms: int = 2000
+    """Rooms not over the server holds at once; a new one past it is refused
+    (``server_full``)."""
+    rooms_per_address: int = 20
+    """Rooms not over that one client address may have made (since the server
+    started); one more is refused (``too_many_rooms``)."""
     clock: Callable[[], float] = time.time
     vouch_seconds: float = 1.0
     """How often the store is told that the rooms with a running turn timer are
@@ -154,6 +180,8 @@ class _Live:
     waiter: asyncio.Task[None] | None = None
     touched: float = field(default_factory=time.time)
     """When the room last changed (for letting idle rooms leave memory)."""
+    address: str | None = None
+    """The client address that made it (None for a room resumed or taken over)."""
 
 
 class Hub:
@@ -235,22 +263,38 @@ class Hub:
 
     def sweep(self) -> int:
         """Let go of finished rooms that nobody watches and nothing waits on,
-        idle for ``idle_seconds``; returns how many left memory."""
+        idle for ``idle_seconds``, and of expired lobbies and abandoned games
+        (:meth:`expired`); returns how many left memory."""
         now = self.config.clock()
         gone = [
             code
             for code, live in self._rooms.items()
-            if live.room.pending() is None
-            and live.room.status == "over"
-            and not live.connections
+            if not live.connections
             and not live.lock.locked()
-            and now - live.touched > self.config.idle_seconds
+            and (
+                (
+                    live.room.pending() is None
+                    and live.room.status == "over"
+                    and now - live.touched > self.config.idle_seconds
+                )
+                or self.expired(live.room.status, live.touched, now)
+            )
         ]
         for code in gone:
-            del self._rooms[code]
+            live = self._rooms.pop(code)
+            if live.waiter is not None:  # an abandoned game's bot or timer stops
+                live.waiter.cancel()
+                live.waiter = None
         if gone:
             self.placement.released(gone)
         return len(gone)
+
+    def expired(self, status: str, touched: float, now: float) -> bool:
+        """Whether a room not over, last changed at ``touched``, has expired by
+        ``now`` (nobody connected is the caller's to check)."""
+        if status == "lobby":
+            return now - touched > self.config.lobby_expiry
+        return status != "over" and now - touched > self.config.abandoned_expiry
 
     def close_sockets(self) -> None:
         """Tell every connection the server is going (their writers close them
@@ -308,10 +352,22 @@ class Hub:
         seats: list[str] | None,
         settings: Settings,
         seed: str | None = None,
+        address: str | None = None,
     ) -> tuple[Room, str]:
-        """A new room, committed; and the host's token."""
+        """A new room, committed; and the host's token. ``address`` (the
+        client's) may have at most ``rooms_per_address`` rooms not over."""
         if seed is not None and not self.config.allow_seed:
             raise RoomError("this server does not take chosen seeds")
+        open_rooms = [live for live in self._rooms.values() if live.room.status != "over"]
+        if len(open_rooms) >= self.config.max_rooms:
+            raise ServerFull(f"the server holds {len(open_rooms)} rooms, its most; try again later")
+        if address is not None:
+            mine = sum(1 for live in open_rooms if live.address == address)
+            if mine >= self.config.rooms_per_address:
+                raise TooManyRooms(
+                    f"your address has {mine} rooms not over, the most it may have;"
+                    " finish one or wait for it to expire"
+                )
         room, token = Room.create(
             game, players, options, seats, settings, self.config.clock(), seed=seed
         )
@@ -320,7 +376,7 @@ class Hub:
         await self.run_db(
             self.store.commit, room, Changes(), self.config.clock(), self.placement.lease
         )
-        live = self._rooms[room.code] = _Live(room, touched=self.config.clock())
+        live = self._rooms[room.code] = _Live(room, touched=self.config.clock(), address=address)
         self.placement.committed(room.code, asked)
         self.placement.announce(live)
         return room, token
@@ -372,8 +428,6 @@ class Hub:
         changes = what(room, now)
         while (pending := room.pending()) is not None and pending.kind == "chance":
             changes.extend(room.apply(room.chance_action(), now))
-        if changes.unchanged:  # nothing to write and nothing to tell
-            return
         asked = time.monotonic()
         try:
             await self.run_db(self.store.commit, room, changes, now, self.placement.lease)

@@ -445,16 +445,28 @@ class Store:
             row = connection.execute(rooms.select().where(rooms.c.code == code)).mappings().first()
             return None if row is None else _rebuild(connection, dict(row))
 
-    def load_active(self, since: float = 0.0) -> list[Room]:
-        """The rooms a restarted server resumes, rebuilt: every room still in
-        its lobby or playing, and those whose last game ended after ``since``
-        (a series may go on, a rematch may follow). Older rooms load on demand."""
+    def load_active(
+        self,
+        since: float = 0.0,
+        lobbies_since: float | None = None,
+        playing_since: float | None = None,
+    ) -> list[Room]:
+        """The rooms a restarted server resumes, rebuilt: every room in its
+        lobby that changed after ``lobbies_since`` and playing that changed
+        after ``playing_since`` (None: any; older ones expired), and those
+        whose last game ended after ``since`` (a series may go on, a rematch
+        may follow). Older rooms load on demand."""
+        lobby = rooms.c.status == "lobby"
+        if lobbies_since is not None:
+            lobby = sa.and_(lobby, rooms.c.updated >= lobbies_since)
+        playing = rooms.c.status == "playing"
+        if playing_since is not None:
+            playing = sa.and_(playing, rooms.c.updated >= playing_since)
+        over = sa.and_(rooms.c.status == "over", rooms.c.updated >= since)
         with self.engine.connect() as connection:
             rows = (
                 connection.execute(
-                    rooms.select()
-                    .where(sa.or_(rooms.c.status != "over", rooms.c.updated >= since))
-                    .order_by(rooms.c.created)
+                    rooms.select().where(sa.or_(lobby, playing, over)).order_by(rooms.c.created)
                 )
                 .mappings()
                 .all()

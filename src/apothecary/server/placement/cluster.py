@@ -177,7 +177,8 @@ class ClusterPlacement(Placement):
         """Let the leases go too: whichever process is asked for a room next takes it."""
         for code in codes:
             self._until.pop(code, None)
-            self._shown.pop(code, None)
+            if self._shown.pop(code, None) is not None:  # an expired lobby leaves the list
+                self.bus.list_room(code, None)
         self.hub.store.submit(self.hub.store.release, self.lease[0], codes)
 
     async def listed(self) -> list[dict[str, Any]]:

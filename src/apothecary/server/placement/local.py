@@ -26,9 +26,16 @@ class LocalPlacement(Placement):
         """Resume every active room from the store, its turn timer given back
         the time the server was down."""
         hub = self.hub
-        since = hub.config.clock() - hub.config.idle_seconds
-        await hub.run_db(hub.store.resume_clocks, hub.config.clock())
-        rooms: list[Room] = await hub.run_db(hub.store.load_active, since)
+        now = hub.config.clock()
+        since = now - hub.config.idle_seconds
+        await hub.run_db(hub.store.resume_clocks, now)
+        # Expired lobbies and abandoned games stay asleep (their links still load them).
+        rooms: list[Room] = await hub.run_db(
+            hub.store.load_active,
+            since,
+            now - hub.config.lobby_expiry,
+            now - hub.config.abandoned_expiry,
+        )
         for room in rooms:
             hub.adopt(room)
         log.info("resumed %d rooms from %s", len(rooms), hub.store.describe())

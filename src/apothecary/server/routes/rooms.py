@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Path, Query, Response
+from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
 from pydantic import BaseModel, Field
 
 from apothecary.server import commands
@@ -88,7 +88,7 @@ async def _claim(hub: HubDep, code: str, name: str, seat: int | None) -> tuple[i
     summary="Create a room (you are its host)",
     dependencies=[Depends(creating)],
 )
-async def create_room(hub: HubDep, body: CreateRoom) -> dict[str, Any]:
+async def create_room(hub: HubDep, request: Request, body: CreateRoom) -> dict[str, Any]:
     """A new room, its host token, and the host's seat if they named themselves."""
     settings = Settings(
         turn_seconds=body.turn_seconds,
@@ -100,7 +100,13 @@ async def create_room(hub: HubDep, body: CreateRoom) -> dict[str, Any]:
     if body.host_name is not None:
         clean_text(body.host_name, NAME_LIMIT, "a display name")
     room, host_token = await hub.create(
-        body.game, body.players, dict(body.options), body.seats, settings, body.seed
+        body.game,
+        body.players,
+        dict(body.options),
+        body.seats,
+        settings,
+        body.seed,
+        request.client.host if request.client else None,
     )
     answer: dict[str, Any] = {
         "code": room.code,
