@@ -151,26 +151,10 @@ def serve_command(
         lease_seconds,
         heartbeat_seconds,
     )
-    if connections_per_address < 1:
-        raise BadOptionError("--connections-per-address: 1 or more")
-    if request_timeout <= 0:
-        raise BadOptionError("--request-timeout: more than 0 seconds")
-    if public_url is not None:
-        from apothecary.server.guard import public_origin
-
-        public_origin(public_url)  # a bad URL is one clear line, before anything starts
+    _check_guard(connections_per_address, request_timeout, public_url)
     redis_url = redis or os.environ.get(REDIS_ENV) or None
     store = Store(db or default_url())
-    if (workers > 1 or redis_url) and not store.shared:
-        raise BadOptionError(
-            f"--workers {workers}{' --redis' if redis_url else ''}: server processes share rooms "
-            "through a database server; give --db a PostgreSQL URL (SQLite is one process's file)"
-        )
-    if workers > 1 and not redis_url:
-        raise BadOptionError(
-            f"--workers {workers}: server processes share rooms through Redis; give --redis "
-            f"redis://HOST:6379/0 (or set {REDIS_ENV})"
-        )
+    _check_sharing(workers, redis_url, store.shared)
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     if log_level != "debug":  # Alembic's start-up chatter says nothing a user needs
         logging.getLogger("alembic").setLevel(logging.WARNING)
@@ -232,6 +216,34 @@ def _check_numbers(
         raise BadOptionError("--workers: 1 or more")
     if lease_seconds <= 0 or heartbeat_seconds <= 0:
         raise BadOptionError("--lease-seconds and --heartbeat-seconds: more than 0")
+
+
+def _check_guard(connections_per_address: int, request_timeout: float, url: str | None) -> None:
+    """BadOptionError for a connection limit out of range or a bad --public-url."""
+    if connections_per_address < 1:
+        raise BadOptionError("--connections-per-address: 1 or more")
+    if request_timeout <= 0:
+        raise BadOptionError("--request-timeout: more than 0 seconds")
+    if url is not None:
+        from apothecary.server.guard import public_origin
+
+        public_origin(url)  # a bad URL is one clear line, before anything starts
+
+
+def _check_sharing(workers: int, redis_url: str | None, shared: bool) -> None:
+    """BadOptionError when several processes are asked for without what they share."""
+    from apothecary.server.cluster import REDIS_ENV
+
+    if (workers > 1 or redis_url) and not shared:
+        raise BadOptionError(
+            f"--workers {workers}{' --redis' if redis_url else ''}: server processes share rooms "
+            "through a database server; give --db a PostgreSQL URL (SQLite is one process's file)"
+        )
+    if workers > 1 and not redis_url:
+        raise BadOptionError(
+            f"--workers {workers}: server processes share rooms through Redis; give --redis "
+            f"redis://HOST:6379/0 (or set {REDIS_ENV})"
+        )
 
 
 @dataclass(frozen=True)
