@@ -14,6 +14,7 @@ bot-heavy room and many hints, and the victim's bot answer and hint times.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import socket
@@ -28,7 +29,6 @@ from typing import Any
 
 import httpx
 from websockets.sync.client import ClientConnection, connect
-
 
 ATTACKER = "127.0.0.2"
 """The attacks' source address (all of 127/8 is loopback on Linux): the
@@ -112,10 +112,8 @@ def big_body(base: str, size: int, stop: threading.Event) -> None:
 
     with _client() as client:
         while not stop.is_set():
-            try:
+            with contextlib.suppress(httpx.HTTPError):
                 client.post(f"{base}/api/rooms", content=body())
-            except httpx.HTTPError:
-                pass
 
 
 def slowloris(base: str, size: int, stop: threading.Event) -> None:
