@@ -43,6 +43,7 @@ from typing import Any
 
 import httpx
 import pytest
+from axe_kit import inject_axe
 from serving import server_process, sqlite_url
 
 CHROMIUM_ARGS = [
@@ -174,7 +175,7 @@ def axe() -> Callable[[Any], None]:
     script = Path(__file__).parent / "vendor" / "axe.min.js"
     if not script.exists():
         pytest.skip("tests/web/vendor/axe.min.js is not vendored yet")
-    return lambda page: page.add_script_tag(content=script.read_text())
+    return inject_axe
 
 
 @pytest.fixture

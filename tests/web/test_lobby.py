@@ -5,13 +5,11 @@ the Markdown renderer's safety, the QR encoder against a reference, and axe-core
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
+from axe_kit import inject_axe
 from serving import host_headers, make_room
-
-VENDOR = Path(__file__).parent / "vendor"
 
 # "HELLO WORLD" in byte mode, level M, version 1, mask 0, as the `qrcode` package
 # (an independent encoder) draws it: '#' dark.
@@ -273,7 +271,7 @@ def test_the_qr_encoder_agrees_with_the_qrcode_package(page, web_server):
 
 
 def _axe(page: Any) -> list[dict[str, Any]]:
-    page.add_script_tag(path=str(VENDOR / "axe.min.js"))
+    inject_axe(page)
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
     return [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
 

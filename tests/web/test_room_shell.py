@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
+from axe_kit import inject_axe
 from serving import host_headers, make_room
-
-VENDOR = Path(__file__).parent / "vendor"
 
 
 def start(api: Any, room: dict[str, Any]) -> None:
@@ -325,7 +323,7 @@ def test_the_room_screen_has_no_serious_accessibility_violations(page, web_serve
     page.fill("#chat-input", "hello")
     page.press("#chat-input", "Enter")
     page.wait_for_selector("#chat-log li")
-    page.add_script_tag(path=str(VENDOR / "axe.min.js"))
+    inject_axe(page)
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")

@@ -26,9 +26,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from apothecary.core.errors import ApothecaryError
 from apothecary.server.commands import SocketCommand
+from apothecary.server.guard import Guard, GuardConfig, public_origin
 from apothecary.server.hub import GOING, Connection, Hub, HubConfig
 from apothecary.server.placement import Placement
-from apothecary.server.replays import Replays
+from apothecary.server.replays import RECORD_LIMIT, Replays
 from apothecary.server.room import RoomError, RoomNotFound
 from apothecary.server.routes import ROUTERS
 from apothecary.server.routes.deps import STATIC, Buckets
@@ -62,6 +63,17 @@ class WebConfig:
     """Seconds a new socket has to say hello."""
     create_per_minute: int = 30
     """Rooms one client address may create a minute."""
+    max_body_bytes: int = 65_536
+    """The largest HTTP request body (record uploads: ``RECORD_LIMIT``); a larger
+    one is refused with 413 as it streams in, never read whole."""
+    public_url: str | None = None
+    """The address people open (``--public-url``). When set, a browser socket
+    must come from its origin (or ``allowed_origins``), and a request whose
+    ``Host`` is another name is refused (DNS rebinding)."""
+    request_timeout: float = 10.0
+    """Seconds a connection has to send a whole request (slowloris)."""
+    connections_per_address: int = 64
+    """Connections (HTTP and WebSocket) one client address may hold open."""
 
 
 class Refusal(BaseModel):
@@ -121,6 +133,15 @@ def create_app(
     # opening more sockets buys no more messages.
     limits = _SocketLimits(web)
     _refusals(app)
+    public = None if web.public_url is None else public_origin(web.public_url)
+    app.add_middleware(
+        Guard,
+        config=GuardConfig(
+            max_body_bytes=web.max_body_bytes,
+            large_bodies=(("/api/replays", max(RECORD_LIMIT, web.max_body_bytes)),),
+            trusted_hosts=() if public is None else (urlsplit(public).netloc,),
+        ),
+    )
     # The browser client: plain files shipped in the package, no build step.
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     for router in ROUTERS:
@@ -128,7 +149,7 @@ def create_app(
 
     @app.websocket("/ws/rooms/{code}")
     async def play(socket: WebSocket, code: str) -> None:
-        if not _origin_allowed(socket, web.allowed_origins):
+        if not _origin_allowed(socket, web.allowed_origins, public):
             await socket.close(code=1008, reason="origin not allowed")
             return
         await socket.accept()
@@ -151,7 +172,9 @@ def _refusals(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "bad_request")
+        code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(
+            error.status_code, "bad_request"
+        )
         return JSONResponse(
             {"error": code, "message": str(error.detail)},
             status_code=error.status_code,
@@ -165,15 +188,19 @@ def _refusals(app: FastAPI) -> None:
         return JSONResponse({"error": code, "message": str(error)}, status_code=status)
 
 
-def _origin_allowed(socket: WebSocket, allowed: tuple[str, ...]) -> bool:
+def _origin_allowed(socket: WebSocket, allowed: tuple[str, ...], public: str | None) -> bool:
     """A browser's socket must come from this server's own pages or an allowed
     origin (so another site cannot play in its visitors' names); programs that
-    send no Origin are let in."""
+    send no Origin are let in. With a public origin configured, that is the
+    server's own: the request's Host is not trusted to say so (DNS rebinding
+    makes a hostile page's Origin and Host agree)."""
     origin = socket.headers.get("origin")
     if origin is None:
         return True
     if origin in allowed:
         return True
+    if public is not None:
+        return origin.lower() == public
     host = socket.headers.get("host", "")
     return urlsplit(origin).netloc == host
 
@@ -264,6 +291,8 @@ def _parse(text: str, limit: int) -> dict[str, Any] | str:
         message = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
         return "not JSON"
+    except ValueError:  # an integer of more digits than Python converts (4,300)
+        return "a number in the message is too long"
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         return 'a message is a JSON object with a "type"'
     return message

@@ -75,6 +75,19 @@ _AllowOriginOption = Annotated[
     list[str] | None,
     typer.Option(help="Another origin whose pages may open sockets (repeatable)."),
 ]
+_PublicUrlOption = Annotated[
+    str | None,
+    typer.Option(
+        help="The address people open, e.g. https://games.example.org: sockets must come "
+        "from its pages, and requests naming another host are refused (DNS rebinding)."
+    ),
+]
+_ConnectionsPerAddressOption = Annotated[
+    int, typer.Option(help="Connections one client address may hold open at once.")
+]
+_RequestTimeoutOption = Annotated[
+    float, typer.Option(help="Seconds a connection has to send a whole request (slowloris).")
+]
 _AllowSeedOption = Annotated[
     bool, typer.Option(hidden=True, help="Let room creators choose the seed (tests only).")
 ]
@@ -121,6 +134,9 @@ def serve_command(
     workers_for_bots: _WorkersForBotsOption = 1,
     bot_delay: _BotDelayOption = 0.8,
     allow_origin: _AllowOriginOption = None,
+    public_url: _PublicUrlOption = None,
+    connections_per_address: _ConnectionsPerAddressOption = 64,
+    request_timeout: _RequestTimeoutOption = 10.0,
     allow_seed: _AllowSeedOption = False,
     create_per_minute: _CreatePerMinuteOption = 30,
     socket_rate: _SocketRateOption = 10.0,
@@ -155,22 +171,11 @@ def serve_command(
         lease_seconds,
         heartbeat_seconds,
     )
-    if max_rooms < 1 or rooms_per_address < 1:
-        raise BadOptionError("--max-rooms and --rooms-per-address: 1 or more")
-    if lobby_expiry <= 0 or abandoned_expiry <= 0:
-        raise BadOptionError("--lobby-expiry and --abandoned-expiry: more than 0 seconds")
+    _check_rooms(max_rooms, rooms_per_address, lobby_expiry, abandoned_expiry)
+    _check_guard(connections_per_address, request_timeout, public_url)
     redis_url = redis or os.environ.get(REDIS_ENV) or None
     store = Store(db or default_url())
-    if (workers > 1 or redis_url) and not store.shared:
-        raise BadOptionError(
-            f"--workers {workers}{' --redis' if redis_url else ''}: server processes share rooms "
-            "through a database server; give --db a PostgreSQL URL (SQLite is one process's file)"
-        )
-    if workers > 1 and not redis_url:
-        raise BadOptionError(
-            f"--workers {workers}: server processes share rooms through Redis; give --redis "
-            f"redis://HOST:6379/0 (or set {REDIS_ENV})"
-        )
+    _check_sharing(workers, redis_url, store.shared)
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     if log_level != "debug":  # Alembic's start-up chatter says nothing a user needs
         logging.getLogger("alembic").setLevel(logging.WARNING)
@@ -188,6 +193,9 @@ def serve_command(
         bot_delay=bot_delay,
         allow_seed=allow_seed,
         allowed_origins=tuple(allow_origin or ()),
+        public_url=public_url,
+        connections_per_address=connections_per_address,
+        request_timeout=request_timeout,
         create_per_minute=create_per_minute,
         socket_rate=socket_rate,
         lease_seconds=lease_seconds,
@@ -232,6 +240,44 @@ def _check_numbers(
         raise BadOptionError("--lease-seconds and --heartbeat-seconds: more than 0")
 
 
+def _check_rooms(
+    max_rooms: int, rooms_per_address: int, lobby_expiry: float, abandoned_expiry: float
+) -> None:
+    """Refuse room limits that could never let a room in or would expire at once."""
+    if max_rooms < 1 or rooms_per_address < 1:
+        raise BadOptionError("--max-rooms and --rooms-per-address: 1 or more")
+    if lobby_expiry <= 0 or abandoned_expiry <= 0:
+        raise BadOptionError("--lobby-expiry and --abandoned-expiry: more than 0 seconds")
+
+
+def _check_guard(connections_per_address: int, request_timeout: float, url: str | None) -> None:
+    """BadOptionError for a connection limit out of range or a bad --public-url."""
+    if connections_per_address < 1:
+        raise BadOptionError("--connections-per-address: 1 or more")
+    if request_timeout <= 0:
+        raise BadOptionError("--request-timeout: more than 0 seconds")
+    if url is not None:
+        from apothecary.server.guard import public_origin
+
+        public_origin(url)  # a bad URL is one clear line, before anything starts
+
+
+def _check_sharing(workers: int, redis_url: str | None, shared: bool) -> None:
+    """BadOptionError when several processes are asked for without what they share."""
+    from apothecary.server.cluster import REDIS_ENV
+
+    if (workers > 1 or redis_url) and not shared:
+        raise BadOptionError(
+            f"--workers {workers}{' --redis' if redis_url else ''}: server processes share rooms "
+            "through a database server; give --db a PostgreSQL URL (SQLite is one process's file)"
+        )
+    if workers > 1 and not redis_url:
+        raise BadOptionError(
+            f"--workers {workers}: server processes share rooms through Redis; give --redis "
+            f"redis://HOST:6379/0 (or set {REDIS_ENV})"
+        )
+
+
 @dataclass(frozen=True)
 class _Plan:
     """Everything a server process needs to start (picklable, for the workers)."""
@@ -246,6 +292,9 @@ class _Plan:
     bot_delay: float
     allow_seed: bool
     allowed_origins: tuple[str, ...] = field(default_factory=tuple)
+    public_url: str | None = None
+    connections_per_address: int = 64
+    request_timeout: float = 10.0
     create_per_minute: int = 30
     socket_rate: float = 10.0
     lease_seconds: float = 5.0
@@ -275,9 +324,11 @@ def _run_server(plan: _Plan, sockets: list[Any] | None, announce: bool) -> None:
     """One server process: the app over the store, served by uvicorn (on
     ``sockets`` a supervisor bound, or on the plan's host and port)."""
     import uvicorn
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
     from apothecary.server.app import WebConfig, create_app
     from apothecary.server.cluster import ClusterConfig
+    from apothecary.server.guard import guarded_protocol
     from apothecary.server.hub import HubConfig
     from apothecary.server.store import Store
 
@@ -312,9 +363,13 @@ def _run_server(plan: _Plan, sockets: list[Any] | None, announce: bool) -> None:
             rate_burst=max(30, int(3 * plan.socket_rate)),
             address_rate_per_second=4 * plan.socket_rate,
             address_rate_burst=max(120, int(12 * plan.socket_rate)),
+            public_url=plan.public_url,
+            request_timeout=plan.request_timeout,
+            connections_per_address=plan.connections_per_address,
         ),
         cluster,
     )
+    web = app.state.web
     server = _Server(
         uvicorn.Config(
             app,
@@ -325,6 +380,10 @@ def _run_server(plan: _Plan, sockets: list[Any] | None, announce: bool) -> None:
             # Requests still running (a hint thinking for a minute, many queued)
             # are cancelled after this long, so SIGTERM stops in bounded time.
             timeout_graceful_shutdown=SHUTDOWN_SECONDS,
+            http=guarded_protocol(
+                AutoHTTPProtocol, web.request_timeout, web.connections_per_address
+            ),
+            h11_max_incomplete_event_size=16_384,  # headers (when h11 serves)
         ),
         plan.shown_db,
         app.state.hub,

@@ -280,6 +280,29 @@ class SetBot(HostCommand):
 
 
 @dataclass(frozen=True)
+class OpenSeat(HostCommand):
+    """Free ``seat`` in the lobby; the person who took it is disconnected."""
+
+    type: ClassVar[str] = "open_seat"
+    seat: object = None
+
+    async def here(self, hub: Hub) -> Any:
+        """Freed and committed, then the freed person's sockets closed (their
+        token opens nothing now)."""
+        freed: list[str | None] = []
+
+        def free(room: Room, _now: float) -> Changes:
+            room.check_host(self.token)
+            freed.append(room.open_seat(self.seat))
+            return Changes()
+
+        room = await hub.change(self.code, free)
+        if freed and freed[0] is not None:
+            hub.close_seat(self.code, freed[0])
+        return room.public_info()
+
+
+@dataclass(frozen=True)
 class Rematch(HostCommand):
     """Play again, seats rotated."""
 

@@ -56,6 +56,7 @@ MOVED = (1012, "the room moved to another server process; reconnect")
 """How a socket is closed when its room is now held by another process (the
 client reconnects, and reaches the room wherever it is held)."""
 TOO_SLOW = (1008, "too slow: reconnect")
+SEAT_FREED = (4003, "the host freed your seat")
 
 
 class ServerFull(RoomError):
@@ -541,6 +542,14 @@ class Hub:
             await self.placement.forward(connection, command)
             return
         await command.handle(self, connection)
+
+    def close_seat(self, code: str, token_hash: str) -> None:
+        """Close this process's sockets of the person whose token hash this
+        was (the host freed their seat)."""
+        live = self._rooms.get(code)
+        for connection in [] if live is None else list(live.connections):
+            if connection.token_hash == token_hash:
+                connection.close(*SEAT_FREED)
 
     async def change_for(
         self, connection: Connection, what: Callable[[Room, float], Changes]

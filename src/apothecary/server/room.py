@@ -474,6 +474,17 @@ class Room:
             place.kind, place.level = BOT, checked
         return Changes()
 
+    def open_seat(self, seat: object) -> str | None:
+        """Host, in the lobby: free ``seat`` (whoever took it, person or bot,
+        leaves it open for someone else). The freed person's token hash, so
+        their sockets can be closed; None when it was not a person's."""
+        index = self._seat_index(seat)
+        if self.status != "lobby":
+            raise WrongPhase("seats are freed in the lobby; during a game, hand the seat to a bot")
+        freed = self.seats[index].token_hash
+        self.seats[index] = Seat(OPEN, self.settings.fallback_level)
+        return freed
+
     def start(self, now: float) -> Changes:
         """Host: start the first game, bots in every seat still open."""
         if self.status != "lobby":

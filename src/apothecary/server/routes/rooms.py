@@ -183,6 +183,14 @@ async def seat_bot(
     return await _ask(hub, commands.SetBot(code, token, seat, body.level))
 
 
+@router.delete("/{code}/seats/{seat}", summary="Host: free a seat in the lobby")
+async def open_seat(
+    hub: HubDep, code: Code, seat: Annotated[int, Path(ge=0, le=99)], token: Token
+) -> dict[str, Any]:
+    """The seat open again (its person's token no longer works): the room's facts."""
+    return await _ask(hub, commands.OpenSeat(code, token, seat))
+
+
 @router.post("/{code}/rematch", summary="Host: play again, seats rotated")
 async def rematch(hub: HubDep, code: Code, token: Token) -> dict[str, Any]:
     """The next game set up: the room's facts."""
