@@ -15,6 +15,7 @@ server processes.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import random
 from collections.abc import Callable
@@ -242,8 +243,15 @@ def play_tables(
     rng = random.Random(seed)
     port = free_port()
     # Many rooms from one address, scripted people acting at once: lift the limits.
-    web = WebConfig(create_per_minute=100_000, rate_per_second=1e6, rate_burst=10**6)
-    app = create_app(Store(f"sqlite:///{tmp_path / 'secrecy.sqlite3'}"), FAST, web)
+    web = WebConfig(
+        create_per_minute=100_000,
+        rate_per_second=1e6,
+        rate_burst=10**6,
+        address_rate_per_second=1e6,  # every seat of every table is this one address
+        address_rate_burst=10**6,
+    )
+    many = dataclasses.replace(FAST, rooms_per_address=10**6)
+    app = create_app(Store(f"sqlite:///{tmp_path / 'secrecy.sqlite3'}"), many, web)
 
     def row_of(code: str) -> dict[str, Any]:
         room: Room = app.state.hub._rooms[code].room

@@ -75,10 +75,11 @@ def test_every_page_loads_within_the_csp(
     page.screenshot(path=artifacts / "rules.png")
     assert _violations(page, console) == []
     assert page.errors == []
-    # The watch sees a violation when there is one: an inline style, planted.
+    # The watch sees a violation when there is one: an inline script, planted.
     page.evaluate(
-        "document.head.append(Object.assign(document.createElement('style'), "
-        "{textContent: 'p {}'}))"
+        "document.head.append(Object.assign(document.createElement('script'), "
+        "{textContent: 'window.planted = 1'}))"
     )
     page.wait_for_function("window.__violations.length > 0")
-    assert _violations(page, console)[0].startswith("style-src")
+    assert _violations(page, console)[0].startswith("script-src")
+    assert page.evaluate("window.planted") is None

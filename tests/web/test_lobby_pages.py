@@ -18,7 +18,9 @@ ROOMS = 25  # more than a page (20), fewer than one address may create a minute
 def crowded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[str]]]:
     """A server of its own with ROOMS listed rooms: its URL and their codes, oldest first."""
     with (
-        server_process(sqlite_url(tmp_path_factory.mktemp("crowded"))) as (base, _process),
+        server_process(
+            sqlite_url(tmp_path_factory.mktemp("crowded")), "--rooms-per-address", "100"
+        ) as (base, _process),
         httpx.Client(base_url=base, timeout=10) as client,
     ):
         codes = [

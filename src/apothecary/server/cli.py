@@ -149,17 +149,10 @@ def serve_command(
     abandoned_expiry: _AbandonedExpiryOption = 6 * 3600.0,
 ) -> None:
     """Run the game server: rooms, invite links, bots, spectators, chat."""
-    try:
-        import redis as _redis  # noqa: F401  (the [web] extra's; checked before anything starts)
-        import uvicorn  # noqa: F401
+    _need_web()
+    from apothecary.server.cluster import REDIS_ENV
+    from apothecary.server.store import Store, default_url
 
-        from apothecary.server.cluster import REDIS_ENV
-        from apothecary.server.store import Store, default_url
-    except ModuleNotFoundError as error:
-        raise BadOptionError(
-            f"the server needs the [web] extra ({error.name} is missing): "
-            "pip install 'apothecary[web]'"
-        ) from None
     _check_numbers(
         port,
         workers_for_bots,
@@ -208,6 +201,21 @@ def serve_command(
         _run_server(plan, None, announce=True)
     else:
         _supervise(plan, workers)
+
+
+def _need_web() -> None:
+    """Refuse, in one line, to serve without the [web] extra (checked before
+    anything starts)."""
+    try:
+        import redis as _redis  # noqa: F401
+        import uvicorn  # noqa: F401
+
+        import apothecary.server.store  # noqa: F401  (SQLAlchemy, Alembic)
+    except ModuleNotFoundError as error:
+        raise BadOptionError(
+            f"the server needs the [web] extra ({error.name} is missing): "
+            "pip install 'apothecary[web]'"
+        ) from None
 
 
 def _check_numbers(
