@@ -55,7 +55,7 @@ def test_the_log_follows_tall_batches_and_leaves_a_reader_who_scrolled_up(
     # Five seats: a round of In Vino Morte long enough to fill the box and go on.
     room = ivm_with_bots(api, players=5, seats=["open", *["easy"] * 4], seed="log-follow")
     enter_room(page, room)
-    page.add_style_tag(content=TALL_LINES)
+    kit.add_css(page, TALL_LINES)
     page.wait_for_selector("#room[data-status=playing] .table-area")
     while page.evaluate(LOG_PLACE)["overflow"] < 100:
         assert step(page), "the game ended before its log filled the box"
@@ -124,7 +124,7 @@ def test_the_log_scrolls_by_keyboard(device_page: Any, api: Any, enter_room: Any
     page = device_page
     room = ivm_with_bots(api, players=5, seats=["open", *["easy"] * 4], seed="log-follow")
     enter_room(page, room)
-    page.add_style_tag(content=TALL_LINES)
+    kit.add_css(page, TALL_LINES)
     page.wait_for_selector("#room[data-status=playing] .table-area")
     while page.evaluate(LOG_PLACE)["overflow"] < 300:
         assert step(page), "the game ended before its log filled the box"

@@ -9,6 +9,7 @@ import json
 import re
 from typing import Any
 
+import tables_kit as kit
 from axe_kit import inject_axe
 from serving import host_headers, make_room
 
@@ -345,7 +346,7 @@ def test_the_result_comes_into_view_once_when_the_game_ends(
     room = ivm_with_bots(api)
     enter_room(phone_page, room)
     # A table this tall puts the moves (and the page's scroll) far below the result.
-    phone_page.add_style_tag(content=".table-slot { min-height: 1600px; }")
+    kit.add_css(phone_page, ".table-slot { min-height: 1600px; }")
     play_to_the_end(phone_page)
     phone_page.wait_for_selector("#result h2")
     phone_page.wait_for_function(IN_VIEW, arg="#result h2", timeout=5_000)

@@ -107,7 +107,7 @@ def test_on_a_phone_every_seat_of_a_full_room_is_in_view(
     kit.snap(phone_page, artifacts, f"{game}-{players}-phone", full_page=False)
     assert phone_page.evaluate(OUT_OF_VIEW) == []
     # The check catches the old bar: one row, most seats past the right edge.
-    phone_page.add_style_tag(content=OLD_BAR)
+    kit.add_css(phone_page, OLD_BAR)
     hidden = phone_page.evaluate(OUT_OF_VIEW)
     kit.snap(phone_page, artifacts, f"{game}-{players}-phone-old-bar", full_page=False)
     assert 0 not in hidden and len(hidden) >= players // 2
@@ -121,7 +121,7 @@ def test_on_a_desktop_every_seat_of_a_full_room_is_in_view(
     assert page.evaluate(OUT_OF_VIEW) == []
     assert page.eval_on_selector("#seats", "bar => bar.scrollWidth <= bar.clientWidth")
     # The check catches the old bar: one row, the seats past the bar's edge hidden.
-    page.add_style_tag(content=OLD_BAR)
+    kit.add_css(page, OLD_BAR)
     hidden = page.evaluate(OUT_OF_VIEW)
     kit.snap(page, artifacts, "in-vino-morte-9-desktop-old-bar", full_page=False)
     assert 0 not in hidden and len(hidden) >= 3
@@ -157,11 +157,11 @@ def test_a_bots_name_is_shown_whole_at_every_width(
         assert page.evaluate(OUT_OF_VIEW) == [], size
     # The check catches the old one-line names: "medium …" on a phone and, with
     # nine chips, at 768 px.
-    style = page.add_style_tag(content=OLD_NAMES)
+    take_off = kit.add_css(page, OLD_NAMES)
     for size in WIDTHS[:3]:
         page.set_viewport_size(size)
         cut_before[size["width"]] = page.evaluate(CUT_NAMES)
-    style.evaluate("tag => tag.remove()")
+    take_off()
     # (In a 3-seat room the old grid's three chips shared 768 px widely enough.)
     cut_widths = {width for width, cut in cut_before.items() if "medium bot" in cut}
     assert cut_widths == ({360, 390, 768} if players == 9 else {360, 390}), cut_before

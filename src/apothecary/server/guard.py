@@ -45,16 +45,13 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-    "img-src 'self' data:; "
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'"
 )
-"""The browser client's Content-Security-Policy: its own scripts only (no
-inline script, no eval), and no page may frame it (clickjacking). Styles may
-also be inline: the tables set presentation on SVG elements and tests lay
-out pages with injected CSS; an injected style cannot run code, and the
-scripts that could inject one are already only the server's own."""
+"""The browser client's Content-Security-Policy: its own files only (no inline
+script or style, no eval; scripts set styles through CSSOM, element.style),
+and no page may frame it (clickjacking)."""
 
 DOCS_CSP = (
     "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "

@@ -106,7 +106,8 @@ function poisonBand(g, card, paint, w, band) {
     svg("rect", { x, y: 2, width: bw + 0.3, height: band, fill: c ? c.fill : "#888" }, g);
     if (c) svg("rect", { x, y: 2, width: bw + 0.3, height: band, fill: `url(#${c.pattern})` }, g);
     // a small card's letters get smaller, or two of them would run into each other
-    const small = bw < 16 ? `font-size: ${(bw * 0.8).toFixed(1)}px` : null;
+    // (set through the element's style object: a style attribute is inline CSS, which the server's CSP refuses)
+    const small = bw < 16 ? { fontSize: `${(bw * 0.8).toFixed(1)}px` } : null;
     text(g, x + bw / 2, band / 2 + 2, c ? c.letter : colourName[0], { class: "ldp-card-letter", fill: c ? c.ink : "#fff", style: small });
   });
   svg("rect", { x: 2, y: 2, width: w - 4, height: band, class: "ldp-band-edge" }, g);

@@ -46,6 +46,8 @@ export function clear(element) {
 function attached(node, attrs, parent) {
   for (const [key, value] of Object.entries(attrs)) {
     if (key === "text") node.textContent = value;
+    // a style object goes through CSSOM: a style attribute is inline CSS, which the CSP refuses
+    else if (key === "style" && value && typeof value === "object") Object.assign(node.style, value);
     else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, String(value));
   }
   if (parent) parent.appendChild(node);
