@@ -14,6 +14,16 @@ from serving import make_room, server_process, sqlite_url
 ROOMS = 25  # more than a page (20), fewer than one address may create a minute
 
 
+def wait_until(page: Any, condition: str) -> None:
+    """Poll ``condition`` through DevTools (wait_for_function's predicate is
+    eval'd in the page, which the server's CSP refuses)."""
+    for _ in range(200):
+        if page.evaluate(condition):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"never true: {condition}")
+
+
 @pytest.fixture(scope="module")
 def crowded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[str]]]:
     """A server of its own with ROOMS listed rooms: its URL and their codes, oldest first."""
@@ -50,13 +60,13 @@ def test_the_lobby_pages_through_the_open_rooms(page: Any, crowded: tuple[str, l
     if shots:
         page.locator("#open-rooms").screenshot(path=str(Path(shots) / "lobby-page-1.png"))
     pager.locator("button", has_text="Older").click()
-    page.wait_for_function("document.querySelectorAll('.room-item').length === 5")
+    wait_until(page, "document.querySelectorAll('.room-item').length === 5")
     assert shown(page) == newest[20:]
     assert f"rooms 21–{ROOMS} of {ROOMS}" in page.locator(".room-pages").inner_text()
     assert page.locator(".room-pages button", has_text="Older").is_disabled()
     if shots:
         page.locator("#open-rooms").screenshot(path=str(Path(shots) / "lobby-page-2.png"))
     page.locator(".room-pages button", has_text="Newer").click()
-    page.wait_for_function("document.querySelectorAll('.room-item').length === 20")
+    wait_until(page, "document.querySelectorAll('.room-item').length === 20")
     assert shown(page) == newest[:20]
     assert page.errors == []

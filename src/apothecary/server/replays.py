@@ -57,9 +57,9 @@ RECORD_LIMIT = 2_000_000
 RECORD_ACTIONS = 20_000
 """The most actions (chance's included) a record the server takes may hold. Every
 action is replayed and kept as a step, so this, not the file's size, bounds what
-one upload costs: a legal Little Drop of Poison record of 169k actions fits in
-2 MB. Ten times the longest default game (Little Drop of Poison at 8 seats, about
-2,000 actions with random play)."""
+one upload costs: a legal record of 169k actions fits in 2 MB. Ten times the
+longest game measured at default options (about 2,000 actions with random play,
+the largest game at its most seats)."""
 
 ANALYSIS_PLAYOUTS = 4
 """Playouts per legal move in a server's analysis (the command line's default is more) ..."""
