@@ -159,13 +159,19 @@ def big_numbers(base: str, size: int, stop: threading.Event) -> None:
     room = _client().post(f"{base}/api/rooms", json={"game": "poison-pot", "host_name": "a"}).json()
     opened = _sockets(base, room["code"], room["seat_token"], 10 * size)
     message = '{"type": "act", "action": ' + "9" * 5000 + "}"
+    _flood(opened, message, 0.2, stop)
+
+
+def _flood(opened: list[Any], message: str, pause: float, stop: threading.Event) -> None:
+    """Send ``message`` on every socket every ``pause`` seconds until ``stop``;
+    a socket the server closed is dropped. Then close the rest."""
     while not stop.is_set():
-        for ws in opened:
+        for ws in list(opened):  # a copy: sockets the server closed leave the list
             try:
                 ws.send(message)
             except Exception:
                 opened.remove(ws)
-        stop.wait(0.2)
+        stop.wait(pause)
     for ws in opened:
         ws.close()
 
@@ -174,15 +180,7 @@ def seat_chat(base: str, size: int, stop: threading.Event) -> None:
     """20 x size sockets of one seat, each chatting at its socket's limit."""
     room = _client().post(f"{base}/api/rooms", json={"game": "poison-pot", "host_name": "a"}).json()
     opened = _sockets(base, room["code"], room["seat_token"], 20 * size)
-    while not stop.is_set():
-        for ws in list(opened):
-            try:
-                ws.send(json.dumps({"type": "chat", "text": "x" * 400}))
-            except Exception:
-                opened.remove(ws)
-        stop.wait(0.1)
-    for ws in opened:
-        ws.close()
+    _flood(opened, json.dumps({"type": "chat", "text": "x" * 400}), 0.1, stop)
 
 
 def many_joins(base: str, size: int, stop: threading.Event) -> None:
