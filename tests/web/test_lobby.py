@@ -160,7 +160,9 @@ def test_open_rooms_can_be_joined_or_watched(page, web_server, api):
     page.fill("#join-name", "Bea")
     page.click("#join-form button[type=submit]")
     page.wait_for_selector("#room[data-you='1']")
-    assert "You sit in seat 1 as Bea" in page.inner_text("#room-lobby")
+    # data-you is set when the seat is taken; the lobby redraws on the next
+    # message, so wait for its line rather than read it at once.
+    page.locator("#room-lobby p", has_text="You sit in seat 1 as Bea").wait_for()
     stored = json.loads(page.evaluate(f"localStorage.getItem('apothecary.room.{room['code']}')"))
     assert stored["seat"] == 1 and stored["seat_token"]
     assert "host_token" not in stored
