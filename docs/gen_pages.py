@@ -24,6 +24,7 @@ GUIDES = (
     "architecture.md",
     "tui.md",
     "server.md",
+    "accounts.md",
     "client.md",
     "protocol.md",
     "deploy.md",

@@ -19,7 +19,7 @@ from apothecary.server.store import (
     rooms,
 )
 
-HEAD = "0006"
+HEAD = "0007"
 """The newest migration."""
 
 

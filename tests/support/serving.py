@@ -59,10 +59,11 @@ def free_port() -> int:
 
 @contextmanager
 def server_process(
-    db_url: str, *extra: str, port: int | None = None
+    db_url: str, *extra: str, port: int | None = None, log_path: Path | None = None
 ) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """``apothecary serve`` as a subprocess on a loopback port: (base URL, process).
-    Waits until /health answers; kills the process at the end if it still runs."""
+    Waits until /health answers; kills the process at the end if it still runs.
+    Its output goes to ``log_path`` when given (to be read after), else nowhere."""
     port = port or free_port()
     command = [
         sys.executable,
@@ -85,7 +86,12 @@ def server_process(
     # Its output goes to a file, not a pipe: nobody reads a pipe while the test
     # runs, and a server that fills one (64 kB of warnings) blocks on its next
     # write, its event loop with it, until its leases lapse and its rooms move.
-    with tempfile.TemporaryFile(mode="w+") as log:
+    opened = (  # closed by the with below
+        open(log_path, "w+", encoding="utf-8")  # noqa: SIM115
+        if log_path is not None
+        else tempfile.TemporaryFile(mode="w+")  # noqa: SIM115
+    )
+    with opened as log:
         process = subprocess.Popen(
             command, stdout=log, stderr=subprocess.STDOUT, text=True, env={**os.environ}
         )

@@ -13,7 +13,7 @@ import contextlib
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -25,6 +25,8 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from apothecary.core.errors import ApothecaryError
+from apothecary.server.accounts import AccountConfig, Accounts
+from apothecary.server.buckets import Buckets
 from apothecary.server.commands import SocketCommand
 from apothecary.server.guard import Guard, GuardConfig, public_origin
 from apothecary.server.hub import GOING, Connection, Hub, HubConfig
@@ -32,7 +34,8 @@ from apothecary.server.placement import Placement
 from apothecary.server.replays import RECORD_LIMIT, Replays
 from apothecary.server.room import RoomError, RoomNotFound
 from apothecary.server.routes import ROUTERS
-from apothecary.server.routes.deps import STATIC, Buckets
+from apothecary.server.routes.account import SameOrigin
+from apothecary.server.routes.deps import STATIC, origin_allowed
 from apothecary.server.store import Store
 
 if TYPE_CHECKING:  # the cluster's modules load only for a cluster: one process needs no Redis
@@ -74,6 +77,8 @@ class WebConfig:
     """Seconds a connection has to send a whole request (slowloris)."""
     connections_per_address: int = 64
     """Connections (HTTP and WebSocket) one client address may hold open."""
+    accounts: AccountConfig = field(default_factory=AccountConfig)
+    """The accounts' rules: password length, session timeouts, sign-in limits."""
 
 
 class Refusal(BaseModel):
@@ -133,7 +138,11 @@ def create_app(
     # opening more sockets buys no more messages.
     limits = _SocketLimits(web)
     _refusals(app)
+    app.state.accounts = Accounts(store, web.accounts)
     public = None if web.public_url is None else public_origin(web.public_url)
+    # Inside the Guard (added after it, so nearer the routes): a refusal still
+    # gets the security headers, and an oversized body is cut off first.
+    app.add_middleware(SameOrigin, allowed=web.allowed_origins, public=public)
     app.add_middleware(
         Guard,
         config=GuardConfig(
@@ -149,7 +158,7 @@ def create_app(
 
     @app.websocket("/ws/rooms/{code}")
     async def play(socket: WebSocket, code: str) -> None:
-        if not _origin_allowed(socket, web.allowed_origins, public):
+        if not origin_allowed(socket.headers, web.allowed_origins, public):
             await socket.close(code=1008, reason="origin not allowed")
             return
         await socket.accept()
@@ -186,23 +195,6 @@ def _refusals(app: FastAPI) -> None:
         code = getattr(error, "code", "bad_request")
         status = getattr(error, "status", 400)
         return JSONResponse({"error": code, "message": str(error)}, status_code=status)
-
-
-def _origin_allowed(socket: WebSocket, allowed: tuple[str, ...], public: str | None) -> bool:
-    """A browser's socket must come from this server's own pages or an allowed
-    origin (so another site cannot play in its visitors' names); programs that
-    send no Origin are let in. With a public origin configured, that is the
-    server's own: the request's Host is not trusted to say so (DNS rebinding
-    makes a hostile page's Origin and Host agree)."""
-    origin = socket.headers.get("origin")
-    if origin is None:
-        return True
-    if origin in allowed:
-        return True
-    if public is not None:
-        return origin.lower() == public
-    host = socket.headers.get("host", "")
-    return urlsplit(origin).netloc == host
 
 
 def _error(code: str, message: str) -> dict[str, Any]:

@@ -23,13 +23,16 @@ import signal
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from apothecary.cli_common import user_errors
 from apothecary.core.errors import BadOptionError
 from apothecary.lifeline import die_with_parent, exit_now
+
+if TYPE_CHECKING:  # the [web] extra loads only when serving
+    from apothecary.server.accounts import AccountConfig
 
 
 def register(app: typer.Typer) -> None:
@@ -119,6 +122,15 @@ _RoomsPerAddressOption = Annotated[
 _LobbyExpiryOption = Annotated[
     float, typer.Option(help="Seconds a lobby nobody is in and nothing changes in lasts.")
 ]
+_MinPasswordOption = Annotated[
+    int, typer.Option(help="The shortest account password, in characters (8 or more).")
+]
+_SignInPerAccountOption = Annotated[
+    int, typer.Option(help="Sign-in attempts a minute for one account name.")
+]
+_SignInPerAddressOption = Annotated[
+    int, typer.Option(help="Sign-in and sign-up attempts a minute from one client address.")
+]
 _AbandonedExpiryOption = Annotated[
     float, typer.Option(help="Seconds a game nobody is connected to and nobody moves in lasts.")
 ]
@@ -147,6 +159,9 @@ def serve_command(
     rooms_per_address: _RoomsPerAddressOption = 20,
     lobby_expiry: _LobbyExpiryOption = 3600.0,
     abandoned_expiry: _AbandonedExpiryOption = 6 * 3600.0,
+    min_password_length: _MinPasswordOption = 12,
+    sign_in_per_account: _SignInPerAccountOption = 5,
+    sign_in_per_address: _SignInPerAddressOption = 20,
 ) -> None:
     """Run the game server: rooms, invite links, bots, spectators, chat."""
     _need_web()
@@ -166,12 +181,11 @@ def serve_command(
     )
     _check_rooms(max_rooms, rooms_per_address, lobby_expiry, abandoned_expiry)
     _check_guard(connections_per_address, request_timeout, public_url)
+    accounts = _accounts(min_password_length, sign_in_per_account, sign_in_per_address)
     redis_url = redis or os.environ.get(REDIS_ENV) or None
     store = Store(db or default_url())
     _check_sharing(workers, redis_url, store.shared)
-    logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    if log_level != "debug":  # Alembic's start-up chatter says nothing a user needs
-        logging.getLogger("alembic").setLevel(logging.WARNING)
+    _set_up_logging(log_level)
     store.migrate()  # a bad URL or an unreachable database is one clear line, before listening
     if redis_url:
         _check_redis(redis_url)  # so is an unreachable Redis
@@ -195,12 +209,20 @@ def serve_command(
         heartbeat_seconds=heartbeat_seconds,
         log_level=log_level,
         rooms=(max_rooms, rooms_per_address, lobby_expiry, abandoned_expiry),
+        accounts=accounts,
     )
     store.close()
     if workers == 1:
         _run_server(plan, None, announce=True)
     else:
         _supervise(plan, workers)
+
+
+def _set_up_logging(log_level: str) -> None:
+    """Log at ``log_level`` to the terminal (a server process, or its supervisor)."""
+    logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    if log_level != "debug":  # Alembic's start-up chatter says nothing a user needs
+        logging.getLogger("alembic").setLevel(logging.WARNING)
 
 
 def _need_web() -> None:
@@ -270,6 +292,22 @@ def _check_guard(connections_per_address: int, request_timeout: float, url: str 
         public_origin(url)  # a bad URL is one clear line, before anything starts
 
 
+def _accounts(min_password: int, per_account: int, per_address: int) -> AccountConfig:
+    """The accounts' rules from the flags (BadOptionError naming one out of range)."""
+    from apothecary.server.accounts import AccountConfig
+
+    if per_account < 1 or per_address < 1:
+        raise BadOptionError("--sign-in-per-account and --sign-in-per-address: 1 or more")
+    try:
+        return AccountConfig(
+            min_password_length=min_password,
+            attempts_per_account=per_account,
+            attempts_per_address=per_address,
+        )
+    except BadOptionError as error:
+        raise BadOptionError(f"--min-password-length: {error}") from None
+
+
 def _check_sharing(workers: int, redis_url: str | None, shared: bool) -> None:
     """BadOptionError when several processes are asked for without what they share."""
     from apothecary.server.cluster import REDIS_ENV
@@ -310,6 +348,8 @@ class _Plan:
     log_level: str = "info"
     rooms: tuple[int, int, float, float] = (2000, 20, 3600.0, 6 * 3600.0)
     """``max_rooms``, ``rooms_per_address``, ``lobby_expiry``, ``abandoned_expiry``."""
+    accounts: AccountConfig | None = None
+    """The accounts' rules (None: the defaults)."""
 
 
 def _check_redis(url: str) -> None:
@@ -334,6 +374,7 @@ def _run_server(plan: _Plan, sockets: list[Any] | None, announce: bool) -> None:
     import uvicorn
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
+    from apothecary.server.accounts import AccountConfig
     from apothecary.server.app import WebConfig, create_app
     from apothecary.server.cluster import ClusterConfig
     from apothecary.server.guard import guarded_protocol
@@ -341,11 +382,7 @@ def _run_server(plan: _Plan, sockets: list[Any] | None, announce: bool) -> None:
     from apothecary.server.store import Store
 
     if not announce:  # a worker: its supervisor set up logging in another process
-        logging.basicConfig(
-            level=plan.log_level.upper(), format="%(levelname)s %(name)s: %(message)s"
-        )
-        if plan.log_level != "debug":
-            logging.getLogger("alembic").setLevel(logging.WARNING)
+        _set_up_logging(plan.log_level)
     cluster = (
         None
         if plan.redis_url is None
@@ -374,6 +411,7 @@ def _run_server(plan: _Plan, sockets: list[Any] | None, announce: bool) -> None:
             public_url=plan.public_url,
             request_timeout=plan.request_timeout,
             connections_per_address=plan.connections_per_address,
+            accounts=plan.accounts or AccountConfig(),
         ),
         cluster,
     )

@@ -139,6 +139,33 @@ keyed by the game, the plan that values it (bot, playouts, budget, seed, as
 one canonical text) and the version of the format its decisions are kept in,
 so a later format simply never reads an older row."""
 
+users = sa.Table(
+    "users",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(32), nullable=False),
+    # The name folded to lower case: one account per name whatever its case.
+    sa.Column("name_key", sa.String(32), nullable=False, unique=True),
+    sa.Column("password_hash", sa.String(255), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("password_changed", sa.Float, nullable=False),
+)
+"""Accounts (:mod:`apothecary.server.accounts`): a user name as it was typed, its
+folded key, and an argon2id hash of the password, never the password."""
+
+account_sessions = sa.Table(
+    "account_sessions",
+    metadata,
+    # A SHA-256 of the cookie's token: a copy of the table signs nobody in.
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("last_seen", sa.Float, nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+    sa.Index("ix_account_sessions_user_id", "user_id"),
+)
+"""Signed-in sessions, one row each, shared by every server process on the database."""
+
 
 UNREADABLE = "unreadable JSON"
 """What :meth:`Store.kept_analysis` gives for a row whose JSON does not parse
