@@ -81,10 +81,13 @@ def free_port() -> int:
         return port
 
 
-def fetch(url: str, body: dict[str, Any] | None = None) -> tuple[int, bytes]:
-    """GET (or POST ``body`` as JSON) ``url``: the status and the body."""
+def fetch(
+    url: str, body: dict[str, Any] | None = None, extra: dict[str, str] | None = None
+) -> tuple[int, bytes]:
+    """GET (or POST ``body`` as JSON) ``url``, with ``extra`` headers: the status and the body."""
     data = json.dumps(body).encode() if body is not None else None
     headers = {"Content-Type": "application/json"} if body is not None else {}
+    headers.update(extra or {})
     request = urllib.request.Request(url, data=data, headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
@@ -157,9 +160,19 @@ def check_server(names: list[str], folder: Path) -> None:
                 check(f"GET /api/games/{name}/rules", status == 200 and rules.startswith(b"# "))
                 status, room = fetch(f"{base}/api/rooms", {"host_name": "smoke", "game": name})
                 check(f"POST /api/rooms ({name}): stored", status == 201, room[:300])
+            check_accounts(base)
         finally:
             server.terminate()
             server.wait(timeout=30)
+
+
+def check_accounts(base: str) -> None:
+    """An account signs up; a common password is refused (its list ships in the package)."""
+    url, same = f"{base}/api/account/sign-up", {"X-Apothecary": "1"}
+    status, body = fetch(url, {"name": "smoke", "password": "1qaz2wsx3edc"}, same)
+    check("sign-up refuses a common password", b"weak_password" in body, body[:300])
+    status, body = fetch(url, {"name": "smoke", "password": "a smoke test passphrase"}, same)
+    check("POST /api/account/sign-up", status == 201, body[:300])
 
 
 def main() -> None:

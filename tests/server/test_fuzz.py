@@ -15,6 +15,7 @@ nothing was sent to them. The last tests plant bugs to show it catches them.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -41,6 +42,7 @@ from serving import app_client, host_headers, make_room, sqlite_url
 from starlette.websockets import WebSocketDisconnect
 
 from apothecary.core.registry import games
+from apothecary.server.accounts import AccountConfig
 from apothecary.server.app import WebConfig, create_app
 from apothecary.server.hub import Hub
 from apothecary.server.room import (
@@ -59,7 +61,14 @@ from apothecary.server.store import Store
 GAME = "poison-pot"
 """Two or three people, perfect information (chance draws the cauldrons): small and quick."""
 
-ROOMY = WebConfig(create_per_minute=1_000_000, rate_per_second=10_000.0, rate_burst=10_000)
+ROOMY = WebConfig(
+    create_per_minute=1_000_000,
+    rate_per_second=10_000.0,
+    rate_burst=10_000,
+    accounts=AccountConfig(
+        attempts_per_account=10**6, attempts_per_address=10**6, hash_time_cost=1, hash_memory_kib=64
+    ),
+)
 """Limits out of the way, for the tests that are not about them."""
 
 WAIT = 20.0
@@ -337,6 +346,26 @@ def send_case(client: TestClient, case: Any) -> Any:
     )
 
 
+FUZZ_PASSWORD = "fuzzing all the way"
+"""The password of the fuzz's account ("fuzzer", signed in from the start)."""
+
+
+def aim_account(case: Any, label: str, index: int, made: Iterator[int]) -> None:
+    """An account operation's case (every other one) with the header the server's
+    own pages send and a body that passes: a new name, the account's password."""
+    if " /api/account" not in label or index % 2:
+        return
+    case.headers = {**(case.headers or {}), "X-Apothecary": "1"}
+    bodies: dict[str, dict[str, str]] = {
+        "POST /api/account/sign-up": {"name": f"fuzz{next(made)}", "password": FUZZ_PASSWORD},
+        "POST /api/account/sign-in": {"name": "fuzzer", "password": FUZZ_PASSWORD},
+        "POST /api/account/password": {"current": FUZZ_PASSWORD, "new": FUZZ_PASSWORD + "!"},
+        "POST /api/account/delete": {"password": FUZZ_PASSWORD},
+    }
+    if label in bodies:
+        case.body = bodies[label]
+
+
 @pytest.fixture
 def api(tmp_path: Any) -> Iterator[tuple[TestClient, list[dict[str, Any]]]]:
     """An app with three real rooms for the fuzz to hit: a lobby, a game
@@ -357,6 +386,11 @@ def api(tmp_path: Any) -> Iterator[tuple[TestClient, list[dict[str, Any]]]]:
         record = test_client.get(f"/api/rooms/{over['code']}/games/1/record")
         assert record.status_code == 200, record.text
         over["record"] = record.json()
+        account = {"name": "fuzzer", "password": FUZZ_PASSWORD}
+        signed_up = test_client.post(
+            "/api/account/sign-up", json=account, headers={"X-Apothecary": "1"}
+        )
+        assert signed_up.status_code == 201, signed_up.text  # its cookie: the client's now
         yield test_client, [lobby, playing, over]
 
 
@@ -377,6 +411,7 @@ def test_openapi_operations_never_fail_and_answer_as_declared(
     params = {p.name for p in operation.path_parameters}
     names = sorted(games())
     seen: dict[int, int] = {}
+    made = itertools.count()
 
     def aim(case: Any, index: int) -> Any:
         """The case, pointed at a real room (with its host's token) or game."""
@@ -399,6 +434,7 @@ def test_openapi_operations_never_fail_and_answer_as_declared(
             case.body = {**case.body, "level": "random"}
         if label == "POST /api/rooms" and isinstance(case.body, dict) and index % 2 == 0:
             case.body = {**case.body, "game": names[index % len(names)], "seats": None}
+        aim_account(case, label, index, made)
         return case
 
     negatable = bool(params) or "{code}" in label or label.startswith(("POST", "PUT"))

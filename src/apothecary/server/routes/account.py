@@ -17,7 +17,7 @@ import json
 import time
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Cookie, Depends, Request, Response
+from fastapi import APIRouter, Cookie, Depends, Header, Request, Response
 from pydantic import BaseModel, Field
 from starlette.datastructures import Headers
 
@@ -135,6 +135,24 @@ async def _session(accounts: AccountsDep, token: SessionCookie = None) -> Sessio
     return found
 
 
+async def _same_origin_header(
+    _sent: Annotated[
+        str,
+        Header(
+            alias=HEADER,
+            min_length=1,
+            description="Any value: says the request comes from a script of this "
+            "server's own pages (another site's page cannot send it).",
+        ),
+    ],
+) -> None:
+    """Documents the header in the schema; :class:`SameOrigin` refuses a request
+    without it before this is reached."""
+
+
+CHANGES = [Depends(_same_origin_header)]
+"""The dependencies of a state-changing account route."""
+
 SessionDep = Annotated[Session, Depends(_session)]
 """The request's live session (401 ``not_signed_in`` without one)."""
 
@@ -211,7 +229,9 @@ def _user(session_user: Any) -> SignedIn:
 # -- the routes ----------------------------------------------------------------------------
 
 
-@router.post("/sign-up", status_code=201, summary="Make an account and sign in")
+@router.post(
+    "/sign-up", status_code=201, summary="Make an account and sign in", dependencies=CHANGES
+)
 async def sign_up(
     request: Request, response: Response, accounts: AccountsDep, body: Credentials
 ) -> SignedIn:
@@ -221,7 +241,11 @@ async def sign_up(
     return _user(user)
 
 
-@router.post("/sign-in", summary="Sign in: a new session (any session it came with ends)")
+@router.post(
+    "/sign-in",
+    summary="Sign in: a new session (any session it came with ends)",
+    dependencies=CHANGES,
+)
 async def sign_in(
     request: Request,
     response: Response,
@@ -237,14 +261,22 @@ async def sign_in(
     return _user(user)
 
 
-@router.get("", summary="The signed-in account")
-async def whoami(session: SessionDep, response: Response) -> SignedIn:
-    """The account of the request's session."""
+class WhoAmI(BaseModel):
+    """Who the request's session is signed in as."""
+
+    user: AccountFacts | None = Field(description="The account; null when not signed in.")
+
+
+@router.get("", summary="The signed-in account, if any")
+async def whoami(accounts: AccountsDep, response: Response, token: SessionCookie = None) -> WhoAmI:
+    """The account of the request's session, or null: every page asks, so being
+    signed out is an answer, not an error."""
     response.headers["Cache-Control"] = "no-store"
-    return _user(session.user)
+    found = await accounts.session(token, time.time())
+    return WhoAmI(user=None if found is None else _user(found.user).user)
 
 
-@router.post("/sign-out", summary="End this session")
+@router.post("/sign-out", summary="End this session", dependencies=CHANGES)
 async def sign_out(
     request: Request, response: Response, accounts: AccountsDep, token: SessionCookie = None
 ) -> Done:
@@ -255,7 +287,9 @@ async def sign_out(
     return Done()
 
 
-@router.post("/sign-out-everywhere", summary="End every session of the account")
+@router.post(
+    "/sign-out-everywhere", summary="End every session of the account", dependencies=CHANGES
+)
 async def sign_out_everywhere(
     request: Request, response: Response, accounts: AccountsDep, session: SessionDep
 ) -> Done:
@@ -265,7 +299,9 @@ async def sign_out_everywhere(
     return Done(sessions_ended=ended)
 
 
-@router.post("/password", summary="Change the password (every other session ends)")
+@router.post(
+    "/password", summary="Change the password (every other session ends)", dependencies=CHANGES
+)
 async def change_password(
     request: Request,
     response: Response,
@@ -281,7 +317,7 @@ async def change_password(
     return _user(session.user)
 
 
-@router.post("/delete", summary="Delete the account and every session of it")
+@router.post("/delete", summary="Delete the account and every session of it", dependencies=CHANGES)
 async def delete_account(
     request: Request,
     response: Response,

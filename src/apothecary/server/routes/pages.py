@@ -12,7 +12,8 @@ from apothecary.server.routes.deps import STATIC, HubDep, index_page
 router = APIRouter()
 
 # Every page path serves the one page; the client reads the path itself.
-for path in ("/", "/rooms/{code}", "/rules/{code}", "/replay", "/replay/{code}/{game_no}"):
+PAGES = ("/", "/rooms/{code}", "/rules/{code}", "/replay", "/replay/{code}/{game_no}", "/account")
+for path in PAGES:
     router.add_api_route(path, index_page, methods=["GET"], include_in_schema=False)
 
 

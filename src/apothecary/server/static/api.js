@@ -10,8 +10,11 @@ export class ApiError extends Error {
 
 // `body` is sent as JSON, `raw` (a string that is JSON already) as it is.
 // `full` answers { data, headers } (for a header such as X-Total-Count), not the data alone.
-async function request(method, path, { body, raw, token, text = false, full = false } = {}) {
+// `same` adds the header that says the request comes from this server's own pages
+// (state-changing account requests need it: docs/accounts.md#cross-site-requests).
+async function request(method, path, { body, raw, token, text = false, full = false, same = false } = {}) {
   const headers = {};
+  if (same) headers["x-apothecary"] = "1";
   if (body !== undefined || raw !== undefined) headers["content-type"] = "application/json";
   if (token) headers.authorization = `Bearer ${token}`;
   const response = await fetch(path, {
@@ -71,6 +74,17 @@ export const api = {
   analysis: (code, gameNo) => request("POST", `/api/replays/${encodeURIComponent(code)}/${gameNo}/analysis`),
   // A record file's text as it is (the server reads and checks it).
   upload: (record) => request("POST", "/api/replays", { raw: record }),
+  // The account (docs/accounts.md); the session is an HttpOnly cookie the browser sends.
+  account: {
+    whoami: () => request("GET", "/api/account"),
+    signUp: (name, password) => request("POST", "/api/account/sign-up", { body: { name, password }, same: true }),
+    signIn: (name, password) => request("POST", "/api/account/sign-in", { body: { name, password }, same: true }),
+    signOut: () => request("POST", "/api/account/sign-out", { same: true }),
+    signOutEverywhere: () => request("POST", "/api/account/sign-out-everywhere", { same: true }),
+    changePassword: (current, next) =>
+      request("POST", "/api/account/password", { body: { current, new: next }, same: true }),
+    remove: (password) => request("POST", "/api/account/delete", { body: { password }, same: true }),
+  },
 };
 
 // Whether `url` answers 2xx within `wait` ms (a stopped server never does; a proxy in front

@@ -1,6 +1,7 @@
 // The browser client's entry: reads the path and shows the lobby (/), a game's
 // rules page (/rules/NAME) or a room (/rooms/CODE). Plain ES modules, no build step.
 
+import { accountLink, showAccount } from "./account.js";
 import { api } from "./api.js";
 import { flask, h, replace } from "./dom.js";
 import { showLobby } from "./lobby.js";
@@ -10,12 +11,14 @@ import { showRoom } from "./room.js";
 
 function frame() {
   const main = h("main", { id: "app", class: "app", tabindex: "-1" });
+  const nav = h("nav", { "aria-label": "Site" }, h("a", { href: "/", class: "nav-link" }, "Lobby"));
   const header = h(
     "header",
     { class: "site-head" },
     h("a", { href: "/", class: "brand", "aria-label": "apothecary: the lobby" }, flask(26), h("span", {}, "apothecary")),
-    h("nav", { "aria-label": "Site" }, h("a", { href: "/", class: "nav-link" }, "Lobby")),
+    nav,
   );
+  accountLink(nav).catch(() => {}); // a server without accounts' answer leaves "Sign in"
   const footer = h(
     "footer",
     { class: "site-foot" },
@@ -53,5 +56,6 @@ const replay = location.pathname.match(/^\/replay\/([A-Za-z0-9_-]{1,32})\/(\d{1,
 if (room) showRoom(main, room[1]);
 else if (replay) showReplay(main, replay[1], Number(replay[2]));
 else if (/^\/replay\/?$/.test(location.pathname)) showUpload(main);
+else if (/^\/account\/?$/.test(location.pathname)) showAccount(main);
 else if (rules) showRules(main, rules);
 else showLobby(main);

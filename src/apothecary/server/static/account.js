@@ -1,0 +1,181 @@
+// Accounts (docs/accounts.md): the header's "Sign in" link or the signed-in name, and the
+// /account page: sign in or sign up when signed out; sign out (here or everywhere), a new
+// password and deleting the account when signed in. The session is an HttpOnly cookie this
+// script never sees; it asks the server who is signed in.
+
+import { api } from "./api.js";
+import { h, replace, toast } from "./dom.js";
+
+// The header's link: "Sign in", or the account's name; both lead to /account.
+export async function accountLink(nav) {
+  const link = h("a", { href: "/account", class: "nav-link", id: "account-link" }, "Sign in");
+  nav.append(link);
+  const user = await signedIn();
+  if (user) {
+    replace(link, user.name);
+    link.setAttribute("aria-label", `Your account: ${user.name}`);
+    link.dataset.user = user.name;
+  }
+}
+
+async function signedIn() {
+  return (await api.account.whoami()).user;
+}
+
+export async function showAccount(main) {
+  document.title = "Your account · apothecary";
+  replace(main, h("p", { class: "muted" }, "Loading…"));
+  let user = null;
+  try {
+    user = await signedIn();
+  } catch (error) {
+    replace(main, h("section", { class: "panel" }, h("h1", {}, "The server did not answer"), h("p", {}, error.message)));
+    return;
+  }
+  if (user) replace(main, signedInPage(user));
+  else replace(main, signedOutPage());
+}
+
+// A form of labelled fields whose submit calls `act(values)`; its errors are shown in the form.
+function form(id, title, fields, label, act) {
+  const message = h("p", { class: "error form-error", role: "alert", "aria-live": "polite" });
+  const inputs = fields.map(([name, text, attrs]) => {
+    const input = h("input", { id: `${id}-${name}`, name, required: true, ...attrs });
+    return [name, input, h("div", { class: "field" }, h("label", { for: input.id }, text), input)];
+  });
+  const submit = h("button", { type: "submit", class: "primary" }, label);
+  const element = h(
+    "form",
+    { id, class: "panel account-form", "aria-labelledby": `${id}-title`, novalidate: true },
+    h("h2", { id: `${id}-title` }, title),
+    inputs.map(([, , field]) => field),
+    message,
+    h("div", { class: "actions" }, submit),
+  );
+  element.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    replace(message);
+    const values = Object.fromEntries(inputs.map(([name, input]) => [name, input.value]));
+    submit.disabled = true;
+    try {
+      await act(values);
+    } catch (error) {
+      replace(message, error.message);
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  return element;
+}
+
+const PASSWORD = { type: "password", maxlength: 256 };
+
+function signedOutPage() {
+  const reload = () => location.assign("/account");
+  return h(
+    "section",
+    { class: "account-page", "aria-labelledby": "account-title" },
+    h("h1", { id: "account-title" }, "Your account"),
+    h(
+      "p",
+      { class: "lead" },
+      "An account is optional: anyone can play from an invite link. Sign in to keep your name.",
+    ),
+    h(
+      "div",
+      { class: "account-forms" },
+      form(
+        "sign-in",
+        "Sign in",
+        [
+          ["name", "User name", { type: "text", autocomplete: "username", maxlength: 24 }],
+          ["password", "Password", { ...PASSWORD, autocomplete: "current-password" }],
+        ],
+        "Sign in",
+        async (values) => {
+          await api.account.signIn(values.name, values.password);
+          reload();
+        },
+      ),
+      form(
+        "sign-up",
+        "New account",
+        [
+          ["name", "User name (3–24 letters, digits, _ . -)", { type: "text", autocomplete: "username", maxlength: 24 }],
+          ["password", "Password (a long passphrase is best)", { ...PASSWORD, autocomplete: "new-password" }],
+        ],
+        "Make the account",
+        async (values) => {
+          await api.account.signUp(values.name, values.password);
+          reload();
+        },
+      ),
+    ),
+  );
+}
+
+function signedInPage(user) {
+  const home = () => location.assign("/account");
+  return h(
+    "section",
+    { class: "account-page", "aria-labelledby": "account-title" },
+    h("h1", { id: "account-title" }, `Signed in as ${user.name}`),
+    h("p", { class: "muted" }, `Account made ${new Date(user.created * 1000).toLocaleDateString()}.`),
+    h(
+      "div",
+      { class: "actions account-actions" },
+      h(
+        "button",
+        {
+          type: "button",
+          id: "sign-out",
+          onclick: async () => {
+            await api.account.signOut();
+            home();
+          },
+        },
+        "Sign out",
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "quiet",
+          id: "sign-out-everywhere",
+          onclick: async () => {
+            await api.account.signOutEverywhere();
+            home();
+          },
+        },
+        "Sign out on every device",
+      ),
+    ),
+    h(
+      "div",
+      { class: "account-forms" },
+      form(
+        "new-password",
+        "Change the password",
+        [
+          ["current", "Current password", { ...PASSWORD, autocomplete: "current-password" }],
+          ["new", "New password", { ...PASSWORD, autocomplete: "new-password" }],
+        ],
+        "Change it",
+        async (values) => {
+          await api.account.changePassword(values.current, values.new);
+          toast("Password changed; every other device is signed out.");
+        },
+      ),
+      form(
+        "delete-account",
+        "Delete the account",
+        [["password", "Password, to confirm", { ...PASSWORD, autocomplete: "current-password" }]],
+        "Delete it for good",
+        async (values) => {
+          await api.account.remove(values.password);
+          home();
+        },
+      ),
+    ),
+  );
+}
