@@ -401,3 +401,22 @@ def test_0007_adds_the_accounts_to_a_populated_database_and_goes_back(db_url: st
         assert store.load(room.code) is not None
     finally:
         store.close()
+
+
+def test_a_hash_of_weaker_parameters_is_replaced_at_the_next_sign_in(tmp_path: Path) -> None:
+    url = sqlite_url(tmp_path)
+    store, weak = _accounts(url, AccountConfig(hash_time_cost=1, hash_memory_kib=1024))
+    stronger = Accounts(store, AccountConfig(hash_time_cost=2, hash_memory_kib=2048))
+
+    def stored() -> str:
+        with store.engine.connect() as connection:
+            return str(connection.execute(sa.select(users.c.password_hash)).scalar())
+
+    try:
+        asyncio.run(weak.sign_up("ann", GOOD, "a", 0.0))
+        assert stored().startswith("$argon2id$") and "m=1024,t=1" in stored()
+        asyncio.run(stronger.sign_in("ann", GOOD, "a", 1.0))
+        assert "m=2048,t=2" in stored()
+        asyncio.run(weak.sign_in("ann", GOOD, "a", 2.0))  # still the same password
+    finally:
+        store.close()

@@ -187,11 +187,16 @@ def common_passwords() -> frozenset[str]:
     return frozenset(line.strip().lower() for line in text.splitlines() if line.strip())
 
 
+def normalise_password(password: str) -> str:
+    """The password as it is checked and hashed: Unicode NFKC, so the same characters
+    typed on two keyboards (fullwidth letters, a composed or decomposed accent) match."""
+    return unicodedata.normalize("NFKC", password)
+
+
 def check_password(password: str, name: str, minimum: int) -> str:
-    """The password as it is hashed (NFKC-normalised, so the same characters typed
-    on two keyboards match), or :class:`WeakPassword` saying why not. The message
-    never repeats the password."""
-    normal = unicodedata.normalize("NFKC", password)
+    """The password as it is hashed (:func:`normalise_password`), or
+    :class:`WeakPassword` saying why not. The message never repeats the password."""
+    normal = normalise_password(password)
     if len(normal) < minimum:
         raise WeakPassword(f"a password is at least {minimum} characters")
     if len(normal) > PASSWORD_MAX:
@@ -247,7 +252,7 @@ class Accounts:
             if self._dummy is None:
                 self._dummy = await asyncio.to_thread(self.hasher.hash, secrets.token_hex(16))
             stored = self._dummy
-        normal = unicodedata.normalize("NFKC", password)
+        normal = normalise_password(password)
         try:
             return await asyncio.to_thread(self.hasher.verify, stored, normal)
         except (VerificationError, InvalidHashError):
@@ -319,9 +324,7 @@ class Accounts:
         user = User(row["id"], row["name"], row["created"])
         rehash = None
         if self.hasher.check_needs_rehash(row["password_hash"]):  # the parameters were raised
-            rehash = await asyncio.to_thread(
-                self.hasher.hash, unicodedata.normalize("NFKC", password)
-            )
+            rehash = await asyncio.to_thread(self.hasher.hash, normalise_password(password))
 
         def write() -> str:
             with self.store.engine.begin() as connection:
