@@ -8,8 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from test_csp import _violations, _watch
-from test_lobby_pages import wait_until
+from test_lobby import _axe, _describe
 
 from apothecary.server.routes.account import COOKIE
 
@@ -64,7 +65,8 @@ def test_sign_up_sign_out_sign_in_and_delete_in_the_browser(
     header_says(page, "Lucrezia")
     page.fill("#host-name", "Lucrezia")
     page.locator("#setup button[type=submit]").click()
-    wait_until(page, "location.pathname.startsWith('/rooms/')")
+    page.wait_for_url("**/rooms/*")
+    page.locator("#room").wait_for()
 
     page.goto(f"{web_server}/account")
     page.locator("#sign-out").click()
@@ -83,3 +85,18 @@ def test_sign_up_sign_out_sign_in_and_delete_in_the_browser(
     page.locator("#sign-in .form-error", has_text="do not sign in").wait_for()
     assert _violations(page, console) == []
     assert page.errors == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_account_pages_have_no_serious_accessibility_violations(
+    page: Any, web_server: str, scheme: str
+) -> None:
+    page.emulate_media(color_scheme=scheme)
+    page.goto(f"{web_server}/account")
+    page.locator("#sign-up").wait_for()
+    violations = _axe(page)
+    assert not violations, _describe(violations)
+    fill(page, "sign-up", name=f"axe_{scheme}", password=PASSWORD)
+    page.locator("#delete-account").wait_for()
+    violations = _axe(page)
+    assert not violations, _describe(violations)
