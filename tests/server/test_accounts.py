@@ -31,7 +31,13 @@ from apothecary.server.accounts import (
 )
 from apothecary.server.app import WebConfig
 from apothecary.server.routes.account import COOKIE, HEADER
-from apothecary.server.store import Store, account_sessions, alembic_config, users
+from apothecary.server.store import (
+    Store,
+    account_sessions,
+    alembic_config,
+    sign_in_attempts,
+    users,
+)
 
 GOOD = "correct horse battery"
 """A password that passes every rule."""
@@ -39,8 +45,11 @@ GOOD = "correct horse battery"
 SAME = {HEADER: "1"}
 """What the server's own pages send with every state-changing request."""
 
-QUICK = AccountConfig(hash_time_cost=1, hash_memory_kib=1024)
-"""Cheap hashes for tests that hash a lot (the parameters are argon2id's all the same)."""
+QUICK = AccountConfig(
+    hash_time_cost=1, hash_memory_kib=1024, attempts_per_account=1000, attempts_per_address=1000
+)
+"""Cheap hashes for tests that hash a lot (the parameters are argon2id's all the same),
+and the sign-in limits lifted for the tests not about them."""
 
 
 def client_on(url: str, accounts: AccountConfig = QUICK, **web: Any) -> TestClient:
@@ -297,20 +306,31 @@ def test_any_state_changing_request_with_the_cookie_is_checked(client: TestClien
 # -- rate limits ------------------------------------------------------------------------------
 
 
-def test_sign_in_attempts_are_limited_per_account_and_per_address(tmp_path: Path) -> None:
+def test_sign_in_attempts_are_limited_per_account_and_per_address(db_url: str) -> None:
     config = AccountConfig(attempts_per_account=3, attempts_per_address=5)
-    store, accounts = _accounts(sqlite_url(tmp_path), config)
-    try:
-        for address in ("1", "2", "3"):  # one account, from three addresses
-            accounts.throttle("ann", address)
+    store, accounts = _accounts(db_url, config)
+    # Another process on the same database: it shares the counts.
+    other = Accounts(Store(db_url), config)
+
+    async def run() -> None:
+        for address, where in (("1", accounts), ("2", other), ("3", accounts)):
+            await where.throttle("ann", address, 60.0)  # one account, three addresses
         with pytest.raises(TooManyAttempts, match="for this account"):
-            accounts.throttle("ANN", "4")  # the name's case does not buy more
-        for name in ("b1", "b2", "b3", "b4"):  # one address, many names ("1" spent one)
-            accounts.throttle(name, "1")
+            await other.throttle("ANN", "4", 61.0)  # the name's case buys no more
+        await accounts.throttle("ann", "4", 120.0)  # the next minute: a new share
+        for name in ("b1", "b2", "b3", "b4"):  # one address, many names (its fifth)
+            await other.throttle(name, "4", 121.0)
         with pytest.raises(TooManyAttempts, match="from your address"):
-            accounts.throttle("b5", "1")
+            await accounts.throttle("b5", "4", 122.0)
+
+    try:
+        asyncio.run(run())
+        with store.engine.connect() as connection:  # only the last minutes are kept
+            kept = connection.execute(sa.select(sign_in_attempts.c.minute)).scalars()
+            assert set(kept) <= {1, 2}
     finally:
         store.close()
+        other.store.close()
 
 
 def test_too_many_attempts_is_429_even_with_the_right_password(tmp_path: Path) -> None:

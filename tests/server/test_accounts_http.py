@@ -123,11 +123,12 @@ def test_one_accounts_session_never_acts_for_another(base: str) -> None:
                 assert other.get("/api/account").json()["user"] is None
 
 
-def test_a_session_made_on_one_process_is_good_on_another(
+def test_a_session_and_the_sign_in_limit_hold_across_processes(
     postgres_db_url: str, redis_url: str
 ) -> None:
     prefix = f"t{secrets.token_hex(4)}"
-    flags = (*cluster_flags(redis_url, prefix), *ROOMY)
+    limits = ("--sign-in-per-address", "1000", "--sign-in-per-account", "4")
+    flags = (*cluster_flags(redis_url, prefix), *limits)
     with (
         server_process(postgres_db_url, *flags) as (one, _),
         server_process(postgres_db_url, *flags) as (two, _),
@@ -144,6 +145,13 @@ def test_a_session_made_on_one_process_is_good_on_another(
             body = {"name": "ANN", "password": GOOD}
             answer = there.post("/api/account/sign-in", json=body, headers=SAME)
             assert answer.status_code == 200 and COOKIE in there.cookies
+        # The sign-in limit is one count for both: 4 tries for a name, wherever they land.
+        wrong = {"name": "bob", "password": "wrong wrong wrong"}
+        tries = [
+            httpx.post(f"{where}/api/account/sign-in", json=wrong, headers=SAME).status_code
+            for where in (one, two, one, two, one)
+        ]
+        assert tries == [401, 401, 401, 401, 429]
 
 
 def test_passwords_never_appear_in_logs_responses_or_the_database(tmp_path: Path) -> None:

@@ -15,7 +15,8 @@ password storage and session management cheat sheets are the checklist).
   only its SHA-256, so a copy of the table signs nobody in. Every server process
   reads the same table, so a session made on one is good on all of them.
 * Sign-in attempts (and sign-ups, and the password checks of a password change
-  or an account deletion) are limited per account name and per client address.
+  or an account deletion) are limited per account name and per client address,
+  counted in the database, so the limits hold across every server process.
 """
 
 from __future__ import annotations
@@ -33,8 +34,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from apothecary.core.errors import ApothecaryError, BadOptionError
-from apothecary.server.buckets import Buckets
-from apothecary.server.store import Store, account_sessions, users
+from apothecary.server.store import Store, account_sessions, sign_in_attempts, users
 
 NAME_MIN, NAME_MAX = 3, 24
 """How long a user name may be, in characters."""
@@ -228,20 +228,54 @@ class Accounts:
             memory_cost=config.hash_memory_kib,
             parallelism=config.hash_parallelism,
         )
-        self.by_account = Buckets(config.attempts_per_account / 60, config.attempts_per_account)
-        self.by_address = Buckets(config.attempts_per_address / 60, config.attempts_per_address)
         self._dummy: str | None = None
 
     # -- the steps every request shares ---------------------------------------------------
 
-    def throttle(self, name: str | None, address: str) -> None:
-        """Spend one attempt of the address's share and of the account name's
-        (any name, an account or not, so a refusal says nothing of who exists);
-        :class:`TooManyAttempts` once either is used up."""
-        if not self.by_address.take(address):
+    async def throttle(self, name: str | None, address: str, now: float) -> None:
+        """Count one attempt against the address and the account name (any name, an
+        account or not, so a refusal says nothing of who exists); :class:`TooManyAttempts`
+        once either has used its share of the minute. The counts are in the database,
+        so every server process on it shares them."""
+        if not await self.store.run(self._attempt, f"address:{address}", now):
             raise TooManyAttempts("too many attempts from your address; wait a minute")
-        if name is not None and not self.by_account.take(name_key(name)):
+        if name is not None and not await self.store.run(
+            self._attempt, f"account:{name_key(name)}", now
+        ):
             raise TooManyAttempts("too many sign-in attempts for this account; wait a minute")
+
+    def _attempt(self, key: str, now: float) -> bool:
+        """Count an attempt against ``key`` in this minute (one upsert, so processes
+        racing never lose a count); whether it is within the key's share."""
+        limit = (
+            self.config.attempts_per_account
+            if key.startswith("account:")
+            else self.config.attempts_per_address
+        )
+        minute = int(now // 60)
+        table = sign_in_attempts
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        # Both dialects' INSERT ... ON CONFLICT DO UPDATE, spelled the same way.
+        postgres = self.store.engine.dialect.name == "postgresql"
+        insert: Any = postgresql.insert if postgres else sqlite.insert
+        counted = (
+            insert(table)
+            .values(key=key, minute=minute, tries=1)
+            .on_conflict_do_update(
+                index_elements=[table.c.key],
+                set_={
+                    "minute": minute,
+                    "tries": sa.case((table.c.minute == minute, table.c.tries + 1), else_=1),
+                },
+            )
+            .returning(table.c.tries)
+        )
+        with self.store.engine.begin() as connection:
+            tries = int(connection.execute(counted).scalar_one())
+            # Counts of minutes before the last are over: the table stays small.
+            connection.execute(table.delete().where(table.c.minute < minute - 1))
+        return tries <= limit
 
     async def _verify(self, stored: str | None, password: str) -> bool:
         """Whether ``password`` matches the stored hash. With no account (None)
@@ -284,7 +318,7 @@ class Accounts:
 
     async def sign_up(self, name: str, password: str, address: str, now: float) -> tuple[User, str]:
         """A new account, signed in: the user and the new session's token."""
-        self.throttle(None, address)
+        await self.throttle(None, address, now)
         check_user_name(name)
         normal = check_password(password, name, self.config.min_password_length)
         hashed = await asyncio.to_thread(self.hasher.hash, normal)
@@ -316,7 +350,7 @@ class Accounts:
         """A new session for the account: the user and its token. The session
         the client came with (``old``), if any, ends: a sign-in always starts a
         new token (no session fixation)."""
-        self.throttle(name, address)
+        await self.throttle(name, address, now)
         row = await self._user_row(name) if USER_NAME.fullmatch(name) else None
         verified = await self._verify(None if row is None else row["password_hash"], password)
         if row is None or not verified:
@@ -402,10 +436,12 @@ class Accounts:
 
     # -- the account itself -------------------------------------------------------------
 
-    async def _reauthenticate(self, session: Session, password: str, address: str) -> None:
+    async def _reauthenticate(
+        self, session: Session, password: str, address: str, now: float
+    ) -> None:
         """The current password again, for a change that needs more than a session
         (someone at an unlocked screen must not lock the owner out)."""
-        self.throttle(session.user.name, address)
+        await self.throttle(session.user.name, address, now)
         row = await self._read(users.select().where(users.c.id == session.user.id))
         if row is None or not await self._verify(row["password_hash"], password):
             raise BadCredentials("that is not the account's password")
@@ -415,7 +451,7 @@ class Accounts:
     ) -> str:
         """Set a new password. Every session of the account ends, this one too,
         and a new one starts here: its token."""
-        await self._reauthenticate(session, current, address)
+        await self._reauthenticate(session, current, address, now)
         normal = check_password(new, session.user.name, self.config.min_password_length)
         hashed = await asyncio.to_thread(self.hasher.hash, normal)
         user_id = session.user.id
@@ -436,12 +472,13 @@ class Accounts:
 
         return await self.store.run(write)
 
-    async def delete(self, session: Session, password: str, address: str) -> None:
-        """Delete the account: its row and every session. Nothing else names an
-        account yet; when seats and games do, they will name a deleted account
-        "deleted player" (the row's id is gone, so nothing can lead back to it)."""
-        await self._reauthenticate(session, password, address)
-        user_id = session.user.id
+    async def delete(self, session: Session, password: str, address: str, now: float) -> None:
+        """Delete the account: its row, every session and its count of sign-in
+        attempts. Nothing else names an account yet; when seats and games do, they
+        will name a deleted account "deleted player" (the row's id is gone, so
+        nothing can lead back to it)."""
+        await self._reauthenticate(session, password, address, now)
+        user_id, key = session.user.id, f"account:{name_key(session.user.name)}"
 
         def write() -> None:
             with self.store.engine.begin() as connection:
@@ -449,6 +486,8 @@ class Accounts:
                     account_sessions.delete().where(account_sessions.c.user_id == user_id)
                 )
                 connection.execute(users.delete().where(users.c.id == user_id))
+                # The count of its sign-in attempts names it too (for a minute or two).
+                connection.execute(sign_in_attempts.delete().where(sign_in_attempts.c.key == key))
 
         await self.store.run(write)
 

@@ -26,7 +26,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from apothecary.core.errors import ApothecaryError
 from apothecary.server.accounts import AccountConfig, Accounts
-from apothecary.server.buckets import Buckets
 from apothecary.server.commands import SocketCommand
 from apothecary.server.guard import Guard, GuardConfig, public_origin
 from apothecary.server.hub import GOING, Connection, Hub, HubConfig
@@ -35,7 +34,7 @@ from apothecary.server.replays import RECORD_LIMIT, Replays
 from apothecary.server.room import RoomError, RoomNotFound
 from apothecary.server.routes import ROUTERS
 from apothecary.server.routes.account import SameOrigin
-from apothecary.server.routes.deps import STATIC, origin_allowed
+from apothecary.server.routes.deps import STATIC, Buckets, origin_allowed
 from apothecary.server.store import Store
 
 if TYPE_CHECKING:  # the cluster's modules load only for a cluster: one process needs no Redis

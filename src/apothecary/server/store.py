@@ -166,6 +166,18 @@ account_sessions = sa.Table(
 )
 """Signed-in sessions, one row each, shared by every server process on the database."""
 
+sign_in_attempts = sa.Table(
+    "sign_in_attempts",
+    metadata,
+    # "account:NAME" or "address:IP": what a sign-in attempt is counted against.
+    sa.Column("key", sa.String(96), primary_key=True),
+    sa.Column("minute", sa.Integer, nullable=False, index=True),
+    sa.Column("tries", sa.Integer, nullable=False),
+)
+"""How many sign-in attempts each account name and client address made in its
+current minute, counted in the database so that every server process shares the
+limit (:meth:`apothecary.server.accounts.Accounts.throttle`)."""
+
 
 UNREADABLE = "unreadable JSON"
 """What :meth:`Store.kept_analysis` gives for a row whose JSON does not parse

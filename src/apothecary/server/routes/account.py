@@ -326,6 +326,6 @@ async def delete_account(
     body: PasswordAgain,
 ) -> Done:
     """Deleted: the account's name is free again."""
-    await accounts.delete(session, body.password, _address(request))
+    await accounts.delete(session, body.password, _address(request), time.time())
     _signed_out(request, response)
     return Done()

@@ -1,6 +1,6 @@
-"""Optional accounts: users (a name and an argon2id password hash) and their
-signed-in sessions (a hash of each session's token), for every server process
-on the database.
+"""Optional accounts: users (a name and an argon2id password hash), their
+signed-in sessions (a hash of each session's token) and the count of sign-in
+attempts per name and address, for every server process on the database.
 
 Revision ID: 0007
 Revises: 0006
@@ -16,7 +16,8 @@ down_revision = "0006"
 
 
 def upgrade() -> None:
-    """Create the users and account_sessions tables (the rooms are untouched)."""
+    """Create the users, account_sessions and sign_in_attempts tables (the rooms
+    are untouched)."""
     op.create_table(
         "users",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -40,9 +41,16 @@ def upgrade() -> None:
         sa.Column("expires", sa.Float, nullable=False),
         sa.Index("ix_account_sessions_user_id", "user_id"),
     )
+    op.create_table(
+        "sign_in_attempts",
+        sa.Column("key", sa.String(96), primary_key=True),
+        sa.Column("minute", sa.Integer, nullable=False, index=True),
+        sa.Column("tries", sa.Integer, nullable=False),
+    )
 
 
 def downgrade() -> None:
     """Drop them (every account and session with them)."""
+    op.drop_table("sign_in_attempts")
     op.drop_table("account_sessions")
     op.drop_table("users")
