@@ -96,6 +96,7 @@ def test_sign_in_is_rate_limited_per_account_and_per_address(tmp_path: Path) -> 
             limited = attempt("ann", GOOD)  # the right password, too late
             assert limited.status_code == 429 and limited.json()["error"] == "too_many_attempts"
             assert "account" in limited.json()["message"]
+            assert limited.headers["retry-after"] == "60"
             assert attempt("bob").status_code == 401  # the sixth from this address
             address = attempt("carol")
             assert address.status_code == 429 and "address" in address.json()["message"]

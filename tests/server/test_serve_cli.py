@@ -52,8 +52,10 @@ WAIT = 30.0
         (["--workers-for-bots", "-1"], "--workers-for-bots"),
         (["--db", "nonsense://"], "nonsense"),
         (["--db", "postgresql://x@127.0.0.1:1/x"], "127.0.0.1"),
+        (["--min-password-length", "7"], "--min-password-length"),
+        (["--sign-in-per-account", "0"], "--sign-in-per-account"),
     ],
-    ids=["port", "workers", "db-scheme", "db-unreachable"],
+    ids=["port", "workers", "db-scheme", "db-unreachable", "min-password", "sign-in-limit"],
 )
 def test_bad_flags_exit_2_with_one_line(
     flags: list[str], words: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path

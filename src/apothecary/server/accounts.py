@@ -29,7 +29,7 @@ import secrets
 import unicodedata
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, ClassVar
 
 import sqlalchemy as sa
 
@@ -142,6 +142,8 @@ class TooManyAttempts(AccountError):
 
     code = "too_many_attempts"
     status = 429
+    # The counts are per minute: by then a new one began.
+    headers: ClassVar[dict[str, str]] = {"Retry-After": "60"}
 
 
 @dataclass(frozen=True)

@@ -193,7 +193,10 @@ def _refusals(app: FastAPI) -> None:
     async def refused(_request: Request, error: ApothecaryError) -> JSONResponse:
         code = getattr(error, "code", "bad_request")
         status = getattr(error, "status", 400)
-        return JSONResponse({"error": code, "message": str(error)}, status_code=status)
+        headers = getattr(error, "headers", None)  # e.g. a 429's Retry-After
+        return JSONResponse(
+            {"error": code, "message": str(error)}, status_code=status, headers=headers
+        )
 
 
 def _error(code: str, message: str) -> dict[str, Any]:
