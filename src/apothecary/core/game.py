@@ -544,6 +544,14 @@ class State(ABC):
         """
         raise NotImplementedError(f"{self.game.name} defines no information-state tensor")
 
+    def write_information_state_tensor(self, player: Player, out: Any) -> None:
+        """:meth:`information_state_tensor` written into ``out``, a NumPy array of
+        :meth:`Game.information_state_tensor_size` (OpenSpiel's observer keeps
+        one). A game whose tensor is large and mostly zeros overrides this to
+        write its nonzero entries alone, since turning a list of every number
+        into an array costs more than making the tensor."""
+        out[:] = self.information_state_tensor(player)
+
     @abstractmethod
     def resample_from_infostate(self, player: Player, rng: random.Random) -> State:
         """A full state, with a history that replays to it, drawn from the hidden

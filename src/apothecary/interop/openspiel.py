@@ -425,7 +425,7 @@ class ApothecaryObserver:
             return
         inner = state.position.state
         if self._kind == "infostate":
-            self.tensor[:] = inner.information_state_tensor(player)
+            inner.write_information_state_tensor(player, self.tensor)
         else:
             self.tensor[:] = inner.observation_tensor(player)
 

@@ -6,7 +6,7 @@ another in a circle. The cards themselves are in :mod:`.deck`.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 RAT, WEASEL = 0, 1
 KINDS: tuple[str, ...] = ("rat", "weasel")
@@ -68,14 +68,43 @@ Stretches = tuple["Stretches | None", str]
 between reveals: ``(the stretches before, the text of the last one)``."""
 
 
+class TensorStretch(NamedTuple):
+    """A seat's information-state tensor up to a reveal, as a linked list of its
+    stretches between reveals: each the nonzero entries it wrote (every index
+    once), and where the scan of the log stands after it."""
+
+    before: TensorStretch | None
+    """The stretches before this one."""
+    indices: Any
+    """Where this stretch's nonzero entries are (a NumPy integer array)."""
+    values: Any
+    """Their values (a NumPy float64 array, the exact numbers of the list form)."""
+    clears: bool
+    """Whether the last slot was cleared for reuse in this stretch (past the
+    last slot): the entries of every stretch before it there are void."""
+    slot: int
+    """The slot the stretch's last poison round filled."""
+    poison_round: int
+    """That poison round's number in its assassination round."""
+
+
 class RevealTexts:
     """Texts made from one reveal when first asked for, kept with its log entry
     (log entries are shared by clones and never change, so neither do these)."""
 
-    __slots__ = ("line", "seats")
+    __slots__ = ("line", "seats", "tensors")
 
-    def __init__(self, line: str | None = None, seats: dict[int, Stretches] | None = None) -> None:
+    def __init__(
+        self,
+        line: str | None = None,
+        seats: dict[int, Stretches] | None = None,
+        tensors: dict[tuple[int, int], TensorStretch] | None = None,
+    ) -> None:
         self.line = line
         """The reveal as one line of the information state (the same for every seat)."""
         self.seats: dict[int, Stretches] = {} if seats is None else seats
         """Per seat, its information state up to and including this reveal."""
+        self.tensors: dict[tuple[int, int], TensorStretch] = {} if tensors is None else tensors
+        """Per (seat, slots of the tensor), its information-state tensor up to and
+        including this reveal (the slots are in the key since they follow
+        ``INFOSTATE_LIMIT``, which a test may change)."""

@@ -91,6 +91,7 @@ from apothecary.games.little_drop_of_poison.facts import (
     Reveal,
     RevealTexts,
     Stretches,
+    TensorStretch,
     kill_points,
     king_lethal,
 )
@@ -1567,20 +1568,108 @@ class LittleDropOfPoisonState(State):
         Left out is what the rules make of these (every character's deaths and
         killers, the points, the refills of the deck, how an assassination
         round ends): the same facts give the same such events.
+
+        The tensor is mostly zeros and is made from its nonzero entries
+        (:meth:`write_information_state_tensor` writes them into an array).
         """
+        indices, values = self._infostate_entries(player)
+        out = [0.0] * self.game.information_state_tensor_size()
+        for at, value in zip(indices.tolist(), values.tolist(), strict=True):
+            out[at] = value
+        return out
+
+    def write_information_state_tensor(self, player: Player, out: Any) -> None:
+        """:meth:`information_state_tensor` written into ``out``, a NumPy array of
+        its size: zeros, then the few nonzero entries (no list of every number)."""
+        indices, values = self._infostate_entries(player)
+        out.fill(0.0)
+        out[indices] = values
+
+    def _infostate_entries(self, player: Player) -> tuple[Any, Any]:
+        """The nonzero entries of ``player``'s information-state tensor: their
+        indices and values as NumPy arrays, every index once.
+
+        As for the string, each reveal's log entry keeps the seat's tensor up to
+        it as a linked list of stretches (:class:`TensorStretch`: the entries the
+        stretch wrote, and where the scan stands after it), so a call scans only
+        the log after the last reveal already kept and joins the stretches."""
+        import numpy as np  # here, not at the top: importing apothecary loads no NumPy
+
+        game = self.game
+        slots = game.infostate_slots()
+        key = (player, slots)
+        recent: list[tuple[int, int, Any]] = []
+        kept: TensorStretch | None = None
+        node = self.log
+        while node:
+            node, entry = node
+            if entry[0] == E_REVEAL:
+                kept = entry[2][1].tensors.get(key)
+                if kept is not None:
+                    break
+            recent.append(entry)
+        recent.reverse()
+        slot, poison_round = (-1, 0) if kept is None else (kept.slot, kept.poison_round)
+        start = 0
+        for index, entry in enumerate(recent):
+            if entry[0] == E_REVEAL:
+                writes: dict[int, float] = {}
+                slot, poison_round, clears = self._scan_infostate(
+                    recent[start : index + 1], player, slot, poison_round, writes
+                )
+                kept = TensorStretch(
+                    kept,
+                    np.fromiter(writes, np.intp, len(writes)),
+                    np.fromiter(writes.values(), np.float64, len(writes)),
+                    clears,
+                    slot,
+                    poison_round,
+                )
+                entry[2][1].tensors[key] = kept
+                start = index + 1
+        writes = {player: 1.0}
+        void = self._scan_infostate(recent[start:], player, slot, poison_round, writes)[2]
+        indices = [np.fromiter(writes, np.intp, len(writes))]
+        values = [np.fromiter(writes.values(), np.float64, len(writes))]
+        # Past the last slot, a stretch that cleared it voids what the stretches
+        # before it wrote there (every other index is written by one stretch only).
+        width = game.slot_width()
+        last = game.num_players + 1 + (slots - 1) * width
+        while kept is not None:
+            if void:
+                keep = (kept.indices < last) | (kept.indices >= last + width)
+                indices.append(kept.indices[keep])
+                values.append(kept.values[keep])
+            else:
+                indices.append(kept.indices)
+                values.append(kept.values)
+            void = void or kept.clears
+            kept = kept.before
+        return np.concatenate(indices), np.concatenate(values)
+
+    def _scan_infostate(
+        self,
+        entries: Sequence[tuple[int, int, Any]],
+        player: Player,
+        slot: int,
+        poison_round: int,
+        writes: dict[int, float],
+    ) -> tuple[int, int, bool]:
+        """Scan ``entries`` (from the game's start, or just after a reveal of
+        ``poison_round`` which filled ``slot``) into ``writes`` (index: value, the
+        last value written to each index); the slot and poison round after them,
+        and whether the last slot was cleared for reuse."""
         game = self.game
         n, t = game.num_players, game.num_types
         copies = game.start_counts
         width = game.slot_width()
         slots = game.infostate_slots()
-        out = [0.0] * game.information_state_tensor_size()
-        out[player] = 1.0
         first = n + 1  # where slot 0 starts
-        slot = -1
-        base = first - width  # the current slot
+        last = first + (slots - 1) * width
+        base = first + slot * width  # the current slot
         fresh = False  # the current slot was opened by a king and awaits its poison round
         slot_open = False
-        poison_round = 0
+        cleared = False
         deals = mine_dealt = mine_added = 0
         added = [0] * n
         seat_width = n + 3
@@ -1588,27 +1677,28 @@ class LittleDropOfPoisonState(State):
         deals_at, turns, mine, reveal, hands, _width = game.slot_layout()
 
         def next_slot() -> int:
-            nonlocal slot
+            nonlocal slot, cleared
             slot += 1
             if slot < slots:
                 return first + slot * width
             slot = slots - 1
-            out[n] = 1.0
-            at = first + slot * width
-            out[at : at + width] = [0.0] * width
-            return at
+            writes[n] = 1.0
+            for at in [at for at in writes if last <= at < last + width]:
+                del writes[at]
+            cleared = True
+            return last
 
-        for code, seat, value in self._entries():
+        for code, seat, value in entries:
             if code == E_KING:
                 base = next_slot()
-                out[base] = 1.0
-                out[base + 1 + value] = 1.0
+                writes[base] = 1.0
+                writes[base + 1 + value] = 1.0
                 fresh = True
                 slot_open = False
                 poison_round = 0
                 continue
             if code == E_PEASANT:
-                out[base + 3 + 2 * seat + value] = 1.0
+                writes[base + 3 + 2 * seat + value] = 1.0
                 continue
             if code in (E_REFILL, E_ROUND_END):
                 continue  # the rules' consequences of public facts
@@ -1624,31 +1714,35 @@ class LittleDropOfPoisonState(State):
                 added = [0] * n
             if code == E_DEAL:
                 deals += 1
-                out[base + deals_at] = deals / (2 * n)
+                writes[base + deals_at] = deals / (2 * n)
                 if seat == player:
-                    out[base + deals_at + 1 + mine_dealt * t + value] = 1.0
+                    writes[base + deals_at + 1 + mine_dealt * t + value] = 1.0
                     mine_dealt += 1
             elif code == E_TARGET:
-                out[base + turns + seat * seat_width + value] = 1.0
+                writes[base + turns + seat * seat_width + value] = 1.0
             elif code == E_CARD:
                 added[seat] += 1
-                out[base + turns + seat * seat_width + n + 1] = added[seat] / most
+                writes[base + turns + seat * seat_width + n + 1] = added[seat] / most
                 if seat == player:
-                    out[base + mine + mine_added] = (value + 1) / t
+                    writes[base + mine + mine_added] = (value + 1) / t
                     mine_added += 1
             elif code in (E_DONE, E_PASS):
-                out[base + turns + seat * seat_width + n + 2] = 1.0
-            else:  # E_REVEAL
+                writes[base + turns + seat * seat_width + n + 2] = 1.0
+            else:  # E_REVEAL: a slot's parts of it are written here only, so zeros are left out
                 shown: Reveal = value[0]
-                out[base + reveal] = 1.0
+                writes[base + reveal] = 1.0
                 for q, _character, cards in shown.plays:
                     at = base + reveal + 1 + q * t
-                    out[at : at + t] = [x / m for x, m in zip(cards, copies, strict=True)]
+                    for k, (x, m) in enumerate(zip(cards, copies, strict=True)):
+                        if x:
+                            writes[at + k] = x / m
                 for q, cards in shown.hands:
                     at = base + hands + q * t
-                    out[at : at + t] = [x / m for x, m in zip(cards, copies, strict=True)]
+                    for k, (x, m) in enumerate(zip(cards, copies, strict=True)):
+                        if x:
+                            writes[at + k] = x / m
                 slot_open = False
-        return out
+        return slot, poison_round, cleared
 
     def _reveal_tensor(self) -> list[float]:
         """The last reveal's part of :meth:`observation_tensor`."""
@@ -1724,7 +1818,8 @@ class LittleDropOfPoisonState(State):
                 texts: RevealTexts = value[1]
                 mine = texts.seats.get(player)
                 seats = {} if mine is None else {player: mine}
-                value = last_reveal = (value[0], RevealTexts(texts.line, seats))
+                tensors = {k: v for k, v in texts.tensors.items() if k[0] == player}
+                value = last_reveal = (value[0], RevealTexts(texts.line, seats, tensors))
             log = (log, (code, seat, value))
             if code < ACTION_ENTRIES:
                 index += 1
