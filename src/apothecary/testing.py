@@ -457,7 +457,22 @@ def _check_information_states(state: State, report: ConformanceReport, where: _W
             where.fail(f"{what} has {len(tensor)} values, not {size}")
         _check_numbers(tensor, bounds, what, where)
         where.recall.check(seat, tensor, state.information_state_string(seat), where)
+        _check_written_tensor(state, seat, tensor, where)
     report.information_states += 1
+
+
+def _check_written_tensor(state: State, seat: Player, tensor: list[float], where: _Where) -> None:
+    """``write_information_state_tensor`` (what OpenSpiel's observer reads) writes
+    the list's numbers as float32, into an array that held other numbers."""
+    import numpy as np  # here: the conformance suite's other checks need no NumPy
+
+    out = np.full(len(tensor), 0.5, np.float32)  # not zeros: every number must be written
+    state.write_information_state_tensor(seat, out)
+    if out.tobytes() != array("f", tensor).tobytes():
+        where.fail(
+            f"write_information_state_tensor({seat}) wrote other numbers than "
+            f"information_state_tensor({seat}) (as float32)"
+        )
 
 
 def _check_numbers(

@@ -52,6 +52,7 @@ def test_a_correct_game_passes() -> None:
         ("ist_bounds", r"information_state_tensor\(0\): element \d is 2.0, outside"),
         ("ist_leak", "changed seat 0's information_state_tensor"),
         ("ist_forgets", "the tensor must have perfect recall"),
+        ("ist_written", r"write_information_state_tensor\(\d\) wrote other numbers"),
     ],
 )
 def test_each_planted_bug_is_caught(bug: str, message: str) -> None:

@@ -4,6 +4,7 @@ the adapter promises (parameters, observers, resampling, errors, pickling)."""
 
 from __future__ import annotations
 
+import copy
 import pickle
 import random
 from typing import Any
@@ -242,8 +243,8 @@ def test_text_options_survive_the_game_string(name: str) -> None:
 def test_states_and_games_pickle(name: str) -> None:
     game = openspiel.load(name, **SHORTER.get(name, {}))
     state = random_states(game, seed=6, limit=30)[-1]
-    copy = pickle.loads(pickle.dumps(state))
-    assert str(copy) == str(state) and copy.history() == state.history()
+    restored = pickle.loads(pickle.dumps(state))
+    assert str(restored) == str(state) and restored.history() == state.history()
     assert str(pickle.loads(pickle.dumps(game))) == str(game)
     text = pyspiel.serialize_game_and_state(game, state)
     _, restored = pyspiel.deserialize_game_and_state(text)
@@ -253,10 +254,30 @@ def test_states_and_games_pickle(name: str) -> None:
 def test_clones_are_independent() -> None:
     game = openspiel.load(apothecary.games()[0])
     state = random_states(game, seed=2, limit=5)[-1]
-    copy = state.clone()
+    twin = state.clone()
     before = str(state)
-    copy.apply_action(copy.legal_actions()[0])
-    assert str(state) == before and len(copy.history()) == len(state.history()) + 1
+    twin.apply_action(twin.legal_actions()[0])
+    assert str(state) == before and len(twin.history()) == len(state.history()) + 1
+
+
+@pytest.mark.parametrize("copier", [copy.deepcopy, copy.copy])
+def test_copies_are_clones_not_replays(copier: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """copy.deepcopy (and copy.copy) of a state is its clone: independent, and
+    made without pickling it (which rebuilds the game and replays the history)."""
+    game = openspiel.load("little-drop-of-poison", 3)
+    state = random_states(game, seed=3, limit=60)[-1]
+
+    def no_replay(*args: Any) -> Any:
+        raise AssertionError("the copy replayed the history")
+
+    monkeypatch.setattr(openspiel, "_replay", no_replay)
+    twin = copier(state)
+    assert type(twin) is type(state) and str(twin) == str(state)
+    assert twin.history() == state.history()
+    assert twin.apothecary_state is not state.apothecary_state
+    before = str(state)
+    twin.apply_action(twin.legal_actions()[0])
+    assert str(state) == before and len(twin.history()) == len(state.history()) + 1
 
 
 PERFECT_RECALL = pyspiel.IIGObservationType(

@@ -281,6 +281,18 @@ class ApothecarySpielState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.position = _Position(position if position is not None else game.fresh_state())
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> ApothecarySpielState:
+        # pyspiel.State pickles as the game and the history, so copy.deepcopy
+        # would rebuild the game and replay every action (milliseconds late in a
+        # long game); OpenSpiel's own clone copies this state's attributes, the
+        # apothecary state through State.clone().
+        return self.clone()  # type: ignore[no-any-return]
+
+    def __copy__(self) -> ApothecarySpielState:
+        # A shallow copy would share the apothecary state, so a move on the copy
+        # would move the original too.
+        return self.clone()  # type: ignore[no-any-return]
+
     @property
     def apothecary_state(self) -> State:
         """The wrapped apothecary state (read it; change it only through this state)."""

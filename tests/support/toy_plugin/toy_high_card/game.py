@@ -47,6 +47,7 @@ BUGS = (
     "ist_bounds",
     "ist_leak",
     "ist_forgets",
+    "ist_written",
     "obs_bounds",
     "bounds_form",
 )
@@ -222,6 +223,15 @@ class ToyState(State):
         if bug == "ist_forgets":
             tensor[3:7] = [0.0] * 4  # the moves
         return tensor
+
+    def write_information_state_tensor(self, player: Player, out: Any) -> None:
+        if self.bug != "ist_written":
+            super().write_information_state_tensor(player, out)
+            return
+        # A sparse write that forgets to clear the array first.
+        for at, value in enumerate(self.information_state_tensor(player)):
+            if value:
+                out[at] = value
 
     def resample_from_infostate(self, player: Player, rng: random.Random) -> ToyState:
         if self.is_terminal() or len(self.cards) < 2:
