@@ -8,6 +8,7 @@ an unscaled number) are caught."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from infostate_tensor_checks import (
@@ -21,6 +22,7 @@ from infostate_tensor_checks import (
 import apothecary
 from apothecary.core.game import State, sample_chance
 from apothecary.games.little_drop_of_poison import rules
+from apothecary.games.little_drop_of_poison.facts import E_REVEAL
 from apothecary.games.little_drop_of_poison.rules import (
     LittleDropOfPoisonGame,
     LittleDropOfPoisonState,
@@ -220,3 +222,86 @@ def test_past_the_slots_the_last_slot_is_reused(monkeypatch: pytest.MonkeyPatch)
         assert len(values) == game.information_state_tensor_size() == 4 + 3 * slot
         assert all(0.0 <= v <= 1.0 for v in values)
     assert infostate_tensor_faults(positions, seed=3).merged > 0
+
+
+# -- the kept stretches: the same tensor as one scan of the whole log -------------
+
+
+def _one_scan(state: State, seat: int) -> list[float]:
+    """The tensor from one pass of the scanner over the whole log into one dict
+    (no stretches kept at reveals, none joined)."""
+    assert isinstance(state, LittleDropOfPoisonState)
+    writes = {seat: 1.0}
+    state._scan_infostate(state._entries(), seat, -1, 0, writes)
+    values = [0.0] * state.game.information_state_tensor_size()
+    for at, value in writes.items():
+        values[at] = value
+    return values
+
+
+def _stretch_faults(positions: list[State]) -> int:
+    """Seats of ``positions`` whose tensor differs from one scan of the log, each
+    asked in the list form and written into an array, in a shuffled order (so
+    that stretches kept by later positions serve earlier ones too)."""
+    np = pytest.importorskip("numpy")
+    asked = [(state, seat) for state in positions for seat in range(state.game.num_players)]
+    random.Random(5).shuffle(asked)
+    faults = 0
+    for state, seat in asked:
+        want = _one_scan(state, seat)
+        written = np.full(len(want), 0.5, np.float32)
+        state.write_information_state_tensor(seat, written)
+        listed = state.information_state_tensor(seat)
+        faults += listed != want or not np.array_equal(written, np.array(want, np.float32))
+    return faults
+
+
+@pytest.fixture
+def few_slots(monkeypatch: pytest.MonkeyPatch) -> LittleDropOfPoisonGame:
+    """Default games at 3 players (a hundred poison rounds or so) with room for
+    5 slots only: every game overflows, past several joined stretches (one
+    every 16)."""
+    game = apothecary.load("little-drop-of-poison", players=3)
+    assert isinstance(game, LittleDropOfPoisonGame)
+    monkeypatch.setattr(rules, "INFOSTATE_LIMIT", 3 + 1 + 5 * game.slot_width())
+    assert game.infostate_slots() == 5
+    return game
+
+
+def _long_game_positions(game: LittleDropOfPoisonGame) -> list[State]:
+    positions = sample_positions(game, 1, seed=8, stride=23, children_every=200)
+    reveals = max(sum(e[0] == E_REVEAL for e in s._entries()) for s in positions)  # type: ignore[attr-defined]
+    assert reveals > 2 * rules._JOIN_EVERY, "no game long enough to join stretches twice"
+    return positions
+
+
+def test_kept_stretches_give_the_tensor_of_one_scan() -> None:
+    game = apothecary.load("little-drop-of-poison", players=3)
+    assert isinstance(game, LittleDropOfPoisonGame)
+    positions = _long_game_positions(game)
+    assert all(_one_scan(s, 0)[3] == 0.0 for s in positions)  # within the slots
+    assert _stretch_faults(positions) == 0
+
+
+def test_kept_stretches_give_the_tensor_of_one_scan_past_the_slots(
+    few_slots: LittleDropOfPoisonGame,
+) -> None:
+    positions = _long_game_positions(few_slots)
+    late = [s for s in positions if _one_scan(s, 0)[3] == 1.0]
+    assert len(late) > len(positions) // 3, "too few positions past the slots"
+    assert _stretch_faults(positions) == 0
+
+
+def test_the_stretch_check_catches_a_join_that_keeps_void_entries(
+    few_slots: LittleDropOfPoisonGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    join = rules._join_stretches
+
+    def keeping_void(
+        indices: list[Any], values: list[Any], kept: Any, void: bool, last: int, width: int
+    ) -> Any:
+        return join(indices, values, kept, False, last, width)
+
+    monkeypatch.setattr(rules, "_join_stretches", keeping_void)
+    positions = sample_positions(few_slots, 1, seed=8, stride=23, children_every=200)
+    assert _stretch_faults(positions) > 0

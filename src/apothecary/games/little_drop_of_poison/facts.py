@@ -86,6 +86,12 @@ class TensorStretch(NamedTuple):
     """The slot the stretch's last poison round filled."""
     poison_round: int
     """That poison round's number in its assassination round."""
+    stretches: int
+    """How many stretches there are up to this one, this one included."""
+    joined: tuple[Any, Any] | None
+    """On every 16th stretch, the entries of this one and all before it,
+    joined (indices and values, every index once), so that a call joins a few
+    stretches, not one per poison round of the game."""
 
 
 class RevealTexts:

@@ -258,6 +258,10 @@ class LittleDropOfPoisonGame(Game):
         self.PEASANT = n + 3 + 2 * t
         self.CROWN = n + 5 + 2 * t
         self._num_actions = n + 7 + 2 * t
+        # The information-state tensor's layout, made on first use (every call
+        # of the tensor reads it); the slot count with the limit it was cut to.
+        self._slot_layout: SlotLayout | None = None
+        self._infostate_slots: tuple[int, int] = (-1, 0)
         # Action ids by card type, zipped with count lists in the hot loops.
         self.add_actions: tuple[int, ...] = tuple(range(self.ADD, self.ADD + t))
         self.deal_actions: tuple[int, ...] = tuple(range(self.DEAL, self.DEAL + t))
@@ -371,13 +375,15 @@ class LittleDropOfPoisonGame(Game):
         """Where each part of a poison round's slot of the information-state tensor
         starts, from the slot's start (see
         :meth:`LittleDropOfPoisonState.information_state_tensor`)."""
-        n, t = self.num_players, self.num_types
-        deals = 3 + 2 * n
-        turns = deals + 1 + 2 * t
-        own_added = turns + n * (n + 3)
-        reveal = own_added + self.most_added()
-        hands = reveal + 1 + n * t
-        return SlotLayout(deals, turns, own_added, reveal, hands, hands + n * t)
+        if self._slot_layout is None:
+            n, t = self.num_players, self.num_types
+            deals = 3 + 2 * n
+            turns = deals + 1 + 2 * t
+            own_added = turns + n * (n + 3)
+            reveal = own_added + self.most_added()
+            hands = reveal + 1 + n * t
+            self._slot_layout = SlotLayout(deals, turns, own_added, reveal, hands, hands + n * t)
+        return self._slot_layout
 
     def slot_width(self) -> int:
         """Numbers of one poison round's slot of the information-state tensor."""
@@ -390,9 +396,13 @@ class LittleDropOfPoisonGame(Game):
         this many poison rounds (assassination rounds that end before their first
         poison round count as one); past it the last slot is reused (see
         :meth:`LittleDropOfPoisonState.information_state_tensor`)."""
-        n = self.num_players
-        fit = max(1, (INFOSTATE_LIMIT - n - 1) // self.slot_width())
-        return min(fit, self.max_assassination_rounds * self.max_poison_rounds)
+        limit, slots = self._infostate_slots
+        if limit != INFOSTATE_LIMIT:  # read each time: a test may lower the limit
+            n = self.num_players
+            fit = max(1, (INFOSTATE_LIMIT - n - 1) // self.slot_width())
+            slots = min(fit, self.max_assassination_rounds * self.max_poison_rounds)
+            self._infostate_slots = (INFOSTATE_LIMIT, slots)
+        return slots
 
     def information_state_tensor_size(self) -> int:
         """See :meth:`LittleDropOfPoisonState.information_state_tensor`: the asking
@@ -453,6 +463,43 @@ class LittleDropOfPoisonGame(Game):
             return {}
         codes = self.codes
         return {codes[i]: c for i, c in enumerate(counts) if c}
+
+
+_JOIN_EVERY = 16
+"""How often a seat's information-state tensor stretch keeps everything up to
+it joined (see ``LittleDropOfPoisonState._infostate_entries``)."""
+
+
+def _join_stretches(
+    indices: list[Any],
+    values: list[Any],
+    kept: TensorStretch | None,
+    void: bool,
+    last: int,
+    width: int,
+) -> tuple[Any, Any]:
+    """The entries ``indices``/``values`` (newest first) joined with those of
+    ``kept`` and the stretches before it, back to the first one that keeps
+    all before it joined. ``void``: a later stretch cleared the last slot (at
+    ``last``, ``width`` numbers), so what these wrote there is void (every
+    other index is written by one stretch only)."""
+    import numpy as np
+
+    while kept is not None:
+        part = kept.joined
+        at, value = part if part is not None else (kept.indices, kept.values)
+        if void:
+            keep = (at < last) | (at >= last + width)
+            at, value = at[keep], value[keep]
+        indices.append(at)
+        values.append(value)
+        if part is not None:
+            break
+        void = void or kept.clears
+        kept = kept.before
+    if not indices:
+        return np.zeros(0, np.intp), np.zeros(0, np.float64)
+    return np.concatenate(indices), np.concatenate(values)
 
 
 # Seat numbers are ASCII digits only (never other scripts' digits nor
@@ -1610,6 +1657,8 @@ class LittleDropOfPoisonState(State):
             recent.append(entry)
         recent.reverse()
         slot, poison_round = (-1, 0) if kept is None else (kept.slot, kept.poison_round)
+        width = game.slot_width()
+        last = game.num_players + 1 + (slots - 1) * width
         start = 0
         for index, entry in enumerate(recent):
             if entry[0] == E_REVEAL:
@@ -1617,6 +1666,7 @@ class LittleDropOfPoisonState(State):
                 slot, poison_round, clears = self._scan_infostate(
                     recent[start : index + 1], player, slot, poison_round, writes
                 )
+                count = 1 if kept is None else kept.stretches + 1
                 kept = TensorStretch(
                     kept,
                     np.fromiter(writes, np.intp, len(writes)),
@@ -1624,28 +1674,21 @@ class LittleDropOfPoisonState(State):
                     clears,
                     slot,
                     poison_round,
+                    count,
+                    None,
                 )
+                if count % _JOIN_EVERY == 0:
+                    # Every so often a stretch keeps everything up to it joined, so
+                    # a call joins at most _JOIN_EVERY stretches, not the whole game.
+                    joined = _join_stretches([], [], kept, False, last, width)
+                    kept = kept._replace(joined=joined)
                 entry[2][1].tensors[key] = kept
                 start = index + 1
         writes = {player: 1.0}
         void = self._scan_infostate(recent[start:], player, slot, poison_round, writes)[2]
         indices = [np.fromiter(writes, np.intp, len(writes))]
         values = [np.fromiter(writes.values(), np.float64, len(writes))]
-        # Past the last slot, a stretch that cleared it voids what the stretches
-        # before it wrote there (every other index is written by one stretch only).
-        width = game.slot_width()
-        last = game.num_players + 1 + (slots - 1) * width
-        while kept is not None:
-            if void:
-                keep = (kept.indices < last) | (kept.indices >= last + width)
-                indices.append(kept.indices[keep])
-                values.append(kept.values[keep])
-            else:
-                indices.append(kept.indices)
-                values.append(kept.values)
-            void = void or kept.clears
-            kept = kept.before
-        return np.concatenate(indices), np.concatenate(values)
+        return _join_stretches(indices, values, kept, void, last, width)
 
     def _scan_infostate(
         self,
