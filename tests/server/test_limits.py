@@ -128,11 +128,6 @@ def until_pong(ws: ClientConnection) -> list[dict[str, Any]]:
     return before
 
 
-@pytest.mark.xfail(
-    reason="the hub's skip of Changes.unchanged hung a bot hand-over test in "
-    "test_http_api; taken out until understood",
-    strict=True,
-)
 def test_back_from_a_seat_not_away_sends_nothing(tmp_path: Path) -> None:
     # A server of its own: the other tests spend this address's messages.
     with (

@@ -308,3 +308,16 @@ def test_a_room_takes_bot_names_but_not_budgets() -> None:
         Room.create("in-vino-morte", 3, {}, ["ismcts:iterations=1000000"], Settings(), now=0.0)
     room, _ = Room.create("in-vino-morte", 3, {}, ["rules", "ismcts"], Settings(), now=0.0)
     assert [s.level for s in room.seats[:2]] == ["rules", "ismcts"]
+
+
+def test_a_persons_move_is_a_change_though_their_seat_was_not_away() -> None:
+    # A move takes the seat back first; that back is a no-op for a seat not
+    # away, and must not mark the move itself as changing nothing (the hub
+    # would then neither commit nor tell it).
+    room, _host = new_room(seats=["open", "random", "random"])
+    room.claim("Ann")
+    room.start(0.0)
+    drive(room)
+    assert room.back(0, 0.0).unchanged
+    changes = room.apply(first_legal(room, 0), 0.0)
+    assert changes.actions and not changes.unchanged

@@ -429,6 +429,8 @@ class Hub:
         changes = what(room, now)
         while (pending := room.pending()) is not None and pending.kind == "chance":
             changes.extend(room.apply(room.chance_action(), now))
+        if changes.unchanged:  # nothing to write and nothing to tell
+            return
         asked = time.monotonic()
         try:
             await self.run_db(self.store.commit, room, changes, now, self.placement.lease)

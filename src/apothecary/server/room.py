@@ -280,18 +280,28 @@ class Changes:
     notices: list[tuple[int, dict[str, JSON]]] = field(default_factory=list)
     """Room notices (someone left, came back, was handed to a bot), each with
     the number of the game it belongs to."""
-    unchanged: bool = False
-    """The room is as it was (a ``back`` from a seat that is not away): the
-    hub commits nothing and tells nobody, so repeating it costs nothing."""
+    no_op: bool = False
+    """The command left the room's own row as it was (a ``back`` from a seat
+    that is not away); see :attr:`unchanged`."""
 
     @classmethod
     def nothing(cls) -> Changes:
         """The changes of a command that changed nothing."""
-        return cls(unchanged=True)
+        return cls(no_op=True)
+
+    @property
+    def unchanged(self) -> bool:
+        """The room is as it was: the hub commits nothing and tells nobody, so
+        repeating such a command costs nothing. Anything added to a no-op (a
+        move after a ``back`` that did nothing, a drawn chance) makes it a change
+        again, so a no-op can never swallow a move."""
+        return self.no_op and not (
+            self.new_game or self.actions or self.finished or self.chat or self.notices
+        )
 
     def extend(self, other: Changes) -> None:
         """Add ``other``'s changes after these."""
-        self.unchanged = self.unchanged and other.unchanged
+        self.no_op = self.no_op and other.no_op
         self.new_game = other.new_game or self.new_game
         self.actions += other.actions
         self.finished = other.finished or self.finished
