@@ -171,6 +171,7 @@ def test_games_list_their_options_levels_and_rules(client: TestClient) -> None:
                 "choices",
                 "minimum",
                 "maximum",
+                "room_maximum",
             }
         levels = [level["name"] for level in entry["levels"]]
         assert {"easy", "medium", "hard"} <= set(levels)

@@ -118,6 +118,20 @@ class OptionSpec:
     maximum: int | float | None = None
     validator: Callable[[Any], str | None] | None = field(default=None, compare=False)
     """Extra check for free-form values: returns an error text, or None if fine."""
+    room_maximum: int | float | None = None
+    """The most a room on a game server may set (None: up to :attr:`maximum`).
+    A game sets it on each option that makes its games longer, so that the
+    longest game a room can make stays within what a server replays (its
+    limit of actions per record); one's own tools still go up to :attr:`maximum`."""
+
+    def room_problem(self, value: Any) -> str | None:
+        """Why a room on a server may not take the checked ``value``; None if it may."""
+        if self.room_maximum is not None and value > self.room_maximum:
+            return (
+                f"option {self.name}={_show(value)}: a game server's rooms take at most "
+                f"{_show(self.room_maximum)} (longer games are more than it replays)"
+            )
+        return None
 
     def allowed(self) -> str:
         """Describe the allowed values in words (used in error messages)."""
@@ -258,6 +272,15 @@ class Game(ABC):
 
     def _configure(self) -> None:
         """Derive per-configuration constants; raise BadOptionError on bad combinations."""
+
+    def room_problem(self) -> str | None:
+        """Why a room on a game server may not be made with these options (one
+        past its :attr:`OptionSpec.room_maximum`); None if it may."""
+        for spec in self.option_specs:
+            problem = spec.room_problem(self.options[spec.name])
+            if problem is not None:
+                return f"{self.name}: {problem}"
+        return None
 
     @property
     def name(self) -> str:

@@ -40,6 +40,7 @@ from apothecary.core.game import CHANCE, JSON, State
 from apothecary.core.records import Record
 from apothecary.server.room import (
     HUMAN,
+    GameTooLong,
     Room,
     RoomError,
     RoomNotFound,
@@ -174,6 +175,12 @@ def import_record(
             f"the record has {len(record.actions):,} actions; the server replays at most "
             f"{RECORD_ACTIONS:,}"
         )
+    try:
+        too_long = record.make_game().room_problem() if bounded else None
+    except RecordError as error:
+        raise BadRecord(str(error)) from None
+    if too_long is not None:  # as a room would refuse them: the options a server plays
+        raise GameTooLong(too_long)
     try:
         positions = analysis.checked_states(record)
     except RecordError as error:

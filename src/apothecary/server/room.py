@@ -79,6 +79,13 @@ class TooMany(RoomError):
     status = 429
 
 
+class GameTooLong(RoomError):
+    """Game options past what a server's rooms take (an option's
+    ``OptionSpec.room_maximum``): its games could be longer than it replays."""
+
+    code = "game_too_long"
+
+
 class RoomNotFound(RoomError):
     """No room has this code (or the code is malformed)."""
 
@@ -392,6 +399,9 @@ class Room:
             game = load(game_name, players, **options)
         except ApothecaryError as error:
             raise RoomError(str(error)) from None
+        too_long = game.room_problem()
+        if too_long is not None:
+            raise GameTooLong(too_long)
         plan = list(seats or [])
         if len(plan) > game.num_players:
             raise RoomError(f"{len(plan)} seats given; {game.name} is set for {game.num_players}")

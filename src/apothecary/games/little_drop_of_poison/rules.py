@@ -166,7 +166,19 @@ class LittleDropOfPoisonGame(Game):
             "reconstruction of the published deck",
             validator=deck_problem,
         ),
-        OptionSpec("target", int, 10, "the score that ends the game", minimum=1, maximum=1000),
+        # A server's rooms take the defaults' round limits at most, and a target
+        # of 100: seeded random play at 8 seats then ends within about 17,000
+        # actions (the assassination round limit ends it), under a server's
+        # 20,000 a record. At the greatest values a game was 169k actions.
+        OptionSpec(
+            "target",
+            int,
+            10,
+            "the score that ends the game",
+            minimum=1,
+            maximum=1000,
+            room_maximum=100,
+        ),
         OptionSpec(
             "max_poison_rounds",
             int,
@@ -174,6 +186,7 @@ class LittleDropOfPoisonGame(Game):
             "an assassination round ends without more points after this many poison rounds",
             minimum=1,
             maximum=1000,
+            room_maximum=50,
         ),
         OptionSpec(
             "max_assassination_rounds",
@@ -182,6 +195,7 @@ class LittleDropOfPoisonGame(Game):
             "the game ends after this many assassination rounds even if nobody reached the target",
             minimum=1,
             maximum=1000,
+            room_maximum=100,
         ),
     )
 

@@ -58,6 +58,7 @@ def game_info(name: str) -> dict[str, Any]:
                 "choices": None if spec.choices is None else list(spec.choices),
                 "minimum": spec.minimum,
                 "maximum": spec.maximum,
+                "room_maximum": spec.maximum if spec.room_maximum is None else spec.room_maximum,
             }
             for spec in cls.option_specs
         ],

@@ -130,7 +130,7 @@ function optionField(option) {
       inputmode: option.type === "int" ? "numeric" : "decimal",
       step: option.type === "int" ? "1" : "any",
       min: option.minimum ?? null,
-      max: option.maximum ?? null,
+      max: option.room_maximum ?? option.maximum ?? null,
       value: String(option.default),
       required: true,
       "aria-describedby": described,

@@ -1,0 +1,121 @@
+"""A server's rooms take game options only up to each option's room bound
+(``OptionSpec.room_maximum``), so no game it accepts is longer than it replays:
+checked for every game against a real ``apothecary serve``, and the bounds
+themselves checked against the replay limit."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from serving import server_process, sqlite_url
+
+from apothecary.core.game import Game, OptionSpec
+from apothecary.core.records import Record
+from apothecary.core.registry import game_class, games
+from apothecary.server.replays import RECORD_ACTIONS
+
+BOUNDED = [
+    (name, spec)
+    for name in games()
+    for spec in game_class(name).option_specs
+    if spec.room_maximum is not None
+]
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One server for the module; the room and upload shares lifted (many asks)."""
+    url = sqlite_url(tmp_path_factory.mktemp("bounds"))
+    lifted = ("--rooms-per-address", "1000")
+    with server_process(url, *lifted) as (address, _process):
+        yield address
+
+
+def test_some_game_bounds_its_options_for_rooms() -> None:
+    assert BOUNDED  # else the tests below check nothing
+
+
+@pytest.mark.parametrize(("name", "spec"), BOUNDED, ids=[f"{n}-{s.name}" for n, s in BOUNDED])
+def test_a_room_past_an_options_bound_is_refused(base: str, name: str, spec: OptionSpec) -> None:
+    assert spec.room_maximum is not None
+    limit = spec.room_maximum
+    with httpx.Client(base_url=base, timeout=10) as client:
+        listed = client.get(f"/api/games/{name}").json()["options"]
+        assert {o["name"]: o["room_maximum"] for o in listed}[spec.name] == limit
+        at = client.post("/api/rooms", json={"game": name, "options": {spec.name: limit}})
+        assert at.status_code == 201, at.text
+        past = client.post("/api/rooms", json={"game": name, "options": {spec.name: limit + 1}})
+        assert past.status_code == 400, past.text
+        assert past.json()["error"] == "game_too_long", past.text
+        assert str(limit) in past.json()["message"]
+
+
+@pytest.mark.parametrize(("name", "spec"), BOUNDED, ids=[f"{n}-{s.name}" for n, s in BOUNDED])
+def test_an_uploaded_record_past_an_options_bound_is_refused(
+    base: str, name: str, spec: OptionSpec
+) -> None:
+    assert spec.room_maximum is not None
+    players = game_class(name).info.default_players
+    with httpx.Client(base_url=base, timeout=10) as client:
+        for value, answer in [(spec.room_maximum, "not_finished"), (spec.room_maximum + 1, None)]:
+            # No actions: within the bound the replay finds the game unfinished;
+            # past it, the options are refused before any replay.
+            record = Record(game=name, players=players, options={spec.name: value})
+            sent = client.post("/api/replays", content=record.dumps())
+            assert sent.json()["error"] == (answer or "game_too_long"), sent.text
+
+
+def longest_settings(cls: type[Game]) -> Iterator[dict[str, Any]]:
+    """Every option at its room bound, with every mix of the options that have
+    a few values (choices, true or false); the others at their defaults."""
+    fixed = {s.name: s.room_maximum for s in cls.option_specs if s.room_maximum is not None}
+    few = [
+        [(s.name, v) for v in (s.choices or (False, True))]
+        for s in cls.option_specs
+        if s.choices is not None or s.type is bool
+    ]
+    for mix in itertools.product(*few):
+        yield {**fixed, **dict(mix)}
+
+
+def random_length(game: Game, seed: int) -> int:
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, weights)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return len(state.history())
+
+
+@pytest.mark.parametrize("name", games())
+def test_no_game_at_its_room_bounds_is_longer_than_a_server_replays(name: str) -> None:
+    cls = game_class(name)
+    for options in longest_settings(cls):
+        game = cls(players=cls.info.max_players, **options)
+        assert game.room_problem() is None
+        if game.max_game_length() <= RECORD_ACTIONS:
+            continue  # proved: no game of it is longer
+        # The game's own bound is loose (every round to its limit): seeded
+        # random play at the most seats stays within the limit with room to spare.
+        longest = max(random_length(game, seed) for seed in range(3))
+        assert longest <= 0.9 * RECORD_ACTIONS, (name, options, longest)
+
+
+def test_a_bound_past_the_limit_would_be_caught() -> None:
+    # The check above proves itself: the bounds lifted to the greatest values,
+    # a game is longer than a server replays.
+    for name, _spec in BOUNDED:
+        cls = game_class(name)
+        greatest = {s.name: s.maximum for s in cls.option_specs if s.room_maximum is not None}
+        game = cls(players=cls.info.max_players, **greatest)
+        if game.max_game_length() > RECORD_ACTIONS and random_length(game, 0) > RECORD_ACTIONS:
+            return
+    pytest.fail("no game's options reach past the replay limit: the bounds are not needed")
