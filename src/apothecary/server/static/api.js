@@ -63,6 +63,7 @@ export const api = {
       body: seat === null || seat === undefined ? { name } : { name, seat },
     }),
   start: (code, token) => request("POST", `/api/rooms/${encodeURIComponent(code)}/start`, { token }),
+  freeSeat: (code, seat, token) => request("DELETE", `/api/rooms/${encodeURIComponent(code)}/seats/${seat}`, { token }),
   seatBot: (code, seat, level, token) =>
     request("PUT", `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/bot`, { body: { level }, token }),
   rematch: (code, token) => request("POST", `/api/rooms/${encodeURIComponent(code)}/rematch`, { token }),

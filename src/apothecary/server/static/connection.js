@@ -17,7 +17,9 @@ export class Connection {
    * `hooks`: `token()` (the seat token to say hello with, or null), `message(message,
    * ws)` (each message, in order; may be async), `lost(offline)` (the socket is gone,
    * a reconnect is on its way), `act(action)` (make the move again on a new socket:
-   * whether it went), `unlock()` (a refused move: the choice is open again).
+   * whether it went), `unlock()` (a refused move: the choice is open again), and
+   * optionally `closed(code)` (the server closed the socket with this code, before
+   * `lost`: 4003 is the host freeing the seat).
    */
   constructor(code, hooks) {
     this.code = code;
@@ -67,7 +69,10 @@ export class Connection {
       }
       this.chain = this.chain.then(() => this.received(message, ws)).catch((error) => console.error(error));
     });
-    ws.addEventListener("close", () => this.lost(ws));
+    ws.addEventListener("close", (event) => {
+      if (this.ws === ws) this.hooks.closed?.(event.code);
+      this.lost(ws);
+    });
     // A stopped server takes the connection but never answers it: try again later.
     setTimeout(() => {
       if (this.ws === ws && !ws.welcomed) this.lost(ws);

@@ -20,6 +20,8 @@ import { StatusLine } from "./room/status.js";
 import * as sound from "./sound.js";
 import { loadTable, mountTable, soundOf } from "./tables/load.js";
 
+const SEAT_FREED = 4003; // the close code of a seat the host freed
+
 export async function showRoom(main, code) {
   let info;
   try {
@@ -62,6 +64,7 @@ class RoomScreen {
       token: () => this.token,
       message: (message, ws) => this.onMessage(message, ws),
       lost: (offline) => this.lost(offline),
+      closed: (closeCode) => this.closed(closeCode),
       act: (id) => this.act(id),
       unlock: () => this.moves.lock(false),
     });
@@ -120,6 +123,18 @@ class RoomScreen {
     this.root.classList.add("offline");
   }
 
+  // The host freed this device's seat (close code 4003, docs/protocol.md): its token
+  // opens nothing now, so the page forgets it, says so, and watches from the next socket
+  // (the lobby offers the open seats again).
+  closed(closeCode) {
+    if (closeCode !== SEAT_FREED) return;
+    this.token = null;
+    keepSeat(this.code, null);
+    this.freed = true;
+    replace(this.notice, h("span", { id: "seat-freed" }, "The host freed your seat. You are watching now; you may take an open seat again."));
+    this.notice.hidden = false;
+  }
+
   send(message) {
     if (this.connection.send(message)) return true;
     toast("Not connected right now; try again in a moment.", "error");
@@ -143,7 +158,7 @@ class RoomScreen {
     switch (message.type) {
       case "welcome":
         this.banner.hide();
-        this.notice.hidden = true;
+        this.notice.hidden = !this.freed; // the freed seat's words stay until a seat is taken
         this.root.classList.remove("offline");
         this.info = message.room;
         this.setYou(message.you);
@@ -204,6 +219,7 @@ class RoomScreen {
   /** A seat was just taken on this device (the lobby's join form): connect with its token. */
   seated(token) {
     this.token = token;
+    this.freed = false;
     this.connection.reconnectNow();
   }
 

@@ -92,7 +92,8 @@ export class RoomLobby {
     }
   }
 
-  // One seat of the lobby: who sits there, and the host's "Seat a bot" for an open one.
+  // One seat of the lobby: who sits there, the host's "Seat a bot" for an open one and
+  // "Free this seat" for another person's.
   seatRow(place, isHost, levels) {
     const room = this.screen;
     const you = place.seat === room.you;
@@ -119,6 +120,21 @@ export class RoomLobby {
             onclick: () => room.hostCall(() => api.seatBot(room.code, place.seat, select.value, room.hostToken)),
           },
           "Seat a bot",
+        ),
+      );
+    }
+    if (isHost && place.kind === "human" && !you) {
+      // Someone the host may not know took the seat: the host opens it again (their
+      // token dies and their page says so), after a confirm, since it cannot be undone.
+      const free = () => {
+        if (!window.confirm(`Free seat ${place.seat}? ${place.name} leaves it, and anyone may take it.`)) return;
+        room.hostCall(() => api.freeSeat(room.code, place.seat, room.hostToken));
+      };
+      controls.push(
+        h(
+          "button",
+          { type: "button", class: "quiet", dataset: { freeSeat: String(place.seat) }, "aria-label": `Free seat ${place.seat} (${place.name})`, onclick: free },
+          "Free this seat",
         ),
       );
     }
