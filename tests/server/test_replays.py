@@ -146,7 +146,6 @@ def test_uploads_are_bounded_in_actions_before_any_replay(
 ) -> None:
     # Issue 28 item 1: a 2 MB record can hold 169k actions, each replayed and kept, so the
     # bound is on actions. Lowered here to the small game's own length to stay quick.
-    from apothecary import analysis
     from apothecary.server import replays
 
     room, _ = played_live("in-vino-morte", 3, "long")
@@ -154,13 +153,13 @@ def test_uploads_are_bounded_in_actions_before_any_replay(
     record = Record.from_state(room.state)
     monkeypatch.setattr(replays, "RECORD_ACTIONS", len(record.actions) - 1)
     replayed: list[int] = []
-    checked_states = analysis.checked_states
+    walk_record = replays.walk_record
 
     def counting(record: Record) -> Any:
         replayed.append(len(record.actions))
-        return checked_states(record)
+        return walk_record(record)
 
-    monkeypatch.setattr(analysis, "checked_states", counting)
+    monkeypatch.setattr(replays, "walk_record", counting)
     with app_client(f"sqlite:///{tmp_path / 'db.sqlite3'}") as client:
         refused = client.post("/api/replays", content=record.dumps())
         assert refused.status_code == 413 and refused.json()["error"] == "too_long"

@@ -30,7 +30,12 @@ from apothecary.server.commands import SocketCommand
 from apothecary.server.guard import Guard, GuardConfig, public_origin
 from apothecary.server.hub import GOING, Connection, Hub, HubConfig
 from apothecary.server.placement import Placement
-from apothecary.server.replays import RECORD_LIMIT, Replays
+from apothecary.server.replays import (
+    ANALYSIS_DECISIONS,
+    RECORD_LIMIT,
+    REPLAY_CACHE_BYTES,
+    Replays,
+)
 from apothecary.server.room import RoomError, RoomNotFound
 from apothecary.server.routes import ROUTERS
 from apothecary.server.routes.account import SameOrigin
@@ -78,6 +83,11 @@ class WebConfig:
     """Connections (HTTP and WebSocket) one client address may hold open."""
     accounts: AccountConfig = field(default_factory=AccountConfig)
     """The accounts' rules: password length, session timeouts, sign-in limits."""
+    replay_cache_bytes: int = REPLAY_CACHE_BYTES
+    """Bytes of finished games kept rebuilt for replays (``--replay-cache-mb``)."""
+    analysis_decisions: int = ANALYSIS_DECISIONS
+    """The most decisions one analysis values (``--analysis-decisions``); a game
+    with more is refused with ``analysis_too_large``."""
 
 
 class Refusal(BaseModel):
@@ -106,7 +116,10 @@ def create_app(
     """The server's FastAPI application over ``store`` (sharing its rooms with
     other processes through Redis when ``cluster`` says so)."""
     hub = Hub(store, config, _placement(cluster))
-    found = Replays(store)
+    shares = web or WebConfig()
+    found = Replays(
+        store, cache_bytes=shares.replay_cache_bytes, max_decisions=shares.analysis_decisions
+    )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -131,6 +131,12 @@ _SignInPerAccountOption = Annotated[
 _SignInPerAddressOption = Annotated[
     int, typer.Option(help="Sign-in and sign-up attempts a minute from one client address.")
 ]
+_ReplayCacheOption = Annotated[
+    float, typer.Option(help="Megabytes of finished games kept rebuilt for replays.")
+]
+_AnalysisDecisionsOption = Annotated[
+    int, typer.Option(help="The most decisions one game's analysis values; more are refused.")
+]
 _AbandonedExpiryOption = Annotated[
     float, typer.Option(help="Seconds a game nobody is connected to and nobody moves in lasts.")
 ]
@@ -162,23 +168,16 @@ def serve_command(
     min_password_length: _MinPasswordOption = 12,
     sign_in_per_account: _SignInPerAccountOption = 5,
     sign_in_per_address: _SignInPerAddressOption = 20,
+    replay_cache_mb: _ReplayCacheOption = 64.0,
+    analysis_decisions: _AnalysisDecisionsOption = 4000,
 ) -> None:
     """Run the game server: rooms, invite links, bots, spectators, chat."""
     _need_web()
     from apothecary.server.cluster import REDIS_ENV
     from apothecary.server.store import Store, default_url
 
-    _check_numbers(
-        port,
-        workers_for_bots,
-        create_per_minute,
-        bot_delay,
-        log_level,
-        socket_rate,
-        workers,
-        lease_seconds,
-        heartbeat_seconds,
-    )
+    _check_numbers(port, workers_for_bots, create_per_minute, bot_delay, log_level)
+    _check_processes(socket_rate, workers, lease_seconds, heartbeat_seconds)
     _check_rooms(max_rooms, rooms_per_address, lobby_expiry, abandoned_expiry)
     _check_guard(connections_per_address, request_timeout, public_url)
     accounts = _accounts(min_password_length, sign_in_per_account, sign_in_per_address)
@@ -210,6 +209,7 @@ def serve_command(
         log_level=log_level,
         rooms=(max_rooms, rooms_per_address, lobby_expiry, abandoned_expiry),
         accounts=accounts,
+        replays=_replay_limits(replay_cache_mb, analysis_decisions),
     )
     store.close()
     if workers == 1:
@@ -241,15 +241,7 @@ def _need_web() -> None:
 
 
 def _check_numbers(
-    port: int,
-    workers_for_bots: int,
-    create_per_minute: int,
-    bot_delay: float,
-    log_level: str,
-    socket_rate: float,
-    workers: int,
-    lease_seconds: float,
-    heartbeat_seconds: float,
+    port: int, workers_for_bots: int, create_per_minute: int, bot_delay: float, log_level: str
 ) -> None:
     """BadOptionError naming the first option out of its range."""
     if not 0 <= port <= 65535:
@@ -262,12 +254,25 @@ def _check_numbers(
         raise BadOptionError("--bot-delay: 0 or more seconds")
     if log_level not in ("debug", "info", "warning", "error"):
         raise BadOptionError(f"--log-level {log_level!r}: debug, info, warning or error")
+
+
+def _check_processes(
+    socket_rate: float, workers: int, lease_seconds: float, heartbeat_seconds: float
+) -> None:
+    """The same for the socket rate, the server processes and their leases."""
     if socket_rate <= 0:
         raise BadOptionError("--socket-rate: more than 0")
     if workers < 1:
         raise BadOptionError("--workers: 1 or more")
     if lease_seconds <= 0 or heartbeat_seconds <= 0:
         raise BadOptionError("--lease-seconds and --heartbeat-seconds: more than 0")
+
+
+def _replay_limits(replay_cache_mb: float, analysis_decisions: int) -> tuple[int, int]:
+    """The replay cache's bytes and an analysis's most decisions, checked."""
+    if replay_cache_mb < 0 or analysis_decisions < 1:
+        raise BadOptionError("--replay-cache-mb: 0 or more; --analysis-decisions: 1 or more")
+    return int(replay_cache_mb * 1024 * 1024), analysis_decisions
 
 
 def _check_rooms(
@@ -350,6 +355,8 @@ class _Plan:
     """``max_rooms``, ``rooms_per_address``, ``lobby_expiry``, ``abandoned_expiry``."""
     accounts: AccountConfig | None = None
     """The accounts' rules (None: the defaults)."""
+    replays: tuple[int, int] = (64 * 1024 * 1024, 4000)
+    """``replay_cache_bytes``, ``analysis_decisions``."""
 
 
 def _check_redis(url: str) -> None:
@@ -412,6 +419,8 @@ def _run_server(plan: _Plan, sockets: list[Any] | None, announce: bool) -> None:
             request_timeout=plan.request_timeout,
             connections_per_address=plan.connections_per_address,
             accounts=plan.accounts or AccountConfig(),
+            replay_cache_bytes=plan.replays[0],
+            analysis_decisions=plan.replays[1],
         ),
         cluster,
     )

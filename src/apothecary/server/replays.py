@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import pickle
 import secrets
 import time
 from collections import Counter, OrderedDict
@@ -35,7 +36,7 @@ import sqlalchemy as sa
 
 from apothecary import analysis
 from apothecary.bots.pool import ThinkingPool
-from apothecary.core.errors import RecordError
+from apothecary.core.errors import ApothecaryError, RecordError
 from apothecary.core.game import CHANCE, JSON, State
 from apothecary.core.records import Record
 from apothecary.server.room import (
@@ -77,8 +78,24 @@ HINT_BUDGET = 120
 UPLOADS_PER_MINUTE = 20
 """Records one client address may upload a minute (each is kept in the database)."""
 
-KEPT_GAMES = 16
-"""Finished games kept rebuilt in memory (they never change)."""
+REPLAY_CACHE_BYTES = 64 * 1024 * 1024
+"""Bytes of finished games kept rebuilt in memory (they never change), least
+recently read leaving first. A game's size is :func:`footprint`'s estimate: its
+events as JSON plus its checkpoints pickled (Python holds somewhat more). A game
+larger than the whole budget is served but not kept. ``WebConfig.replay_cache_bytes``
+and ``apothecary serve --replay-cache-mb`` set it."""
+
+CHECKPOINT_EVERY = 256
+"""A finished game keeps a copy of its position every this many actions; a
+step view is rebuilt from the checkpoint before it by replaying at most this
+many actions (never a copy of every position)."""
+
+ANALYSIS_DECISIONS = 4_000
+"""The most decisions (a seat's moves, chance's left out) one analysis of the
+server values; a game with more is refused (``analysis_too_large``) before any
+is valued. Each costs up to :data:`ANALYSIS_BUDGET` playouts in the pool; the
+longest default games have about 1,000. ``WebConfig.analysis_decisions`` and
+``apothecary serve --analysis-decisions`` set it."""
 
 KEPT_ANALYSES = 64
 """Analyses (running or done) kept in this process's memory; a finished one
@@ -116,6 +133,13 @@ class TooLarge(RoomError):
     """An uploaded record over :data:`RECORD_LIMIT`."""
 
     code = "too_large"
+    status = 413
+
+
+class AnalysisTooLarge(RoomError):
+    """An analysis asked of a game with more decisions than the server values."""
+
+    code = "analysis_too_large"
     status = 413
 
 
@@ -182,10 +206,9 @@ def import_record(
     if too_long is not None:  # as a room would refuse them: the options a server plays
         raise GameTooLong(too_long)
     try:
-        positions = analysis.checked_states(record)
+        final, moves = walk_record(record)
     except RecordError as error:
         raise BadRecord(str(error)) from None
-    final = positions[-1]
     if not final.is_terminal():
         raise NotFinished(
             f"the record stops after {len(record.actions)} actions, before the game is over; "
@@ -211,21 +234,41 @@ def import_record(
         "created": when,
         "updated": when,
     }
-    steps = []
-    for step, (before, action) in enumerate(zip(positions, final.history(), strict=False)):
-        steps.append(
-            {
-                "room": code,
-                "game_no": 1,
-                "step": step,
-                "action": action,
-                "notation": before.action_to_string(action),
-                "actor": before.current_player(),
-                "at": when,
-            }
-        )
+    steps = [
+        {
+            "room": code,
+            "game_no": 1,
+            "step": step,
+            "action": action,
+            "notation": notation,
+            "actor": actor,
+            "at": when,
+        }
+        for step, (action, (actor, notation)) in enumerate(zip(final.history(), moves, strict=True))
+    ]
     store.insert_finished(row, list(record.seats), outcome.to_json(), steps)
     return code
+
+
+def walk_record(record: Record) -> tuple[State, list[tuple[int, str]]]:
+    """The record replayed once, with no copy of any position kept (a copy of
+    each cost about 1 GB for a long record): its last position, and each
+    action's actor and notation as the position before it reads it. RecordError
+    names the first bad action, or an outcome that does not match."""
+    moves: list[tuple[int, str]] = []
+    final: State | None = None
+    for index, state in enumerate(record.states()):
+        final = state
+        if index < len(record.actions):
+            try:
+                action = state.string_to_action(record.actions[index])
+            except ApothecaryError:
+                continue  # states() names the bad action at its next step
+            moves.append((state.current_player(), state.action_to_string(action)))
+    assert final is not None
+    if record.outcome is not None:
+        record.replay()  # checks the stated outcome against the replay
+    return final, moves
 
 
 # -- what the replay shows ------------------------------------------------------------------
@@ -286,7 +329,7 @@ def summary(room: Room, code: str, game_no: int) -> dict[str, JSON]:
 
 
 def state_at(room: Room, step: int) -> State:
-    """The finished game's position after ``step`` actions."""
+    """The finished game's position after ``step`` actions, replayed from the start."""
     assert room.state is not None
     then = room.game.new_initial_state()
     for action in room.state.history()[:step]:
@@ -294,24 +337,71 @@ def state_at(room: Room, step: int) -> State:
     return then
 
 
-def frame(room: Room, step: int, view: str) -> dict[str, JSON]:
+@dataclass
+class Finished:
+    """A finished game kept rebuilt: its room, a copy of its position every
+    ``every`` actions, and its estimated size in bytes (:func:`footprint`)."""
+
+    room: Room
+    checkpoints: list[State]
+    every: int
+    size: int = 0
+
+    @classmethod
+    def of(cls, room: Room, every: int = CHECKPOINT_EVERY) -> Finished:
+        """``room``'s game with its checkpoints, made in one replay."""
+        assert room.state is not None
+        history = room.state.history()
+        position = room.game.new_initial_state()
+        checkpoints = [position.clone()]
+        for index, action in enumerate(history, start=1):
+            position.apply_action(action)
+            if index % every == 0:
+                checkpoints.append(position.clone())
+        made = cls(room, checkpoints, every)
+        made.size = footprint(made)
+        return made
+
+    def state_at(self, step: int) -> State:
+        """The position after ``step`` actions: its checkpoint's copy, played on."""
+        assert self.room.state is not None
+        history = self.room.state.history()
+        if not 0 <= step <= len(history):
+            raise RoomError(f"step {step!r}: the game has steps 0 to {len(history)}")
+        base = min(step // self.every, len(self.checkpoints) - 1)
+        then = self.checkpoints[base].clone()
+        for action in history[base * self.every : step]:
+            then.apply_action(action)
+        return then
+
+
+def footprint(finished: Finished) -> int:
+    """A kept game's size in bytes, estimated: its room's events as compact JSON
+    and its checkpoints pickled."""
+    events = len(json.dumps(finished.room.log, separators=(",", ":"), default=str))
+    return events + sum(len(pickle.dumps(state)) for state in finished.checkpoints)
+
+
+def frame(room: Room, step: int, view: str, at: Finished | None = None) -> dict[str, JSON]:
     """What the replay shows at ``step`` from ``view``: a seat number, ``spectator``,
-    or ``all`` (every seat's view side by side and the whole state)."""
+    or ``all`` (every seat's view side by side and the whole state). The position
+    is rebuilt once, from ``at``'s checkpoints when given, and read by every view."""
+    then = at.state_at(step) if at is not None else None
     if view == "all":
-        views = [room.replay_view(seat, step) for seat in range(len(room.seats))]
+        views = [room.replay_view(seat, step, then) for seat in range(len(room.seats))]
         return {
             "view": "all",
             "step": step,
             "views": views,
-            "spectator": room.replay_view(None, step),
-            "truth": str(state_at(room, step)),
+            "spectator": room.replay_view(None, step, then),
+            "truth": str(then if then is not None else state_at(room, step)),
         }
     if view == "spectator":
-        return {"view": view, "step": step, "you": None, **room.replay_view(None, step)}
+        return {"view": view, "step": step, "you": None, **room.replay_view(None, step, then)}
     if not view.isdigit():
         raise RoomError(f"view {view!r}: a seat number, 'spectator' or 'all'")
     seat = int(view)
-    return {"view": view, "step": step, "you": seat, **room.replay_view(seat, step)}
+    return {"view": view, "step": step, "you": seat, **room.replay_view(seat, step, then)}
 
 
 # -- analysis jobs ----------------------------------------------------------------------
@@ -387,9 +477,13 @@ class Analyses:
     """The analyses of this process, the pool they think in, and the store
     that keeps the finished ones for every process."""
 
-    def __init__(self, store: Store, workers: int = 1) -> None:
+    def __init__(
+        self, store: Store, workers: int = 1, max_decisions: int = ANALYSIS_DECISIONS
+    ) -> None:
         self.store = store
         self.workers = workers
+        self.max_decisions = max_decisions
+        """The most decisions one new analysis may value (:data:`ANALYSIS_DECISIONS`)."""
         self.jobs: OrderedDict[tuple[str, int], Job] = OrderedDict()
         self._pool: ThinkingPool | None = None
         # Held while a start looks for an analysis and launches one: two requests
@@ -494,6 +588,11 @@ class Analyses:
         assert state is not None
         history = state.history()
         steps = await asyncio.to_thread(_decision_steps, room.game.new_initial_state(), history)
+        if len(steps) > self.max_decisions:
+            raise AnalysisTooLarge(
+                f"the game has {len(steps):,} decisions; this server analyses games of at "
+                f"most {self.max_decisions:,}"
+            )
         the_plan = server_plan(room)
         job = Job(len(steps), the_plan)
 
@@ -534,22 +633,47 @@ class Replays:
     """A server's finished games kept rebuilt in memory, and its analyses
     (the routes in :mod:`apothecary.server.routes.replays` and ``.hints``)."""
 
-    def __init__(self, store: Store, analysis_workers: int = 1) -> None:
+    def __init__(
+        self,
+        store: Store,
+        analysis_workers: int = 1,
+        cache_bytes: int = REPLAY_CACHE_BYTES,
+        max_decisions: int = ANALYSIS_DECISIONS,
+        every: int = CHECKPOINT_EVERY,
+    ) -> None:
         self.store = store
-        self.finished: OrderedDict[tuple[str, int], Room] = OrderedDict()
-        self.analyses = Analyses(store, analysis_workers)
+        self.cache_bytes = cache_bytes
+        """The most bytes of finished games kept (:data:`REPLAY_CACHE_BYTES`)."""
+        self.every = every
+        self.finished: OrderedDict[tuple[str, int], Finished] = OrderedDict()
+        self.analyses = Analyses(store, analysis_workers, max_decisions)
+
+    @property
+    def cached_bytes(self) -> int:
+        """The estimated bytes of the finished games kept now (at most ``cache_bytes``)."""
+        return sum(kept.size for kept in self.finished.values())
 
     async def finished_game(self, code: str, game_no: int) -> Room:
         """Game ``game_no`` of room ``code``, over (kept: it never changes)."""
+        return (await self.finished_entry(code, game_no)).room
+
+    async def finished_entry(self, code: str, game_no: int) -> Finished:
+        """Game ``game_no`` of room ``code`` with its checkpoints, kept while
+        the byte budget allows, least recently read leaving first."""
         key = (code, game_no)
-        room = self.finished.get(key)
-        if room is None:
-            room = await asyncio.to_thread(load_finished, self.store, code, game_no)
-            self.finished[key] = room
-            while len(self.finished) > KEPT_GAMES:
+        kept = self.finished.get(key)
+        if kept is not None:
+            self.finished.move_to_end(key)
+            return kept
+        kept = await asyncio.to_thread(self._rebuild, code, game_no)
+        if kept.size <= self.cache_bytes:
+            self.finished[key] = kept
+            while self.cached_bytes > self.cache_bytes:
                 self.finished.popitem(last=False)
-        self.finished.move_to_end(key)
-        return room
+        return kept
+
+    def _rebuild(self, code: str, game_no: int) -> Finished:
+        return Finished.of(load_finished(self.store, code, game_no), self.every)
 
     async def hint(self, code: str, token: str | None) -> dict[str, Any]:
         """The strongest bot's suggestion for the seat ``token`` is, on its turn."""

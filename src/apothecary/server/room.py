@@ -941,13 +941,14 @@ class Room:
             outcome=None,
         )
 
-    def replay_view(self, viewer: Viewer, step: int) -> dict[str, JSON]:
+    def replay_view(self, viewer: Viewer, step: int, then: State | None = None) -> dict[str, JSON]:
         """What ``viewer`` saw of the finished current game after its first
         ``step`` actions: the same keys as :meth:`game_view`, with its
         observation then and the events up to then as it read them (the log
         was made by ``describe_action`` as the game was played), and no legal
-        actions. WrongPhase while the game is being played: a replay of an
-        unfinished game would show what is still secret."""
+        actions. ``then``: that position, if the caller has it (read only;
+        else it is replayed from the start). WrongPhase while the game is being
+        played: a replay of an unfinished game would show what is still secret."""
         state = self.state
         if state is None or self.status != "over" or not state.is_terminal():
             raise WrongPhase("a game can be replayed once it is over")
@@ -956,9 +957,10 @@ class Room:
             raise RoomError(f"step {step!r}: the game has steps 0 to {len(history)}")
         if viewer is not None:
             self._seat_index(viewer)
-        then = self.game.new_initial_state()
-        for action in history[:step]:
-            then.apply_action(action)
+        if then is None:
+            then = self.game.new_initial_state()
+            for action in history[:step]:
+                then.apply_action(action)
         mover = then.current_player()
         outcome = then.outcome()
         return self._game_view(

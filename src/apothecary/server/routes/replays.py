@@ -46,8 +46,8 @@ async def replay_step(
     view: Annotated[str, Query(max_length=16, pattern=r"^(all|spectator|\d{1,2})$")] = "all",
 ) -> dict[str, Any]:
     """One step as one viewer saw it."""
-    room = await replays.finished_game(code, game_no)
-    return await asyncio.to_thread(work.frame, room, step, view)
+    kept = await replays.finished_entry(code, game_no)
+    return await asyncio.to_thread(work.frame, kept.room, step, view, kept)
 
 
 @router.post(
