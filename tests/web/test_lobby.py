@@ -61,7 +61,7 @@ def test_the_lobby_lists_every_game(page, web_server, api):
     assert page.errors == []
 
 
-def test_the_options_form_is_generated_from_the_descriptions(page, web_server):
+def test_the_options_form_is_generated_from_the_descriptions(page, web_server, api):
     open_lobby(page, web_server)
     # In Vino Morte: a bool is a checkbox, choices a select, an int with bounds a number input.
     cheese = page.locator("#opt-cheese")
@@ -73,7 +73,12 @@ def test_the_options_form_is_generated_from_the_descriptions(page, web_server):
     assert deck.locator("option").all_inner_texts() == ["8+8", "9+9"]
     limit = page.locator("#opt-round_limit")
     assert limit.get_attribute("type") == "number"
-    assert (limit.get_attribute("min"), limit.get_attribute("max")) == ("0", "10000")
+    # A room's bound (room_maximum), below the game's own maximum: the server refuses more.
+    options = api.get("/api/games/in-vino-morte").json()["options"]
+    spec = next(o for o in options if o["name"] == "round_limit")
+    assert spec["room_maximum"] < spec["maximum"]
+    bounds = (limit.get_attribute("min"), limit.get_attribute("max"))
+    assert bounds == ("0", str(spec["room_maximum"]))
     # The seats follow the player count; each seat is open or a bot level of this game.
     assert page.locator(".seat-choices li").count() == 4
     page.fill("#players", "6")
