@@ -145,9 +145,11 @@ class InVinoMorteGame(Game):
             minimum=0,
             maximum=10000,
             # A round is at most 2n - 1 actions (17 at 9 seats): 1,000 rounds stay
-            # under a server's 20,000 actions a record. With cheese and no limit a
-            # game has no longest length, but only a round that kills nobody goes
-            # on (seeded random play at 9 seats: at most 53 actions in 300 games).
+            # under a server's 20,000 actions a record. Not bounded: cheese with no
+            # limit (0, the default). Random play ends soon (at 9 seats at most 53
+            # actions in 300 seeded games), but a table whose dealers all pour
+            # Poison with Cheese kills nobody, round after round, for ever
+            # (benchmarks/long_games.py plays that).
             room_maximum=1000,
         ),
     )
