@@ -55,6 +55,7 @@ def measure(game: str, players: int, moves: int, seed: int) -> dict[str, Any]:
     from apothecary.server.room import Room, Settings
 
     room, _ = Room.create(game, players, {}, None, Settings(), now=0.0, seed=f"bench{seed}")
+    room.code = f"bench{seed}"  # a code is random, and every message names it
     for i in range(players):
         room.claim(f"P{i}", i)
     room.start(0.0)
