@@ -651,13 +651,14 @@ class Room:
         """Apply ``action`` to the state and log its event for every viewer;
         ``bot``: the level of the bot that chose it for an away person."""
         state = self._playing_state()
-        events = []
-        for viewer in [*range(len(self.seats)), None]:
-            event = state.describe_action(action, viewer)
-            event["step"] = state.move_number()
+        # One event per audience, shared by the viewers who read the same
+        # (State.describe_action_for_all): what is added here is for all alike.
+        events = state.describe_action_for_all(action)
+        step = state.move_number()
+        for event in {id(event): event for event in events}.values():
+            event["step"] = step
             if bot is not None:
                 event["by_bot"] = bot
-            events.append(event)
         state.apply_action(action)
         self.log.append(events)
         self._legal_cache = None

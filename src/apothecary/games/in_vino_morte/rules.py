@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import ClassVar
 
 from apothecary.core.errors import BadOptionError
@@ -674,6 +674,11 @@ class InVinoMorteState(State):
         from apothecary.games.in_vino_morte.events import describe
 
         return describe(self, action, actor, viewer)
+
+    def event_audience(self, action: Action, viewer: Player | None) -> Hashable:
+        """Only a deal has a secret, the dealer's: the dealer reads one event,
+        everyone else another; every other action reads the same for all."""
+        return self.phase == DEAL_PHASE and viewer == self.dealer
 
     # -- what each seat knows -----------------------------------------------------
 
