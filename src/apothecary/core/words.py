@@ -80,6 +80,11 @@ class Words:
     __slots__ = ("_parts", "_text")
 
     def __init__(self, *parts: Part) -> None:
+        if len(parts) == 1 and type(parts[0]) is str:
+            # The common case (a label or clause with no seat in it), without the loop.
+            self._parts: tuple[str | SeatsRef, ...] = parts  # type: ignore[assignment]
+            self._text: str | None = parts[0]
+            return
         flat: list[str | SeatsRef] = []
         for part in parts:
             if isinstance(part, Words):
@@ -88,8 +93,8 @@ class Words:
                 flat.append(part)
             else:
                 raise TypeError(f"words are made of strings and seats, not {part!r}")
-        self._parts: tuple[str | SeatsRef, ...] = tuple(flat)
-        self._text: str | None = None
+        self._parts = tuple(flat)
+        self._text = None
 
     @classmethod
     def _made(cls, parts: tuple[str | SeatsRef, ...]) -> Words:
@@ -151,8 +156,11 @@ class Words:
     def runs(self) -> list[JSON]:
         """The protocol's form: strings (neighbours merged), ``{"seat": n}``
         and ``{"seats": [n, ...]}``; an empty seat list is the string ``nobody``."""
+        parts = self._parts
+        if len(parts) == 1 and type(parts[0]) is str:
+            return [parts[0]] if parts[0] else []
         out: list[JSON] = []
-        for part in self._parts:
+        for part in parts:
             if isinstance(part, str):
                 if part:
                     _append_text(out, part)
