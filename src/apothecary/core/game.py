@@ -722,11 +722,13 @@ class State(ABC):
     def event_audience(self, action: Action, viewer: Player | None) -> Hashable:
         """A key for what ``viewer`` reads of ``action`` (legal here): viewers
         with equal keys read the same event, so :meth:`describe_action_for_all`
-        makes it once for them all. The generic answer: everyone reads the
-        same in a game that hides nothing, and each viewer its own otherwise;
-        a game with secrets overrides it to share what it can (a wrong key
-        shows in the conformance suite as an event that differs)."""
-        return viewer if self.game.info.has_hidden_information else None
+        makes it once for them all. The generic answer shares nothing (each
+        viewer its own key), which is right for every game: even one that
+        declares no hidden information may tell a spectator less than a seat
+        (a solo game's player sees what the spectator does not). A game
+        overrides it to share what it can; a wrong key shows in the
+        conformance suite as an event that differs."""
+        return viewer
 
     def _describe_action(
         self, action: Action, actor: Player, viewer: Player | None

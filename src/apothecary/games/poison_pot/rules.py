@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 import re
 from bisect import insort
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import ClassVar
 
 from apothecary.core.events import add_then, after_action, new_event
@@ -617,6 +617,10 @@ class PoisonPotState(State):
             "on": names[action - game.place_base],
             "colour": COLOURS[self.drawn] if self.drawn >= 0 else None,
         }
+
+    def event_audience(self, action: Action, viewer: Player | None) -> Hashable:
+        """Nothing is hidden: every viewer reads the same event."""
+        return None
 
     def _describe_action(
         self, action: Action, actor: Player, viewer: Player | None
