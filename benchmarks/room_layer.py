@@ -23,7 +23,9 @@ once under this tree's interpreter, alternating (old, new, old, new...), and
 the table gives both medians and new / old. The script only uses
 ``Room.create``, ``claim``, ``start``, ``apply``, ``chance_action``,
 ``view``, ``rematch`` and ``pending``, which are the same back to c54b738.
-A figure is CPU of a shared machine: compare within a run, never across runs.
+Times are this thread's CPU time (``time.thread_time_ns``), so other
+processes' load shows less than in a wall clock, but caches and clock speed
+are still shared: compare within a run, never across runs.
 """
 
 from __future__ import annotations
@@ -64,7 +66,9 @@ def measure(game: str, players: int, moves: int, seed: int) -> dict[str, Any]:
     sent = {v: (0, 0, 0) for v in viewers}  # viewer: (game_no, seen, noticed)
     spent = dict.fromkeys(LAYERS, 0)
     digest = hashlib.sha256()
-    clock = time.perf_counter_ns
+    # CPU time, not wall time: on a shared machine a wall clock also counts the
+    # time other processes held the core (it made ratios swing 0.85-1.7).
+    clock = time.thread_time_ns
     made = 0
     now = 0.0
     while made < moves:
