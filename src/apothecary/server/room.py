@@ -786,7 +786,11 @@ class Room:
 
     def legal(self, viewer: Viewer) -> list[dict[str, JSON]]:
         """The viewer's legal actions, each with notation and a label, on their turn."""
-        pending = self.pending()
+        return self._legal(self.pending(), viewer)
+
+    def _legal(self, pending: Pending | None, viewer: Viewer) -> list[dict[str, JSON]]:
+        """:meth:`legal` with what the room waits for already known (a view
+        asks :meth:`pending` once, not once for itself and once here)."""
         if pending is None or pending.kind not in ("human", "bot") or pending.seat != viewer:
             return []
         if self._legal_cache is not None and self._legal_cache[0] == self.state_id:
@@ -824,7 +828,7 @@ class Room:
             since,
             None if pending is None else pending.seat,
             None if pending is None else pending.kind,
-            self.legal(viewer) if viewer is not None else [],
+            self._legal(pending, viewer) if viewer is not None else [],
             self.outcome,
         )
 
