@@ -701,21 +701,25 @@ class State(ABC):
             self.clone().apply_action(action)
         return with_words(self._describe_action(action, self.current_player(), viewer))
 
-    def describe_action_for_all(self, action: Action) -> list[dict[str, JSON]]:
+    def describe_action_for_all(self, action: Action | str) -> list[dict[str, JSON]]:
         """:meth:`describe_action` for every seat, then a spectator, in that
         order: what a server logs of one action. Viewers that
         :meth:`event_audience` puts in one audience share one event, made
         once (the same dict: read it, never change it per viewer); the
         conformance suite checks that each reads what :meth:`describe_action`
         tells it. Raises like :meth:`describe_action`."""
+        if isinstance(action, str):
+            action = self.string_to_action(action)
         viewers: list[Player | None] = [*range(self.game.num_players), None]
-        made: dict[Hashable, dict[str, JSON]] = {}
-        events = []
-        for viewer in viewers:
+        first = self.describe_action(action, viewers[0])  # checks the action, once
+        actor = self.current_player()
+        made: dict[Hashable, dict[str, JSON]] = {self.event_audience(action, viewers[0]): first}
+        events = [first]
+        for viewer in viewers[1:]:
             audience = self.event_audience(action, viewer)
             event = made.get(audience)
             if event is None:
-                event = made[audience] = self.describe_action(action, viewer)
+                event = made[audience] = with_words(self._describe_action(action, actor, viewer))
             events.append(event)
         return events
 

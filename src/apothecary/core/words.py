@@ -42,7 +42,10 @@ class SeatsRef:
         self.numbers = tuple(int(n) for n in numbers)
 
     def __str__(self) -> str:
-        return join_names([seat_name(n) for n in self.numbers])
+        numbers = self.numbers
+        if len(numbers) == 1:  # the common case, without the list and the join
+            return f"seat {numbers[0]}"
+        return join_names([seat_name(n) for n in numbers])
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
@@ -160,16 +163,21 @@ class Words:
         if len(parts) == 1 and type(parts[0]) is str:
             return [parts[0]] if parts[0] else []
         out: list[JSON] = []
+        text = ""  # the strings since the last seat, merged once
         for part in parts:
             if isinstance(part, str):
-                if part:
-                    _append_text(out, part)
-            elif len(part.numbers) == 1:
-                out.append({"seat": part.numbers[0]})
-            elif part.numbers:
-                out.append({"seats": list(part.numbers)})
-            else:
-                _append_text(out, str(part))
+                text += part
+                continue
+            numbers = part.numbers
+            if not numbers:
+                text += str(part)
+                continue
+            if text:
+                out.append(text)
+                text = ""
+            out.append({"seat": numbers[0]} if len(numbers) == 1 else {"seats": list(numbers)})
+        if text:
+            out.append(text)
         return out
 
     def seat_numbers(self) -> list[int]:
@@ -179,13 +187,6 @@ class Words:
             if isinstance(part, SeatsRef):
                 found.extend(n for n in part.numbers if n not in found)
         return found
-
-
-def _append_text(out: list[JSON], text: str) -> None:
-    if out and isinstance(out[-1], str):
-        out[-1] = out[-1] + text
-    else:
-        out.append(text)
 
 
 def say(template: str, /, **values: object) -> Words:
