@@ -239,6 +239,7 @@ def _check_one_game(
         else:
             action = rng.choice(state.legal_actions())
         events = [_check_event(state, action, seat, where) for seat in seats]
+        _check_audiences(state, action, events, where)
         state.apply_action(action)
         report.steps += 1
     if state.is_terminal():
@@ -847,6 +848,29 @@ def _check_event(state: State, action: int, viewer: Player | None, where: _Where
         where.fail(f"{what}: the actor reads notation {notation!r}, not its own action's")
     _check_event_words(event, what, where)
     return event
+
+
+def _check_audiences(
+    state: State, action: int, events: list[dict[str, Any]], where: _Where
+) -> None:
+    """``describe_action_for_all`` (what a server logs) gives every viewer what
+    ``describe_action`` tells it: the game's ``event_audience`` puts together
+    only viewers who read the same event."""
+    what = f"describe_action_for_all({state.action_to_string(action)!r})"
+    try:
+        shared = state.describe_action_for_all(action)
+    except Exception as error:
+        where.fail(f"{what} raised {type(error).__name__}: {error}")
+    viewers: list[Player | None] = [*range(state.game.num_players), None]
+    if len(shared) != len(viewers):
+        where.fail(f"{what} gives {len(shared)} events for {len(viewers)} viewers")
+    for viewer, alone, together in zip(viewers, events, shared, strict=True):
+        if together != alone:
+            who = "a spectator" if viewer is None else f"seat {viewer}"
+            where.fail(
+                f"{what} tells {who} {together!r}, but describe_action tells it {alone!r}: "
+                "event_audience puts it with viewers who read another event"
+            )
 
 
 def _check_event_words(event: dict[str, Any], what: str, where: _Where) -> None:

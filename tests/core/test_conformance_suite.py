@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 import pytest
 from toy_high_card.game import ToyGame, ToyState
 
@@ -158,6 +160,37 @@ def test_an_event_that_tells_a_secret_is_caught_even_when_observations_keep_it()
     with pytest.raises(ConformanceError, match="a leak in the event"):
         check_game(
             "in-vino-morte", games=3, seed=1, game_factory=lambda: _TellingDealGame(players=3)
+        )
+
+
+class _OneAudienceState(InVinoMorteState):
+    """In Vino Morte that says every viewer reads the same event, the dealer's
+    secret pour included: a server would show the pour to everyone."""
+
+    __slots__ = ()
+
+    def event_audience(self, action: Action, viewer: Player | None) -> Hashable:
+        return None
+
+
+class _OneAudienceGame(InVinoMorteGame):
+    def new_initial_state(self) -> _OneAudienceState:
+        return _OneAudienceState(self)
+
+
+def test_an_audience_that_joins_viewers_who_read_otherwise_is_caught() -> None:
+    """Viewers of one audience share the event a server logs; joining the
+    dealer with the others would give them the dealer's event, and the suite
+    compares each viewer's shared event with its own describe_action."""
+    state = InVinoMorteGame(players=3).new_initial_state()
+    action = state.legal_actions()[0]
+    # Seats, then a spectator: the real audiences give each its own reading.
+    assert state.describe_action_for_all(action) == [
+        state.describe_action(action, v) for v in (0, 1, 2, None)
+    ]
+    with pytest.raises(ConformanceError, match="event_audience puts it with viewers"):
+        check_game(
+            "in-vino-morte", games=3, seed=1, game_factory=lambda: _OneAudienceGame(players=3)
         )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, islice
 from types import MappingProxyType
@@ -723,6 +723,39 @@ class State(ABC):
             # A copy raises the precise error; this state is left as it was.
             self.clone().apply_action(action)
         return with_words(self._describe_action(action, self.current_player(), viewer))
+
+    def describe_action_for_all(self, action: Action | str) -> list[dict[str, JSON]]:
+        """:meth:`describe_action` for every seat, then a spectator, in that
+        order: what a server logs of one action. Viewers that
+        :meth:`event_audience` puts in one audience share one event, made
+        once (the same dict: read it, never change it per viewer); the
+        conformance suite checks that each reads what :meth:`describe_action`
+        tells it. Raises like :meth:`describe_action`."""
+        if isinstance(action, str):
+            action = self.string_to_action(action)
+        viewers: list[Player | None] = [*range(self.game.num_players), None]
+        first = self.describe_action(action, viewers[0])  # checks the action, once
+        actor = self.current_player()
+        made: dict[Hashable, dict[str, JSON]] = {self.event_audience(action, viewers[0]): first}
+        events = [first]
+        for viewer in viewers[1:]:
+            audience = self.event_audience(action, viewer)
+            event = made.get(audience)
+            if event is None:
+                event = made[audience] = with_words(self._describe_action(action, actor, viewer))
+            events.append(event)
+        return events
+
+    def event_audience(self, action: Action, viewer: Player | None) -> Hashable:
+        """A key for what ``viewer`` reads of ``action`` (legal here): viewers
+        with equal keys read the same event, so :meth:`describe_action_for_all`
+        makes it once for them all. The generic answer shares nothing (each
+        viewer its own key), which is right for every game: even one that
+        declares no hidden information may tell a spectator less than a seat
+        (a solo game's player sees what the spectator does not). A game
+        overrides it to share what it can; a wrong key shows in the
+        conformance suite as an event that differs."""
+        return viewer
 
     def _describe_action(
         self, action: Action, actor: Player, viewer: Player | None

@@ -42,7 +42,10 @@ class SeatsRef:
         self.numbers = tuple(int(n) for n in numbers)
 
     def __str__(self) -> str:
-        return join_names([seat_name(n) for n in self.numbers])
+        numbers = self.numbers
+        if len(numbers) == 1:  # the common case, without the list and the join
+            return f"seat {numbers[0]}"
+        return join_names([seat_name(n) for n in numbers])
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
@@ -80,6 +83,11 @@ class Words:
     __slots__ = ("_parts", "_text")
 
     def __init__(self, *parts: Part) -> None:
+        if len(parts) == 1 and type(parts[0]) is str:
+            # The common case (a label or clause with no seat in it), without the loop.
+            self._parts: tuple[str | SeatsRef, ...] = parts  # type: ignore[assignment]
+            self._text: str | None = parts[0]
+            return
         flat: list[str | SeatsRef] = []
         for part in parts:
             if isinstance(part, Words):
@@ -88,8 +96,8 @@ class Words:
                 flat.append(part)
             else:
                 raise TypeError(f"words are made of strings and seats, not {part!r}")
-        self._parts: tuple[str | SeatsRef, ...] = tuple(flat)
-        self._text: str | None = None
+        self._parts = tuple(flat)
+        self._text = None
 
     @classmethod
     def _made(cls, parts: tuple[str | SeatsRef, ...]) -> Words:
@@ -151,17 +159,25 @@ class Words:
     def runs(self) -> list[JSON]:
         """The protocol's form: strings (neighbours merged), ``{"seat": n}``
         and ``{"seats": [n, ...]}``; an empty seat list is the string ``nobody``."""
+        parts = self._parts
+        if len(parts) == 1 and type(parts[0]) is str:
+            return [parts[0]] if parts[0] else []
         out: list[JSON] = []
-        for part in self._parts:
+        text = ""  # the strings since the last seat, merged once
+        for part in parts:
             if isinstance(part, str):
-                if part:
-                    _append_text(out, part)
-            elif len(part.numbers) == 1:
-                out.append({"seat": part.numbers[0]})
-            elif part.numbers:
-                out.append({"seats": list(part.numbers)})
-            else:
-                _append_text(out, str(part))
+                text += part
+                continue
+            numbers = part.numbers
+            if not numbers:
+                text += str(part)
+                continue
+            if text:
+                out.append(text)
+                text = ""
+            out.append({"seat": numbers[0]} if len(numbers) == 1 else {"seats": list(numbers)})
+        if text:
+            out.append(text)
         return out
 
     def seat_numbers(self) -> list[int]:
@@ -171,13 +187,6 @@ class Words:
             if isinstance(part, SeatsRef):
                 found.extend(n for n in part.numbers if n not in found)
         return found
-
-
-def _append_text(out: list[JSON], text: str) -> None:
-    if out and isinstance(out[-1], str):
-        out[-1] = out[-1] + text
-    else:
-        out.append(text)
 
 
 def say(template: str, /, **values: object) -> Words:

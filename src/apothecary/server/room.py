@@ -671,13 +671,14 @@ class Room:
         """Apply ``action`` to the state and log its event for every viewer;
         ``bot``: the level of the bot that chose it for an away person."""
         state = self._playing_state()
-        events = []
-        for viewer in [*range(len(self.seats)), None]:
-            event = state.describe_action(action, viewer)
-            event["step"] = state.move_number()
+        # One event per audience, shared by the viewers who read the same
+        # (State.describe_action_for_all): what is added here is for all alike.
+        events = state.describe_action_for_all(action)
+        step = state.move_number()
+        for event in {id(event): event for event in events}.values():
+            event["step"] = step
             if bot is not None:
                 event["by_bot"] = bot
-            events.append(event)
         state.apply_action(action)
         self.log.append(events)
         self._legal_cache = None
@@ -805,7 +806,11 @@ class Room:
 
     def legal(self, viewer: Viewer) -> list[dict[str, JSON]]:
         """The viewer's legal actions, each with notation and a label, on their turn."""
-        pending = self.pending()
+        return self._legal(self.pending(), viewer)
+
+    def _legal(self, pending: Pending | None, viewer: Viewer) -> list[dict[str, JSON]]:
+        """:meth:`legal` with what the room waits for already known (a view
+        asks :meth:`pending` once, not once for itself and once here)."""
         if pending is None or pending.kind not in ("human", "bot") or pending.seat != viewer:
             return []
         if self._legal_cache is not None and self._legal_cache[0] == self.state_id:
@@ -843,7 +848,7 @@ class Room:
             since,
             None if pending is None else pending.seat,
             None if pending is None else pending.kind,
-            self.legal(viewer) if viewer is not None else [],
+            self._legal(pending, viewer) if viewer is not None else [],
             self.outcome,
         )
 

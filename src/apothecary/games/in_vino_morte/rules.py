@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import ClassVar
 
 from apothecary.core.errors import BadOptionError
@@ -308,6 +308,7 @@ class InVinoMorteState(State):
     """A position: who lives, the round's dealer, the glasses and the cheese."""
 
     __slots__ = (
+        "_public",
         "alive",
         "card",
         "cheese",
@@ -347,6 +348,9 @@ class InVinoMorteState(State):
 
     def __init__(self, game: InVinoMorteGame) -> None:
         super().__init__(game)
+        self._public: tuple[int, dict[str, JSON], dict[str, JSON]] | None = None
+        """(move number, the observation's keys before ``glasses``, those
+        after) of the last observation: what every viewer reads alike."""
         self.alive = [True] * game.num_players
         self.round = 0
         self.dealer = 0
@@ -538,6 +542,7 @@ class InVinoMorteState(State):
         other.round_start = self.round_start
         other.journal = self.journal.copy()
         other.info_texts = self.info_texts
+        other._public = None  # a copy may be changed by hand (a resampled deal)
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """Always empty: nothing in this game is left to chance."""
@@ -682,6 +687,11 @@ class InVinoMorteState(State):
 
         return describe(self, action, actor, viewer)
 
+    def event_audience(self, action: Action, viewer: Player | None) -> Hashable:
+        """Only a deal has a secret, the dealer's: the dealer reads one event,
+        everyone else another; every other action reads the same for all."""
+        return self.phase == DEAL_PHASE and viewer == self.dealer
+
     # -- what each seat knows -----------------------------------------------------
 
     def _sees_cards(self, player: Player | None) -> bool:
@@ -689,13 +699,18 @@ class InVinoMorteState(State):
         return self.phase == OVER_PHASE or (player == self.dealer and player is not None)
 
     def observation(self, player: Player | None) -> dict[str, JSON]:
-        """The table as ``player`` sees it: covered glasses only for the dealer."""
-        game = self.game
-        n = game.num_players
+        """The table as ``player`` sees it: covered glasses only for the dealer.
+
+        All but ``seat`` and ``glasses`` is what every viewer reads: it is made
+        once per position and its values are shared by every observation of
+        it (read them, never change them)."""
+        moves = self.move_number()
+        cached = self._public
+        if cached is None or cached[0] != moves:
+            cached = self._public = (moves, *self._public_observation())
         sees = self._sees_cards(player)
-        in_round = [s in self.order for s in range(n)] if self.phase != OVER_PHASE else [False] * n
         glasses: list[str | None] = []
-        for s in range(n):
+        for s in range(self.game.num_players):
             card = self.card[s]
             if self.phase == OVER_PHASE or card == NO_CARD:
                 glasses.append(None)
@@ -703,6 +718,13 @@ class InVinoMorteState(State):
                 glasses.append(CARD_NAMES[card])
             else:
                 glasses.append("covered")
+        return {"seat": player, **cached[1], "glasses": glasses, **cached[2]}
+
+    def _public_observation(self) -> tuple[dict[str, JSON], dict[str, JSON]]:
+        """The observation's keys before ``glasses`` and after, but ``seat``."""
+        game = self.game
+        n = game.num_players
+        in_round = [s in self.order for s in range(n)] if self.phase != OVER_PHASE else [False] * n
         # The round's turns in the events' schema (events.py: ``actor``,
         # ``kind`` and the keys of the kind), so a client reads one schema.
         events: list[JSON] = []
@@ -736,8 +758,7 @@ class InVinoMorteState(State):
             }
         to_move = self.current_player()
         outcome = self.outcome()
-        return {
-            "seat": player,
+        before: dict[str, JSON] = {
             "players": n,
             "round": self.round,
             "phase": PHASE_NAMES[self.phase],
@@ -750,7 +771,8 @@ class InVinoMorteState(State):
             "alive": self.alive.copy(),
             "in_round": in_round,
             "deal_order": list(self.order),
-            "glasses": glasses,
+        }
+        after: dict[str, JSON] = {
             "drunk": self.drunk.copy() if self.phase != OVER_PHASE else [False] * n,
             "cheese": self.cheese.copy() if self.phase != OVER_PHASE else [False] * n,
             "turn_taken": self._turns_taken(),
@@ -758,6 +780,7 @@ class InVinoMorteState(State):
             "last_round": last,
             "outcome": None if outcome is None else outcome.to_json(),
         }
+        return before, after
 
     def information_state_string(self, player: Player) -> str:
         """Every event ``player`` has seen, in order: deals (with the glass for the

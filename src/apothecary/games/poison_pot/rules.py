@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 import re
 from bisect import insort
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import ClassVar
 
 from apothecary.core.events import add_then, after_action, new_event
@@ -276,6 +276,7 @@ class PoisonPotState(State):
 
     __slots__ = (
         "_outcome",
+        "_public",
         "board",
         "drawn",
         "last_placement",
@@ -319,6 +320,9 @@ class PoisonPotState(State):
         self.last_slide: Action = -1
         self.last_placement: Circle = -1
         self._outcome: Outcome | None = None
+        self._public: tuple[int, dict[str, JSON]] | None = None
+        """(move number, the observation but its viewer) of the last
+        observation: the position it was made in, which every action leaves."""
 
     # -- the rules -------------------------------------------------------------
 
@@ -473,6 +477,7 @@ class PoisonPotState(State):
         other.last_slide = self.last_slide
         other.last_placement = self.last_placement
         other._outcome = self._outcome
+        other._public = None  # a copy may be changed by hand (a test's board): made afresh
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """The colour drawn, each with probability (its count left) / (cauldrons left)."""
@@ -613,6 +618,10 @@ class PoisonPotState(State):
             "colour": COLOURS[self.drawn] if self.drawn >= 0 else None,
         }
 
+    def event_audience(self, action: Action, viewer: Player | None) -> Hashable:
+        """Nothing is hidden: every viewer reads the same event."""
+        return None
+
     def _describe_action(
         self, action: Action, actor: Player, viewer: Player | None
     ) -> dict[str, JSON]:
@@ -670,7 +679,18 @@ class PoisonPotState(State):
     # -- what each seat sees -----------------------------------------------------
 
     def observation(self, player: Player | None) -> dict[str, JSON]:
-        """The whole board is public; only the order of the face-down pile is not."""
+        """The whole board is public; only the order of the face-down pile is not.
+
+        Every viewer reads the same but for ``viewer``: the rest is made once per
+        position (its group sizes are a search of the board) and its values are
+        shared by every observation of it: read them, never change them."""
+        moves = self.move_number()
+        cached = self._public
+        if cached is None or cached[0] != moves:
+            cached = self._public = (moves, self._public_observation())
+        return {"viewer": player, **cached[1]}
+
+    def _public_observation(self) -> dict[str, JSON]:
         game = self.game
         geometry = game.board
         players = game.num_players
@@ -680,7 +700,6 @@ class PoisonPotState(State):
             origin, target = divmod(self.last_slide, geometry.size)
             last_slide = [geometry.names[origin], geometry.names[target]]
         return {
-            "viewer": player,
             "players": players,
             "radius": geometry.radius,
             "colours": [COLOURS[n] for n in range(players)],
