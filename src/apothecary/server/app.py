@@ -88,6 +88,9 @@ class WebConfig:
     analysis_decisions: int = ANALYSIS_DECISIONS
     """The most decisions one analysis values (``--analysis-decisions``); a game
     with more is refused with ``analysis_too_large``."""
+    hints_per_minute: int = 6
+    """Hints one seat token may ask for a minute (one client address: four
+    times as many); see :mod:`apothecary.server.routes.hints` for the rest."""
 
 
 class Refusal(BaseModel):
@@ -118,7 +121,10 @@ def create_app(
     hub = Hub(store, config, _placement(cluster))
     shares = web or WebConfig()
     found = Replays(
-        store, cache_bytes=shares.replay_cache_bytes, max_decisions=shares.analysis_decisions
+        store,
+        cache_bytes=shares.replay_cache_bytes,
+        max_decisions=shares.analysis_decisions,
+        seconds=hub.config.hint_seconds,
     )
 
     @asynccontextmanager

@@ -137,6 +137,25 @@ _ReplayCacheOption = Annotated[
 _AnalysisDecisionsOption = Annotated[
     int, typer.Option(help="The most decisions one game's analysis values; more are refused.")
 ]
+_BotSecondsOption = Annotated[
+    float,
+    typer.Option(
+        help="Seconds a bot may think a move; then it is stopped and a random move played."
+    ),
+]
+_HintSecondsOption = Annotated[
+    float,
+    typer.Option(
+        help="Seconds a hint (or one decision of an analysis) may think; then it is stopped."
+    ),
+]
+_HintsPerMinuteOption = Annotated[
+    int, typer.Option(help="Hints one seat may ask for a minute (an address: four times as many).")
+]
+_PauseAfterOption = Annotated[
+    float,
+    typer.Option(help="Seconds a room with nobody connected plays on before its bots pause."),
+]
 _AbandonedExpiryOption = Annotated[
     float, typer.Option(help="Seconds a game nobody is connected to and nobody moves in lasts.")
 ]
@@ -170,6 +189,10 @@ def serve_command(
     sign_in_per_address: _SignInPerAddressOption = 20,
     replay_cache_mb: _ReplayCacheOption = 64.0,
     analysis_decisions: _AnalysisDecisionsOption = 4000,
+    bot_seconds: _BotSecondsOption = 10.0,
+    hint_seconds: _HintSecondsOption = 60.0,
+    hints_per_minute: _HintsPerMinuteOption = 6,
+    pause_after: _PauseAfterOption = 60.0,
 ) -> None:
     """Run the game server: rooms, invite links, bots, spectators, chat."""
     _need_web()
@@ -181,13 +204,12 @@ def serve_command(
     _check_rooms(max_rooms, rooms_per_address, lobby_expiry, abandoned_expiry)
     _check_guard(connections_per_address, request_timeout, public_url)
     accounts = _accounts(min_password_length, sign_in_per_account, sign_in_per_address)
+    _check_thinking(bot_seconds, hint_seconds, hints_per_minute, pause_after)
     redis_url = redis or os.environ.get(REDIS_ENV) or None
     store = Store(db or default_url())
     _check_sharing(workers, redis_url, store.shared)
     _set_up_logging(log_level)
-    store.migrate()  # a bad URL or an unreachable database is one clear line, before listening
-    if redis_url:
-        _check_redis(redis_url)  # so is an unreachable Redis
+    _check_reachable(store, redis_url)
     plan = _Plan(
         db=str(store.url.render_as_string(hide_password=False)),
         shown_db=store.describe(),
@@ -210,12 +232,21 @@ def serve_command(
         rooms=(max_rooms, rooms_per_address, lobby_expiry, abandoned_expiry),
         accounts=accounts,
         replays=_replay_limits(replay_cache_mb, analysis_decisions),
+        thinking=(bot_seconds, hint_seconds, hints_per_minute, pause_after),
     )
     store.close()
     if workers == 1:
         _run_server(plan, None, announce=True)
     else:
         _supervise(plan, workers)
+
+
+def _check_reachable(store: Any, redis_url: str | None) -> None:
+    """Migrate the store and reach Redis (if any) before listening, so a bad URL
+    or an unreachable service is one clear line."""
+    store.migrate()
+    if redis_url:
+        _check_redis(redis_url)
 
 
 def _set_up_logging(log_level: str) -> None:
@@ -313,6 +344,18 @@ def _accounts(min_password: int, per_account: int, per_address: int) -> AccountC
         raise BadOptionError(f"--min-password-length: {error}") from None
 
 
+def _check_thinking(
+    bot_seconds: float, hint_seconds: float, hints_per_minute: int, pause_after: float
+) -> None:
+    """BadOptionError for a thinking limit that could never let a bot or hint answer."""
+    if bot_seconds <= 0 or hint_seconds <= 0:
+        raise BadOptionError("--bot-seconds and --hint-seconds: more than 0 seconds")
+    if hints_per_minute < 1:
+        raise BadOptionError("--hints-per-minute: 1 or more")
+    if pause_after < 0:
+        raise BadOptionError("--pause-after: 0 or more seconds")
+
+
 def _check_sharing(workers: int, redis_url: str | None, shared: bool) -> None:
     """BadOptionError when several processes are asked for without what they share."""
     from apothecary.server.cluster import REDIS_ENV
@@ -357,6 +400,8 @@ class _Plan:
     """The accounts' rules (None: the defaults)."""
     replays: tuple[int, int] = (64 * 1024 * 1024, 4000)
     """``replay_cache_bytes``, ``analysis_decisions``."""
+    thinking: tuple[float, float, int, float] = (10.0, 60.0, 6, 60.0)
+    """``bot_seconds``, ``hint_seconds``, ``hints_per_minute``, ``pause_after``."""
 
 
 def _check_redis(url: str) -> None:
@@ -407,6 +452,9 @@ def _run_server(plan: _Plan, sockets: list[Any] | None, announce: bool) -> None:
             rooms_per_address=plan.rooms[1],
             lobby_expiry=plan.rooms[2],
             abandoned_expiry=plan.rooms[3],
+            bot_seconds=plan.thinking[0],
+            hint_seconds=plan.thinking[1],
+            pause_after=plan.thinking[3],
         ),
         WebConfig(
             allowed_origins=plan.allowed_origins,
@@ -421,6 +469,7 @@ def _run_server(plan: _Plan, sockets: list[Any] | None, announce: bool) -> None:
             accounts=plan.accounts or AccountConfig(),
             replay_cache_bytes=plan.replays[0],
             analysis_decisions=plan.replays[1],
+            hints_per_minute=plan.thinking[2],
         ),
         cluster,
     )

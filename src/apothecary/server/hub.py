@@ -19,8 +19,6 @@ rest to their holders and takes over a dead holder's rooms.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import concurrent.futures.process
 import contextlib
 import json
 import logging
@@ -30,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from apothecary.bots.pool import ThinkingPool
+from apothecary.bots.pool import ThinkingPool, ThinkingTooLong, WorkerDied
 from apothecary.core.bot import Bot, RandomBot
 from apothecary.core.game import Action, State
 from apothecary.server.commands import RoomCommand, SocketCommand
@@ -110,6 +108,18 @@ class HubConfig:
     vouch_seconds: float = 1.0
     """How often the store is told that the rooms with a running turn timer are
     still held: a restart gives the seat to move back the time since then."""
+    bot_seconds: float = 10.0
+    """Wall-clock limit of one bot move. A bot still thinking then is stopped
+    (its worker process is ended and replaced) and a random legal move, drawn
+    from the step number, is played instead. With ``bot_workers=0`` a thread
+    cannot be stopped: the room only stops waiting for it."""
+    hint_seconds: float = 60.0
+    """Wall-clock limit of one hint, and of each decision of an analysis: its
+    worker is stopped, and the hint answers 503 ``thinking_too_long``."""
+    pause_after: float = 60.0
+    """A room with nobody connected (no seat's socket, no spectator's) for this
+    long stops playing: no bot thinks, and no next game of a series starts,
+    until someone connects again. A person watching sees the bots play on."""
 
 
 class Connection:
@@ -183,6 +193,12 @@ class _Live:
     """When the room last changed (for letting idle rooms leave memory)."""
     address: str | None = None
     """The client address that made it (None for a room resumed or taken over)."""
+    watched: float | None = None
+    """When someone was last connected (at first: when it came into memory)."""
+
+    def __post_init__(self) -> None:
+        if self.watched is None:
+            self.watched = self.touched
 
 
 class Hub:
@@ -217,7 +233,7 @@ class Hub:
         placement bring in the rooms this process holds."""
         await self.run_db(self.store.migrate)
         if self.config.bot_workers > 0:
-            self._pool = ThinkingPool(self.config.bot_workers)
+            self._pool = ThinkingPool(self.config.bot_workers, self.config.bot_seconds)
         await self.placement.start()
         self._sweeper = asyncio.create_task(self._sweep_forever())
         self._voucher = asyncio.create_task(self._vouch_forever())
@@ -493,6 +509,8 @@ class Hub:
                 await self._change_locked(live, lambda room, now: room.returned(seat, now))
             else:
                 self._broadcast(live, Changes())
+                if live.waiter is None:  # paused while nobody was here: play on
+                    self._schedule(live)
             return connection, welcome
 
     async def disconnect(self, connection: Connection) -> None:
@@ -505,6 +523,8 @@ class Hub:
         async with live.lock:
             live.connections.discard(connection)
             live.room.presence[connection.viewer] -= 1
+            if not live.connections:
+                live.watched = self.config.clock()
             if not self.closing:
                 self._broadcast(live, Changes())
                 if connection.viewer is not None and live.room.leaving(connection.viewer):
@@ -614,6 +634,8 @@ class Hub:
         pending = live.room.pending()
         if pending is None:
             return
+        if pending.kind in ("bot", "next_game") and self._unwatched(live):
+            return  # paused: connect_here schedules it again
         if pending.kind == "bot":
             live.waiter = asyncio.create_task(_quietly(self._bot_turn(live, pending.state_id)))
         elif pending.kind == "human" and pending.deadline is not None:
@@ -622,6 +644,11 @@ class Hub:
             )
         elif pending.kind == "next_game":
             live.waiter = asyncio.create_task(_quietly(self._next_game(live, pending.state_id)))
+
+    def _unwatched(self, live: _Live) -> bool:
+        """Whether nobody has been connected to the room for ``pause_after`` seconds."""
+        watched = live.touched if live.watched is None else live.watched
+        return not live.connections and self.config.clock() - watched >= self.config.pause_after
 
     async def _bot_turn(self, live: _Live, state_id: str) -> None:
         await asyncio.sleep(self.config.bot_delay)
@@ -637,9 +664,18 @@ class Hub:
             position = state.clone()
         # Think without the lock: people may chat, and a person may take the seat back.
         try:
-            action = await self._think(bot, position)
+            action = await self._think(bot, position, room.code)
         except asyncio.CancelledError:
             raise
+        except (ThinkingTooLong, TimeoutError):
+            # Stopped at its limit: the room goes on with a random legal move.
+            log.warning(
+                "bot %r in room %s thought past %g s; a random move is played",
+                bot,
+                room.code,
+                self.config.bot_seconds,
+            )
+            action = RandomBot(position.game, seat, seed=position.move_number()).step(position)
         except Exception:
             # A bot that fails must not stall its room: the move is drawn from
             # the step number by the random bot instead, and the failure is logged.
@@ -656,17 +692,18 @@ class Hub:
                 live.waiter = None  # this task is the one that schedules the next
                 await self._change_locked(live, play)
 
-    async def _think(self, bot: Bot, position: State) -> Action:
+    async def _think(self, bot: Bot, position: State, code: str) -> Action:
+        """The bot's move, thought in the pool (its calls are taken in turn
+        between rooms) within ``bot_seconds``."""
+        limit = self.config.bot_seconds
         if self._pool is None:
-            return await asyncio.to_thread(bot.step, position)
+            return await asyncio.wait_for(asyncio.to_thread(bot.step, position), limit)
         try:
-            return await asyncio.wrap_future(self._pool.step(bot, position))
-        except concurrent.futures.process.BrokenProcessPool:
-            # A worker died (killed, out of memory): start a fresh pool and retry once.
-            log.warning("the bot pool broke; starting it again")
-            self._pool.close()
-            self._pool = ThinkingPool(self.config.bot_workers)
-            return await asyncio.wrap_future(self._pool.step(bot, position))
+            return await asyncio.wrap_future(self._pool.step(bot, position, owner=code))
+        except WorkerDied:
+            # A worker died (killed, out of memory): the pool has started a fresh one; retry once.
+            log.warning("a bot worker died in room %s; asking again", code)
+            return await asyncio.wrap_future(self._pool.step(bot, position, owner=code))
 
     async def _timer(self, live: _Live, state_id: str, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - self.config.clock()))

@@ -36,6 +36,7 @@ import sqlalchemy as sa
 
 from apothecary import analysis
 from apothecary.bots.pool import ThinkingPool
+from apothecary.core.bot import Bot
 from apothecary.core.errors import ApothecaryError, RecordError
 from apothecary.core.game import CHANCE, JSON, State
 from apothecary.core.records import Record
@@ -121,6 +122,20 @@ class NotFinished(RoomError):
 
     code = "not_finished"
     status = 409
+
+
+class TooManyAnalyses(RoomError):
+    """More analyses running than the server, or one address, may start."""
+
+    code = "too_many_analyses"
+    status = 429
+
+
+ANALYSES_AT_ONCE = 4
+"""Analyses this process runs at once; one more is refused (``too_many_analyses``) ..."""
+
+ANALYSES_PER_ADDRESS = 1
+"""... and those started by one client address (a finished one frees its place)."""
 
 
 class BadRecord(RoomError):
@@ -478,13 +493,21 @@ class Analyses:
     that keeps the finished ones for every process."""
 
     def __init__(
-        self, store: Store, workers: int = 1, max_decisions: int = ANALYSIS_DECISIONS
+        self,
+        store: Store,
+        workers: int = 1,
+        max_decisions: int = ANALYSIS_DECISIONS,
+        seconds: float | None = None,
     ) -> None:
         self.store = store
         self.workers = workers
         self.max_decisions = max_decisions
         """The most decisions one new analysis may value (:data:`ANALYSIS_DECISIONS`)."""
+        self.seconds = seconds
+        """Wall-clock limit of one decision (a hint is one): its worker is then stopped."""
         self.jobs: OrderedDict[tuple[str, int], Job] = OrderedDict()
+        self.starters: dict[tuple[str, int], str | None] = {}
+        """The client address that started each analysis still running."""
         self._pool: ThinkingPool | None = None
         # Held while a start looks for an analysis and launches one: two requests
         # for one game at once then start one analysis, not two.
@@ -493,19 +516,28 @@ class Analyses:
     def pool(self) -> ThinkingPool | None:
         """The pool (made on first use; None: think in a thread)."""
         if self._pool is None and self.workers > 0:
-            self._pool = ThinkingPool(self.workers)
+            self._pool = ThinkingPool(self.workers, self.seconds)
         return self._pool
 
-    async def value(self, state: State, the_plan: analysis.Plan, seed: int) -> dict[str, Any]:
-        """One decision valued in the pool, as an :class:`~apothecary.analysis.Analyst`."""
+    async def value(
+        self, state: State, the_plan: analysis.Plan, seed: int, owner: object = None
+    ) -> dict[str, Any]:
+        """One decision valued in the pool, as an :class:`~apothecary.analysis.Analyst`,
+        stopped after :attr:`seconds` (``ThinkingTooLong``); the pool takes
+        ``owner``'s calls in turn with other owners'."""
         analyst = analysis.Analyst(state.game, state.current_player(), seed=seed, the_plan=the_plan)
-        pool = self.pool()
-        if pool is None:
-            await asyncio.to_thread(analyst.step, state)
-        else:
-            await asyncio.wrap_future(pool.step(analyst, state))
+        await self.think(analyst, state, owner)
         assert analyst.decision is not None
         return analyst.decision
+
+    async def think(self, bot: Bot, state: State, owner: object = None) -> None:
+        """``bot.step(state)`` in the pool within :attr:`seconds` (a thread, with
+        no pool, is only no longer waited for)."""
+        pool = self.pool()
+        if pool is None:
+            await asyncio.wait_for(asyncio.to_thread(bot.step, state), self.seconds)
+        else:
+            await asyncio.wrap_future(pool.step(bot, state, owner=owner))
 
     def _kept(self, key: tuple[str, int], room: Room, plan: str) -> list[dict[str, JSON]] | None:
         """The finished analysis the store keeps for this game, if it is one
@@ -564,15 +596,38 @@ class Analyses:
             if old.task is not None:
                 old.task.cancel()
 
-    async def start(self, key: tuple[str, int], room: Room) -> Job:
+    async def start(self, key: tuple[str, int], room: Room, address: str | None = None) -> Job:
         """The game's analysis: the one in memory (unless it failed), the one
-        the store keeps, or a new one started."""
+        the store keeps, or a new one started (for client ``address``: see
+        :data:`ANALYSES_AT_ONCE`)."""
         job = self._going(key)
         if job is not None:
             return job
         async with self._starting:
             job = self._going(key) or await self._from_store(key, room)
-            return job if job is not None else await self._launch(key, room)
+            if job is not None:
+                return job
+            self._check_room_for_one(address)
+            self.starters[key] = address
+            return await self._launch(key, room)
+
+    def _check_room_for_one(self, address: str | None) -> None:
+        """TooManyAnalyses when the server, or ``address``, runs as many as it may."""
+        running = [
+            key for key, job in self.jobs.items() if job.task is not None and not job.task.done()
+        ]
+        for key in list(self.starters):
+            if key not in running:
+                del self.starters[key]
+        if len(running) >= ANALYSES_AT_ONCE:
+            raise TooManyAnalyses(
+                f"the server runs {len(running)} analyses, its most; try again later"
+            )
+        mine = sum(1 for key in running if self.starters.get(key) == address)
+        if address is not None and mine >= ANALYSES_PER_ADDRESS:
+            raise TooManyAnalyses(
+                "an analysis your address started is still running; wait for it to finish"
+            )
 
     def _going(self, key: tuple[str, int]) -> Job | None:
         """The game's analysis in memory, running or done (not one that failed)."""
@@ -603,7 +658,7 @@ class Analyses:
                 for index, action in enumerate(history):
                     if position.current_player() >= 0:
                         seed = analysis.derived_seed(ANALYSIS_SEED, index)
-                        data = await self.value(position.clone(), the_plan, seed)
+                        data = await self.value(position.clone(), the_plan, seed, key)
                         job.decisions.append(analysis.from_json(data, action).to_json())
                         job.done += 1
                     position.apply_action(action)
@@ -640,13 +695,14 @@ class Replays:
         cache_bytes: int = REPLAY_CACHE_BYTES,
         max_decisions: int = ANALYSIS_DECISIONS,
         every: int = CHECKPOINT_EVERY,
+        seconds: float | None = None,
     ) -> None:
         self.store = store
         self.cache_bytes = cache_bytes
         """The most bytes of finished games kept (:data:`REPLAY_CACHE_BYTES`)."""
         self.every = every
         self.finished: OrderedDict[tuple[str, int], Finished] = OrderedDict()
-        self.analyses = Analyses(store, analysis_workers, max_decisions)
+        self.analyses = Analyses(store, analysis_workers, max_decisions, seconds)
 
     @property
     def cached_bytes(self) -> int:
@@ -684,7 +740,7 @@ class Replays:
             analysis.plan(room.game, analysis.DEFAULT_BOT, HINT_PLAYOUTS), budget=HINT_BUDGET
         )
         seed = analysis.derived_seed(room.code, room.game_no, position.move_number(), "hint")
-        data = await self.analyses.value(position, the_plan, seed)
+        data = await self.analyses.value(position, the_plan, seed, ("hint", room.code, seat))
         return {
             "state_id": room.state_id,
             "seat": seat,

@@ -75,10 +75,14 @@ async def upload(replays: ReplaysDep, request: Request) -> dict[str, Any]:
     "/{code}/{game_no}/analysis",
     summary="Start (or find) a finished game's analysis by the strongest bot",
 )
-async def start_analysis(replays: ReplaysDep, code: Code, game_no: GameNo) -> dict[str, Any]:
-    """The analysis, started or found."""
+async def start_analysis(
+    replays: ReplaysDep, code: Code, game_no: GameNo, request: Request
+) -> dict[str, Any]:
+    """The analysis, started or found (429 ``too_many_analyses`` when the server
+    runs as many as it may, or one your address started still runs)."""
     room = await replays.finished_game(code, game_no)
-    return (await replays.analyses.start((code, game_no), room)).to_json()
+    address = request.client.host if request.client else None
+    return (await replays.analyses.start((code, game_no), room, address)).to_json()
 
 
 @router.get(
