@@ -331,6 +331,7 @@ def test_sigterm_waits_for_a_late_writer_to_close_with_its_reason(tmp_path: Path
 ENDLESS_HINTS = """
 import asyncio, pathlib, sys
 import apothecary.server.replays as replays
+import apothecary.server.routes.hints as hints
 from apothecary.cli import main
 
 
@@ -344,6 +345,9 @@ async def endless_hint(self, code, token):
 
 ARRIVED = pathlib.Path(sys.argv.pop(1))
 replays.Replays.hint = endless_hint
+# The shares of hints are lifted: this is about stopping with many thinking
+# (the shares have their own test, tests/server/test_thinking_limits.py).
+hints.SEAT_HINTS_AT_ONCE = hints.ADDRESS_HINTS_AT_ONCE = hints.HINTS_AT_ONCE = 100
 sys.argv[0] = "apothecary"
 main()
 """
@@ -356,7 +360,8 @@ def test_sigterm_stops_in_bounded_time_with_hints_still_thinking(tmp_path: Path)
     arrived = tmp_path / "arrived"
     arrived.touch()
     command = [sys.executable, "-c", ENDLESS_HINTS, str(arrived), "serve"]
-    with serve(tmp_path, "--db", sqlite_url(tmp_path), *FAST, command=command) as served:
+    flags = ("--db", sqlite_url(tmp_path), "--hints-per-minute", "100", *FAST)
+    with serve(tmp_path, *flags, command=command) as served:
         answers: list[int | str] = []
 
         def ask() -> None:

@@ -59,16 +59,20 @@ def free_port() -> int:
 
 @contextmanager
 def server_process(
-    db_url: str, *extra: str, port: int | None = None, log_path: Path | None = None
+    db_url: str,
+    *extra: str,
+    port: int | None = None,
+    log_path: Path | None = None,
+    launcher: list[str] | None = None,
 ) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """``apothecary serve`` as a subprocess on a loopback port: (base URL, process).
     Waits until /health answers; kills the process at the end if it still runs.
-    Its output goes to ``log_path`` when given (to be read after), else nowhere."""
+    Its output goes to ``log_path`` when given (to be read after), else nowhere.
+    ``launcher`` replaces ``python -m apothecary.cli`` (a script that plants
+    something first); the tests' support folder is on the process's path."""
     port = port or free_port()
     command = [
-        sys.executable,
-        "-m",
-        "apothecary.cli",
+        *(launcher or [sys.executable, "-m", "apothecary.cli"]),
         "serve",
         "--port",
         str(port),
@@ -92,8 +96,14 @@ def server_process(
         else tempfile.TemporaryFile(mode="w+")  # noqa: SIM115
     )
     with opened as log:
+        support = str(Path(__file__).parent)
+        path = os.pathsep.join(filter(None, (support, os.environ.get("PYTHONPATH"))))
         process = subprocess.Popen(
-            command, stdout=log, stderr=subprocess.STDOUT, text=True, env={**os.environ}
+            command,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, "PYTHONPATH": path},
         )
         base = f"http://127.0.0.1:{port}"
         try:

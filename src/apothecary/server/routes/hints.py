@@ -4,7 +4,7 @@ A hint is a search (an LDoP hint can think for a minute), so what one client
 may ask is bounded three ways before any is started, each refused with 429
 ``too_many_hints``:
 
-- **At once:** one hint a seat token, :data:`ADDRESS_HINTS_AT_ONCE` from one
+- **At once:** :data:`SEAT_HINTS_AT_ONCE` a seat token, :data:`ADDRESS_HINTS_AT_ONCE` from one
   client address, :data:`HINTS_AT_ONCE` in the whole process (queued or
   thinking). A hint is thought in the pool within ``HubConfig.hint_seconds``
   (then it answers 503 ``thinking_too_long``).
@@ -28,11 +28,14 @@ from apothecary.server.routes.deps import Buckets, Code, ReplaysDep, Token
 
 router = APIRouter()
 
+SEAT_HINTS_AT_ONCE = 1
+"""Hints one seat token may have queued or thinking at once ..."""
+
 ADDRESS_HINTS_AT_ONCE = 4
-"""Hints one client address may have queued or thinking at once (one a seat)."""
+"""... one client address ..."""
 
 HINTS_AT_ONCE = 16
-"""Hints this process has queued or thinking at once, from everyone."""
+"""... and this process, from everyone."""
 
 
 class TooManyHints(TooMany):
@@ -59,7 +62,7 @@ class HintShares:
         """Hold a place for one hint of ``seat`` from ``address`` while it runs;
         TooManyHints if either has used its share (nothing is spent then)."""
         seat_key, address_key = f"seat:{seat}", f"address:{address}"
-        if self.asking[seat_key] >= 1:
+        if self.asking[seat_key] >= SEAT_HINTS_AT_ONCE:
             raise TooManyHints("your seat's last hint is still thinking; wait for it")
         if self.asking[address_key] >= ADDRESS_HINTS_AT_ONCE:
             raise TooManyHints(f"your address has {ADDRESS_HINTS_AT_ONCE} hints thinking; wait")
