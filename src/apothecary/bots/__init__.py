@@ -11,7 +11,15 @@ from typing import Any
 
 from apothecary.bots.ismcts import ISMCTSBot
 from apothecary.bots.rollout import CarelessBot, RolloutBot
-from apothecary.core.bot import Bot, BotEntry, Level, RandomBot, game_bots, game_levels
+from apothecary.core.bot import (
+    Bot,
+    BotEntry,
+    Level,
+    RandomBot,
+    game_bots,
+    game_levels,
+    room_budgets,
+)
 from apothecary.core.errors import BadOptionError, UnknownBotError, quote
 from apothecary.core.game import Game, Player, parse_decimal, parse_whole_number
 from apothecary.core.manifest import resolve
@@ -142,6 +150,16 @@ def split_specs(text: str) -> list[str]:
         else:
             specs.append(piece)
     return specs
+
+
+def load_for_room(name: str, game: Game, seat: Player, seed: int | None = None) -> Bot:
+    """Bot or level ``name`` as a server room plays it: a named bot whose game
+    registered a room budget (:func:`~apothecary.core.bot.register_room_budget`)
+    thinks with that budget, scaled to the game's size, or is refused
+    (BadOptionError) for a game too large for it. Levels are the game's own."""
+    entries(game.name)  # the game's bots, which register their room budgets
+    scaled = room_budgets(game.name).get(name)
+    return load(name, game, seat, seed, **({} if scaled is None else scaled(game)))
 
 
 def load(name: str, game: Game, seat: Player, seed: int | None = None, **budget: Any) -> Bot:

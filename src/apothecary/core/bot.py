@@ -80,8 +80,14 @@ class Level:
     help: str
 
 
+RoomBudget = Callable[["Game"], dict[str, int | float | str]]
+"""The budget a named bot thinks with in a server room of a game, scaled to
+the game's size (its options, its seats); it raises BadOptionError, saying the
+largest size it plays, for a game too large for the bot to answer in time."""
+
 _GAME_BOTS: dict[str, dict[str, BotEntry]] = {}
 _GAME_LEVELS: dict[str, dict[str, Level]] = {}
+_ROOM_BUDGETS: dict[str, dict[str, RoomBudget]] = {}
 
 
 def register_bot(game_name: str, name: str, factory: BotFactory, help: str) -> None:
@@ -104,3 +110,14 @@ def register_level(
 def game_levels(game_name: str) -> dict[str, Level]:
     """The difficulty levels a game defined for itself, by name."""
     return dict(_GAME_LEVELS.get(game_name, {}))
+
+
+def register_room_budget(game_name: str, bot: str, budget: RoomBudget) -> None:
+    """Make bot ``bot`` think with ``budget(game)`` when a room of ``game_name``
+    names it (a search bot's own defaults can cost minutes a move on a big table)."""
+    _ROOM_BUDGETS.setdefault(game_name, {})[bot] = budget
+
+
+def room_budgets(game_name: str) -> dict[str, RoomBudget]:
+    """The room budgets a game registered, by bot name."""
+    return dict(_ROOM_BUDGETS.get(game_name, {}))

@@ -594,7 +594,7 @@ class Room:
         state = self._playing_state()
         place = self.seats[seat]
         seed = _derived_seed(self.seed, self.game_no, self.step, "bot", seat)
-        bot = bot_registry.load(place.level, self.game, seat, seed=seed)
+        bot = bot_registry.load_for_room(place.level, self.game, seat, seed=seed)
         bot.restart_at(state)
         return bot
 
@@ -1081,7 +1081,7 @@ def _check_bot(game: Game, name: str) -> str:
     if ":" in name:
         raise RoomError(f"seat bot {name!r}: a room takes a level or bot name, without a budget")
     try:
-        bot_registry.load(name, game, 0, seed=0)
+        bot_registry.load_for_room(name, game, 0, seed=0)
     except ApothecaryError as error:
         raise RoomError(f"seat bot {name!r}: {error}") from None
     return name

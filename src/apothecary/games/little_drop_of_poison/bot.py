@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import random
 
-from apothecary.core.bot import Bot, Level, register_bot
+from apothecary.core.bot import Bot, Level, register_bot, register_room_budget
+from apothecary.core.errors import BadOptionError
 from apothecary.core.game import JSON, Action, Game, Player, State
 
 GAME = "little-drop-of-poison"
@@ -229,6 +230,26 @@ def _count(codes: list[str]) -> dict[str, int]:
 
 
 register_bot(GAME, "rules", RuleBot, "kills when its cards make a lethal colour, else waits")
+
+ROOM_ISMCTS_SIZE = 400
+"""The largest table a room's ``ismcts`` bot plays, as seats × target score:
+each iteration plays the game out to the target, at every seat."""
+
+
+def room_ismcts_budget(game: Game) -> dict[str, int | float | str]:
+    """``ismcts`` in a room: its own 500 iterations at the default 4 seats and
+    target 10, scaled down by seats × target (at least 50); refused past
+    :data:`ROOM_ISMCTS_SIZE` (8 seats, target 1000 took over 900 s a move)."""
+    size = game.num_players * int(game.options["target"])
+    if size > ROOM_ISMCTS_SIZE:
+        raise BadOptionError(
+            f"the ismcts bot plays at most {ROOM_ISMCTS_SIZE} seats × target in a room "
+            f"(this table is {game.num_players} × {game.options['target']}); choose a level"
+        )
+    return {"iterations": max(50, min(500, round(500 * 40 / size)))}
+
+
+register_room_budget(GAME, "ismcts", room_ismcts_budget)
 # Playouts over many assassination rounds drown one move's effect (docs/bots.md),
 # so medium is the rules bot blundering, and hard is the rules bot with a search
 # over the current poison round scored at its reveal (:mod:`.search`), which

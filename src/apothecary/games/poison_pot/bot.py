@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from apothecary.core.bot import Bot, register_bot
-from apothecary.core.game import Action, State
+from apothecary.core.bot import Bot, register_bot, register_room_budget
+from apothecary.core.errors import BadOptionError
+from apothecary.core.game import Action, Game, State
 from apothecary.games.poison_pot.board import Board, Circle, board
 from apothecary.games.poison_pot.rules import largest_groups, tie_broken_scores
 
@@ -359,3 +360,24 @@ register_bot(
     RuleBot,
     "greedy one-ply look-ahead on unpoisoned groups; exact search of the last two turns",
 )
+
+ROOM_ROLLOUT_RADIUS = 4
+"""The largest board a room's ``rollout`` bot plays: its cost grows with the
+square of the circles (each rollout plays the board out, for each circle)."""
+
+
+def room_rollout_budget(game: Game) -> dict[str, int | float | str]:
+    """``rollout`` in a room: the hard level's 60 rollouts on the published
+    37-circle board, scaled by (37 / circles)², between 10 and the bot's own 200;
+    refused past :data:`ROOM_ROLLOUT_RADIUS` (its own 200 took 66 s a move at radius 4)."""
+    radius = int(game.options["radius"])
+    if radius > ROOM_ROLLOUT_RADIUS:
+        raise BadOptionError(
+            f"the rollout bot plays boards of radius {ROOM_ROLLOUT_RADIUS} at most in a room "
+            f"(this one is {radius}); choose a level"
+        )
+    circles = 3 * radius * (radius + 1) + 1
+    return {"rollouts": max(10, min(200, round(60 * (37 / circles) ** 2)))}
+
+
+register_room_budget("poison-pot", "rollout", room_rollout_budget)
