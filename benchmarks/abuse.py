@@ -7,8 +7,8 @@ duration) and stops by itself; the server is killed at the end.
     .venv/bin/python benchmarks/abuse.py --quick
     .venv/bin/python benchmarks/abuse.py --size 4 --seconds 20 --json
 
-Not yet here (see docs/performance.md): record uploads with step views, a
-bot-heavy room and many hints, and the victim's bot answer and hint times.
+Not yet here (see docs/performance.md): record uploads with step views, and
+the victim's bot answer and hint times.
 """
 
 from __future__ import annotations
@@ -201,6 +201,53 @@ def many_lobbies(base: str, size: int, stop: threading.Event) -> None:
             client.get(f"{base}/api/rooms")
 
 
+def bot_heavy_room(base: str, size: int, stop: threading.Event) -> None:
+    """``size`` rooms of three ``rollout`` bots on the largest Poison Pot board, a
+    series to 99, each watched by one spectator (a room nobody watches pauses)."""
+    watching = []
+    with _client() as client:
+        for _ in range(size):
+            body = {"game": "poison-pot", "players": 3, "options": {"radius": 4}}
+            body |= {"seats": ["rollout"] * 3, "match_target": 99}
+            room = client.post(f"{base}/api/rooms", json=body).json()
+            headers = {"Authorization": f"Bearer {room['host_token']}"}
+            client.post(f"{base}/api/rooms/{room['code']}/start", headers=headers)
+            watching += _sockets(base, room["code"], None, 1)
+    stop.wait()
+    for ws in watching:
+        ws.close()
+
+
+def many_hints(base: str, size: int, stop: threading.Event) -> None:
+    """20 x size hints at once from one seat of a Little Drop of Poison room (an
+    LDoP hint thinks 31-86 s), asked again as each answers."""
+    with _client() as client:
+        body = {"game": "little-drop-of-poison", "players": 4, "host_name": "a", "hints": True}
+        room = client.post(f"{base}/api/rooms", json={**body, "seats": ["open"] + ["easy"] * 3})
+        room = room.json()
+        opened = _sockets(base, room["code"], room["seat_token"], 1)
+        headers = {"Authorization": f"Bearer {room['host_token']}"}
+        client.post(f"{base}/api/rooms/{room['code']}/start", headers=headers)
+    mine = {"Authorization": f"Bearer {room['seat_token']}"}
+
+    def ask() -> None:
+        with _client() as asker:
+            while not stop.is_set():
+                with contextlib.suppress(httpx.HTTPError):
+                    answer = asker.post(f"{base}/api/rooms/{room['code']}/hint", headers=mine)
+                    if answer.status_code != 200:
+                        stop.wait(0.5)  # not our turn, or refused: ask again soon
+
+    askers = [threading.Thread(target=ask, daemon=True) for _ in range(20 * size)]
+    for asker in askers:
+        asker.start()
+    stop.wait()
+    for asker in askers:
+        asker.join(70)
+    for ws in opened:
+        ws.close()
+
+
 ATTACKS: dict[str, Callable[[str, int, threading.Event], None]] = {
     "big_body": big_body,
     "slowloris": slowloris,
@@ -208,6 +255,8 @@ ATTACKS: dict[str, Callable[[str, int, threading.Event], None]] = {
     "seat_chat": seat_chat,
     "many_joins": many_joins,
     "many_lobbies": many_lobbies,
+    "bot_heavy_room": bot_heavy_room,
+    "many_hints": many_hints,
 }
 
 

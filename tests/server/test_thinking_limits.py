@@ -6,6 +6,7 @@ someone connects. Small and seeded; nothing asserts how long anything took."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import sys
@@ -18,9 +19,11 @@ from typing import Any
 
 import httpx
 import pytest
-from serving import host_headers, make_room, server_process, sqlite_url
+from serving import app_client, host_headers, make_room, server_process, sqlite_url
 from websockets.sync.client import ClientConnection, connect
 
+import apothecary
+from apothecary.server import replays
 from apothecary.server.routes.hints import HintShares, TooManyHints
 
 WAIT = 120.0
@@ -223,3 +226,60 @@ def test_an_address_has_a_few_hints_at_once() -> None:
         with pytest.raises(TooManyHints, match="4 hints thinking"):
             stack.enter_context(shares.admitted("seat-9", "1.2.3.4"))
         stack.enter_context(shares.admitted("seat-9", "5.6.7.8"))  # another address may
+
+
+def _uploaded_games(client: Any, count: int) -> list[str]:
+    """``count`` finished random games of Poison Pot uploaded: their replays' paths."""
+    import random
+
+    from apothecary.core.game import sample_chance
+    from apothecary.core.records import Record
+
+    paths = []
+    for n in range(count):
+        rng = random.Random(n)
+        state = apothecary.load("poison-pot", players=2, radius=2).new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        answer = client.post("/api/replays", content=Record.from_state(state).dumps())
+        assert answer.status_code == 201, answer.text
+        paths.append(f"/api/replays/{answer.json()['code']}/1/analysis")
+    return paths
+
+
+@pytest.fixture
+def endless_analyses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every decision of an analysis waits for ever (so an analysis runs until stopped)."""
+
+    async def never(*_args: Any, **_kwargs: Any) -> dict[str, Any]:
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+    monkeypatch.setattr(replays.Analyses, "value", never)
+
+
+@pytest.mark.usefixtures("endless_analyses")
+def test_an_address_runs_one_analysis_at_a_time(tmp_path: Path) -> None:
+    with app_client(sqlite_url(tmp_path)) as client:
+        first, second = _uploaded_games(client, 2)
+        assert client.post(first).json()["status"] == "running"
+        refused = client.post(second)
+        assert (refused.status_code, refused.json()["error"]) == (429, "too_many_analyses")
+        assert client.post(first).status_code == 200  # the running one is never refused
+
+
+@pytest.mark.usefixtures("endless_analyses")
+def test_the_server_runs_a_few_analyses_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(replays, "ANALYSES_PER_ADDRESS", 10)
+    with app_client(sqlite_url(tmp_path)) as client:
+        paths = _uploaded_games(client, replays.ANALYSES_AT_ONCE + 1)
+        for path in paths[:-1]:
+            assert client.post(path).json()["status"] == "running"
+        refused = client.post(paths[-1])
+        assert (refused.status_code, refused.json()["error"]) == (429, "too_many_analyses")
+        assert "its most" in refused.json()["message"]
