@@ -35,9 +35,11 @@ def valued(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     seeds: list[int] = []
     original = Analyses.value
 
-    async def counted(self: Analyses, state: Any, the_plan: Any, seed: int) -> dict[str, Any]:
+    async def counted(
+        self: Analyses, state: Any, the_plan: Any, seed: int, owner: object = None
+    ) -> dict[str, Any]:
         seeds.append(seed)
-        return await original(self, state, the_plan, seed)
+        return await original(self, state, the_plan, seed, owner)
 
     monkeypatch.setattr(Analyses, "value", counted)
     return seeds
