@@ -35,7 +35,7 @@ from typing import Any, TypeGuard
 import sqlalchemy as sa
 
 from apothecary import analysis
-from apothecary.bots.pool import ThinkingPool
+from apothecary.bots.pool import ThinkingPool, ThinkingTooLong
 from apothecary.core.bot import Bot
 from apothecary.core.errors import ApothecaryError, RecordError
 from apothecary.core.game import CHANCE, JSON, State
@@ -535,7 +535,10 @@ class Analyses:
         no pool, is only no longer waited for)."""
         pool = self.pool()
         if pool is None:
-            await asyncio.wait_for(asyncio.to_thread(bot.step, state), self.seconds)
+            try:
+                await asyncio.wait_for(asyncio.to_thread(bot.step, state), self.seconds)
+            except TimeoutError:
+                raise ThinkingTooLong(f"no answer within its limit of {self.seconds:g} s") from None
         else:
             await asyncio.wrap_future(pool.step(bot, state, owner=owner))
 
