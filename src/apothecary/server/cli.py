@@ -196,7 +196,6 @@ def serve_command(
 ) -> None:
     """Run the game server: rooms, invite links, bots, spectators, chat."""
     _need_web()
-    from apothecary.server.cluster import REDIS_ENV
     from apothecary.server.store import Store, default_url
 
     _check_numbers(port, workers_for_bots, create_per_minute, bot_delay, log_level)
@@ -205,7 +204,7 @@ def serve_command(
     _check_guard(connections_per_address, request_timeout, public_url)
     accounts = _accounts(min_password_length, sign_in_per_account, sign_in_per_address)
     _check_thinking(bot_seconds, hint_seconds, hints_per_minute, pause_after)
-    redis_url = redis or os.environ.get(REDIS_ENV) or None
+    redis_url = _redis_url(redis)
     store = Store(db or default_url())
     _check_sharing(workers, redis_url, store.shared)
     _set_up_logging(log_level)
@@ -235,6 +234,18 @@ def serve_command(
         thinking=(bot_seconds, hint_seconds, hints_per_minute, pause_after),
     )
     store.close()
+    _start(plan, workers)
+
+
+def _redis_url(given: str | None) -> str | None:
+    """The Redis to share rooms through: ``--redis``, else $APOTHECARY_REDIS, else none."""
+    from apothecary.server.cluster import REDIS_ENV
+
+    return given or os.environ.get(REDIS_ENV) or None
+
+
+def _start(plan: _Plan, workers: int) -> None:
+    """Serve in this process, or supervise ``workers`` server processes."""
     if workers == 1:
         _run_server(plan, None, announce=True)
     else:
