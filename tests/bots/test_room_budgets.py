@@ -49,7 +49,7 @@ def test_a_room_refuses_a_search_bot_too_large_for_its_table(tmp_path: Path) -> 
                 "host_name": "ida",
                 "game": "little-drop-of-poison",
                 "players": 8,
-                "options": {"target": 1000},
+                "options": {"target": 100},
                 "seats": ["open", *["ismcts"] * 7],
             },
         )
@@ -60,7 +60,7 @@ def test_a_room_refuses_a_search_bot_too_large_for_its_table(tmp_path: Path) -> 
             host_name="ida",
             game="little-drop-of-poison",
             players=8,
-            options={"target": 1000},
+            options={"target": 100},
         )
         seat_bot = client.put(
             f"/api/rooms/{room['code']}/seats/1/bot",
