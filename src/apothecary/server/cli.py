@@ -88,6 +88,9 @@ _PublicUrlOption = Annotated[
 _ConnectionsPerAddressOption = Annotated[
     int, typer.Option(help="Connections one client address may hold open at once.")
 ]
+_SocketsPerRoomOption = Annotated[
+    int, typer.Option(help="WebSocket connections one room may have open at once.")
+]
 _RequestTimeoutOption = Annotated[
     float, typer.Option(help="Seconds a connection has to send a whole request (slowloris).")
 ]
@@ -154,6 +157,7 @@ def serve_command(
     allow_origin: _AllowOriginOption = None,
     public_url: _PublicUrlOption = None,
     connections_per_address: _ConnectionsPerAddressOption = 64,
+    sockets_per_room: _SocketsPerRoomOption = 256,
     request_timeout: _RequestTimeoutOption = 10.0,
     allow_seed: _AllowSeedOption = False,
     create_per_minute: _CreatePerMinuteOption = 30,
@@ -179,7 +183,7 @@ def serve_command(
     _check_numbers(port, workers_for_bots, create_per_minute, bot_delay, log_level)
     _check_processes(socket_rate, workers, lease_seconds, heartbeat_seconds)
     _check_rooms(max_rooms, rooms_per_address, lobby_expiry, abandoned_expiry)
-    _check_guard(connections_per_address, request_timeout, public_url)
+    _check_guard(connections_per_address, request_timeout, public_url, sockets_per_room)
     accounts = _accounts(min_password_length, sign_in_per_account, sign_in_per_address)
     redis_url = redis or os.environ.get(REDIS_ENV) or None
     store = Store(db or default_url())
@@ -201,6 +205,7 @@ def serve_command(
         allowed_origins=tuple(allow_origin or ()),
         public_url=public_url,
         connections_per_address=connections_per_address,
+        sockets_per_room=sockets_per_room,
         request_timeout=request_timeout,
         create_per_minute=create_per_minute,
         socket_rate=socket_rate,
@@ -285,10 +290,12 @@ def _check_rooms(
         raise BadOptionError("--lobby-expiry and --abandoned-expiry: more than 0 seconds")
 
 
-def _check_guard(connections_per_address: int, request_timeout: float, url: str | None) -> None:
+def _check_guard(
+    connections_per_address: int, request_timeout: float, url: str | None, sockets_per_room: int
+) -> None:
     """BadOptionError for a connection limit out of range or a bad --public-url."""
-    if connections_per_address < 1:
-        raise BadOptionError("--connections-per-address: 1 or more")
+    if connections_per_address < 1 or sockets_per_room < 1:
+        raise BadOptionError("--connections-per-address and --sockets-per-room: 1 or more")
     if request_timeout <= 0:
         raise BadOptionError("--request-timeout: more than 0 seconds")
     if url is not None:
@@ -345,6 +352,7 @@ class _Plan:
     allowed_origins: tuple[str, ...] = field(default_factory=tuple)
     public_url: str | None = None
     connections_per_address: int = 64
+    sockets_per_room: int = 256
     request_timeout: float = 10.0
     create_per_minute: int = 30
     socket_rate: float = 10.0
@@ -407,6 +415,7 @@ def _run_server(plan: _Plan, sockets: list[Any] | None, announce: bool) -> None:
             rooms_per_address=plan.rooms[1],
             lobby_expiry=plan.rooms[2],
             abandoned_expiry=plan.rooms[3],
+            sockets_per_room=plan.sockets_per_room,
         ),
         WebConfig(
             allowed_origins=plan.allowed_origins,
