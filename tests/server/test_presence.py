@@ -40,9 +40,17 @@ def _room(base: str) -> dict[str, Any]:
     return answer
 
 
+def _open(base: str, code: str) -> ClientConnection:
+    """A socket to the room (closed by the test)."""
+    ws: ClientConnection = connect(
+        base.replace("http", "ws", 1) + f"/ws/rooms/{code}", open_timeout=30
+    ).__enter__()
+    return ws
+
+
 def _join(base: str, code: str, token: str | None) -> ClientConnection:
     """A socket that said hello and read its welcome and its first update."""
-    ws = connect(base.replace("http", "ws", 1) + f"/ws/rooms/{code}", open_timeout=30)
+    ws = _open(base, code)
     ws.send(json.dumps({"type": "hello", "token": token}))
     assert json.loads(ws.recv(30))["type"] == "welcome"
     assert json.loads(ws.recv(30))["type"] == "update"  # a newcomer gets the whole room
@@ -114,7 +122,7 @@ def test_a_reconnecting_socket_gets_the_whole_room(base: str) -> None:
     bob = _join(base, room["code"], room["bob_token"])
     _heard_until(ann, lambda message: message.get("connected") == [True, True])
     bob.close()
-    ws = connect(base.replace("http", "ws", 1) + f"/ws/rooms/{room['code']}", open_timeout=30)
+    ws = _open(base, room["code"])
     ws.send(json.dumps({"type": "hello", "token": room["bob_token"]}))
     assert json.loads(ws.recv(30))["type"] == "welcome"
     update = json.loads(ws.recv(30))
@@ -130,7 +138,7 @@ def test_a_room_past_its_sockets_is_refused_with_room_full(tmp_path: Path) -> No
     with server_process(sqlite_url(tmp_path), *flags) as (url, _process):
         room = _room(url)
         held = [_join(url, room["code"], None) for _ in range(3)]
-        extra = connect(url.replace("http", "ws", 1) + f"/ws/rooms/{room['code']}")
+        extra = _open(url, room["code"])
         extra.send(json.dumps({"type": "hello", "token": room["seat_token"]}))
         refusal = json.loads(extra.recv(30))
         assert refusal["type"] == "error" and refusal["error"] == "room_full", refusal
@@ -143,7 +151,7 @@ def test_a_room_past_its_sockets_is_refused_with_room_full(tmp_path: Path) -> No
         # A place freed is given to the next socket (the server hears the close a moment later).
         held.pop().close()
         for _ in range(50):
-            ws = connect(url.replace("http", "ws", 1) + f"/ws/rooms/{room['code']}")
+            ws = _open(url, room["code"])
             ws.send(json.dumps({"type": "hello", "token": None}))
             if json.loads(ws.recv(30))["type"] == "welcome":
                 ws.close()

@@ -616,9 +616,7 @@ class Hub:
                 connection.send_text(text)
             self.placement.announce(live)
 
-    def _broadcast(
-        self, live: _Live, changes: Changes, to: list[Connection] | None = None
-    ) -> None:
+    def _broadcast(self, live: _Live, changes: Changes, to: list[Connection] | None = None) -> None:
         """Send each connection (or only those of ``to``) its update, and the new chat."""
         room = live.room
         targets = list(live.connections) if to is None else to
