@@ -162,6 +162,9 @@ class Connection:
         """A relayed socket: how many messages the holder has sent it."""
         self.writer: asyncio.Task[None] | None = None
         """The task writing the queue out to this process's socket, once it runs."""
+        self.told_presence: dict[str, Any] | None = None
+        """The room's presence as this connection was last told it (an update or
+        a presence message): it is sent a presence message only when that is not so."""
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message``; a connection that cannot keep up is marked dropped."""
@@ -202,8 +205,6 @@ class _Live:
     """The client address that made it (None for a room resumed or taken over)."""
     presence_due: asyncio.Task[None] | None = None
     """The task that will tell everyone of the joins and leaves since the last telling."""
-    presence_told: dict[str, Any] | None = None
-    """The presence every viewer was last told (by an update or a presence message)."""
 
 
 class Hub:
@@ -608,12 +609,12 @@ class Hub:
             if self.closing or self._rooms.get(live.room.code) is not live:
                 return
             presence = live.room.presence_view()
-            if presence == live.presence_told:  # joined and left again, or an update told it
-                return
-            live.presence_told = presence
             text = _encode(presence)
             for connection in list(live.connections):
-                connection.send_text(text)
+                # Not the newcomer, nor anyone when joins and leaves cancelled out.
+                if connection.told_presence != presence:
+                    connection.send_text(text)
+                    connection.told_presence = presence
             self.placement.announce(live)
 
     def _broadcast(self, live: _Live, changes: Changes, to: list[Connection] | None = None) -> None:
@@ -644,7 +645,9 @@ class Hub:
         made: dict[tuple[Viewer, int, int], str] = {}
         chat = [_encode({"type": "chat", **entry}) for entry in changes.chat]
         now = self.config.clock()
+        presence = room.presence_view()  # what every update made here says of it
         for connection in targets:
+            connection.told_presence = presence
             key = (connection.viewer, connection.seen, connection.noticed)
             if key not in made:
                 made[key] = _encode(
@@ -654,8 +657,7 @@ class Hub:
             connection.seen, connection.noticed = len(room.log), len(room.notices)
             for text in chat:
                 connection.send_text(text)
-        if to is None:  # everyone has the room's presence as it is now
-            live.presence_told = room.presence_view()
+        if to is None:
             self.placement.announce(live)
 
     # -- what comes next: bots, timers, the next game of a series ---------------------------
