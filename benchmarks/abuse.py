@@ -29,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 ATTACKER = "127.0.0.2"
@@ -37,8 +38,8 @@ server's per-address limits then hold the attacker, not the victim."""
 
 
 HINT_WAIT = 120.0
-"""Seconds the victim waits for a hint; one not given by then counts as this
-long (``--quick``: 30)."""
+"""Seconds the victim waits for a hint or its bot's answer; one not given by
+then counts as this long, so the figure is a lower bound (``--quick``: 30)."""
 
 REFUSED: dict[str, int] = {}
 """HTTP statuses and socket errors the attacks were answered with, by attack and answer."""
@@ -100,19 +101,23 @@ class Victim:
 
     def _message(self) -> dict[str, Any]:
         """The next message (an update is kept as the last)."""
-        message: dict[str, Any] = json.loads(self.ws.recv(HINT_WAIT))
+        message: dict[str, Any] = json.loads(self.ws.recv(self.hint_wait))
         if message.get("type") == "update":
             self.last = message
         return message
 
     def _my_turn(self) -> None:
-        """Wait for the victim's turn (a new room once a game is over)."""
+        """Wait for the victim's turn (a new room once a game is over, or when
+        its bot does not answer in time)."""
         while not self.last.get("legal"):
             if self.last.get("status") == "over":
                 self.ws.close()
                 self.last = {}
                 self._new_room()
-            self._message()
+            try:
+                self._message()
+            except (TimeoutError, ConnectionClosed):
+                self.last = {"status": "over"}
 
     def health_ms(self) -> float:
         """One /health, in milliseconds."""
@@ -127,8 +132,12 @@ class Victim:
         """A chat to the victim's own table until it comes back, in milliseconds."""
         start = time.perf_counter()
         self.ws.send(json.dumps({"type": "chat", "text": "ping"}))
-        while self._message().get("type") != "chat":
-            pass
+        try:
+            while self._message().get("type") != "chat":
+                pass
+        except (TimeoutError, ConnectionClosed):
+            self.last = {"status": "over"}
+            return self.hint_wait * 1000
         return (time.perf_counter() - start) * 1000
 
     def bot_ms(self) -> float:
@@ -143,7 +152,11 @@ class Victim:
             bot = False
             self.last = {**self.last, "legal": []}
             while not self.last.get("legal") and self.last.get("status") != "over":
-                message = self._message()
+                try:
+                    message = self._message()
+                except (TimeoutError, ConnectionClosed):  # no answer in time: at least this long
+                    self.last = {"status": "over"}
+                    return self.hint_wait * 1000
                 bot = bot or message.get("waiting_for") == "bot"
                 if message.get("type") == "error":
                     break
