@@ -177,15 +177,14 @@ def serve_command(
 ) -> None:
     """Run the game server: rooms, invite links, bots, spectators, chat."""
     _need_web()
-    from apothecary.server.cluster import REDIS_ENV
     from apothecary.server.store import Store, default_url
 
     _check_numbers(port, workers_for_bots, create_per_minute, bot_delay, log_level)
     _check_processes(socket_rate, workers, lease_seconds, heartbeat_seconds)
-    _check_rooms(max_rooms, rooms_per_address, lobby_expiry, abandoned_expiry)
-    _check_guard(connections_per_address, request_timeout, public_url, sockets_per_room)
+    _check_rooms(max_rooms, rooms_per_address, lobby_expiry, abandoned_expiry, sockets_per_room)
+    _check_guard(connections_per_address, request_timeout, public_url)
     accounts = _accounts(min_password_length, sign_in_per_account, sign_in_per_address)
-    redis_url = redis or os.environ.get(REDIS_ENV) or None
+    redis_url = _redis_url(redis)
     store = Store(db or default_url())
     _check_sharing(workers, redis_url, store.shared)
     _set_up_logging(log_level)
@@ -205,14 +204,13 @@ def serve_command(
         allowed_origins=tuple(allow_origin or ()),
         public_url=public_url,
         connections_per_address=connections_per_address,
-        sockets_per_room=sockets_per_room,
         request_timeout=request_timeout,
         create_per_minute=create_per_minute,
         socket_rate=socket_rate,
         lease_seconds=lease_seconds,
         heartbeat_seconds=heartbeat_seconds,
         log_level=log_level,
-        rooms=(max_rooms, rooms_per_address, lobby_expiry, abandoned_expiry),
+        rooms=(max_rooms, rooms_per_address, lobby_expiry, abandoned_expiry, sockets_per_room),
         accounts=accounts,
         replays=_replay_limits(replay_cache_mb, analysis_decisions),
     )
@@ -281,21 +279,30 @@ def _replay_limits(replay_cache_mb: float, analysis_decisions: int) -> tuple[int
 
 
 def _check_rooms(
-    max_rooms: int, rooms_per_address: int, lobby_expiry: float, abandoned_expiry: float
+    max_rooms: int,
+    rooms_per_address: int,
+    lobby_expiry: float,
+    abandoned_expiry: float,
+    sockets_per_room: int = 256,
 ) -> None:
-    """Refuse room limits that could never let a room in or would expire at once."""
-    if max_rooms < 1 or rooms_per_address < 1:
-        raise BadOptionError("--max-rooms and --rooms-per-address: 1 or more")
+    """Refuse room limits that could never let a room (or a socket) in or would expire at once."""
+    if max_rooms < 1 or rooms_per_address < 1 or sockets_per_room < 1:
+        raise BadOptionError("--max-rooms, --rooms-per-address and --sockets-per-room: 1 or more")
     if lobby_expiry <= 0 or abandoned_expiry <= 0:
         raise BadOptionError("--lobby-expiry and --abandoned-expiry: more than 0 seconds")
 
 
-def _check_guard(
-    connections_per_address: int, request_timeout: float, url: str | None, sockets_per_room: int
-) -> None:
+def _redis_url(redis: str | None) -> str | None:
+    """The Redis to share rooms through: ``--redis``, else the environment's, else none."""
+    from apothecary.server.cluster import REDIS_ENV
+
+    return redis or os.environ.get(REDIS_ENV) or None
+
+
+def _check_guard(connections_per_address: int, request_timeout: float, url: str | None) -> None:
     """BadOptionError for a connection limit out of range or a bad --public-url."""
-    if connections_per_address < 1 or sockets_per_room < 1:
-        raise BadOptionError("--connections-per-address and --sockets-per-room: 1 or more")
+    if connections_per_address < 1:
+        raise BadOptionError("--connections-per-address: 1 or more")
     if request_timeout <= 0:
         raise BadOptionError("--request-timeout: more than 0 seconds")
     if url is not None:
@@ -352,15 +359,15 @@ class _Plan:
     allowed_origins: tuple[str, ...] = field(default_factory=tuple)
     public_url: str | None = None
     connections_per_address: int = 64
-    sockets_per_room: int = 256
     request_timeout: float = 10.0
     create_per_minute: int = 30
     socket_rate: float = 10.0
     lease_seconds: float = 5.0
     heartbeat_seconds: float = 1.0
     log_level: str = "info"
-    rooms: tuple[int, int, float, float] = (2000, 20, 3600.0, 6 * 3600.0)
-    """``max_rooms``, ``rooms_per_address``, ``lobby_expiry``, ``abandoned_expiry``."""
+    rooms: tuple[int, int, float, float, int] = (2000, 20, 3600.0, 6 * 3600.0, 256)
+    """``max_rooms``, ``rooms_per_address``, ``lobby_expiry``, ``abandoned_expiry``,
+    ``sockets_per_room``."""
     accounts: AccountConfig | None = None
     """The accounts' rules (None: the defaults)."""
     replays: tuple[int, int] = (64 * 1024 * 1024, 4000)
@@ -415,7 +422,7 @@ def _run_server(plan: _Plan, sockets: list[Any] | None, announce: bool) -> None:
             rooms_per_address=plan.rooms[1],
             lobby_expiry=plan.rooms[2],
             abandoned_expiry=plan.rooms[3],
-            sockets_per_room=plan.sockets_per_room,
+            sockets_per_room=plan.rooms[4],
         ),
         WebConfig(
             allowed_origins=plan.allowed_origins,
