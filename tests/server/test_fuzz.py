@@ -130,6 +130,12 @@ class Viewer:
         assert message["type"] == "update", message
         return message
 
+    def presence(self) -> dict[str, Any]:
+        """The presence message a join or a leave sends the others (not an update)."""
+        message = self.receive()
+        assert message["type"] == "presence", message
+        return message
+
     def quiet(self) -> None:
         """Nothing is waiting for this socket: a ping's pong comes next."""
         self.send({"type": "ping"})
@@ -177,16 +183,22 @@ class Table:
         assert welcome["type"] == "welcome", welcome
         viewer = Viewer(ws, welcome["you"], {})
         viewer.update()
-        for other in self.viewers:
-            other.update()
+        self._told(viewer)
         self.viewers.append(viewer)
         return viewer
 
     def leave(self, viewer: Viewer) -> None:
         viewer.ws.close()
         self.viewers.remove(viewer)
-        for other in self.viewers:
-            other.update()
+        self._told(viewer)
+
+    def _told(self, viewer: Viewer) -> None:
+        """The others read a presence message for ``viewer`` joining or leaving,
+        if that changed what they see: a spectator more or fewer, or the first
+        or last socket of a seat (a seat's second device changes nothing)."""
+        if viewer.you is None or all(v.you != viewer.you for v in self.viewers):
+            for other in self.viewers:
+                other.presence()
 
     def quiet(self) -> None:
         for viewer in self.viewers:

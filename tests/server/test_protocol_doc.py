@@ -37,3 +37,14 @@ def test_every_refusal_code_is_documented() -> None:
     codes |= {"malformed", "unknown_type", "rate_limited"}
     for code in codes - {"not_found", "conflict"}:
         assert f"`{code}`" in DOC, code
+
+
+def test_the_worked_presence_message_has_exactly_the_keys_the_server_sends() -> None:
+    room, _ = Room.create("in-vino-morte", 2, {}, None, Settings(), 0.0, "docs")
+    room.claim("Ann")
+    room.presence[0] += 1
+    sent = room.presence_view()
+    shown = next(b for b in json_blocks() if b.get("type") == "presence")
+    assert set(shown) == set(sent)
+    assert sent["connected"] == [True, False]
+    assert sent["connected"] == [place["connected"] for place in room.view(None)["seats"]]

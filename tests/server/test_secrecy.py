@@ -144,6 +144,9 @@ async def play_room(
             acted: set[str] = set()
             while True:
                 message = json.loads(await socket.recv())
+                if message["type"] == "presence":  # the others joining: public, no game in it
+                    assert set(message) == {"type", "room", "connected", "spectators"}, message
+                    continue
                 played.seen[viewer].append(message)
                 assert message["type"] == "update", message
                 if message["outcome"] is not None:

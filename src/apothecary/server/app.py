@@ -263,7 +263,8 @@ async def _serve_socket(
         connection, welcome = await hub.connect(code, hello.get("token"))
     except RoomError as error:
         await socket.send_json(_error(error.code, str(error)))
-        await socket.close(code=1008, reason=error.code)
+        # 1008 (a refusal), or the error's own code: a full room is "try again later".
+        await socket.close(code=getattr(error, "close_code", 1008), reason=error.code)
         return
     await socket.send_json(welcome)
     writer = connection.writer = asyncio.create_task(_write(socket, connection))

@@ -88,6 +88,9 @@ _PublicUrlOption = Annotated[
 _ConnectionsPerAddressOption = Annotated[
     int, typer.Option(help="Connections one client address may hold open at once.")
 ]
+_SocketsPerRoomOption = Annotated[
+    int, typer.Option(help="WebSocket connections one room may have open at once.")
+]
 _RequestTimeoutOption = Annotated[
     float, typer.Option(help="Seconds a connection has to send a whole request (slowloris).")
 ]
@@ -173,6 +176,7 @@ def serve_command(
     allow_origin: _AllowOriginOption = None,
     public_url: _PublicUrlOption = None,
     connections_per_address: _ConnectionsPerAddressOption = 64,
+    sockets_per_room: _SocketsPerRoomOption = 256,
     request_timeout: _RequestTimeoutOption = 10.0,
     allow_seed: _AllowSeedOption = False,
     create_per_minute: _CreatePerMinuteOption = 30,
@@ -200,7 +204,7 @@ def serve_command(
 
     _check_numbers(port, workers_for_bots, create_per_minute, bot_delay, log_level)
     _check_processes(socket_rate, workers, lease_seconds, heartbeat_seconds)
-    _check_rooms(max_rooms, rooms_per_address, lobby_expiry, abandoned_expiry)
+    _check_rooms(max_rooms, rooms_per_address, lobby_expiry, abandoned_expiry, sockets_per_room)
     _check_guard(connections_per_address, request_timeout, public_url)
     accounts = _accounts(min_password_length, sign_in_per_account, sign_in_per_address)
     _check_thinking(bot_seconds, hint_seconds, hints_per_minute, pause_after)
@@ -228,7 +232,7 @@ def serve_command(
         lease_seconds=lease_seconds,
         heartbeat_seconds=heartbeat_seconds,
         log_level=log_level,
-        rooms=(max_rooms, rooms_per_address, lobby_expiry, abandoned_expiry),
+        rooms=(max_rooms, rooms_per_address, lobby_expiry, abandoned_expiry, sockets_per_room),
         accounts=accounts,
         replays=_replay_limits(replay_cache_mb, analysis_decisions),
         thinking=(bot_seconds, hint_seconds, hints_per_minute, pause_after),
@@ -318,11 +322,15 @@ def _replay_limits(replay_cache_mb: float, analysis_decisions: int) -> tuple[int
 
 
 def _check_rooms(
-    max_rooms: int, rooms_per_address: int, lobby_expiry: float, abandoned_expiry: float
+    max_rooms: int,
+    rooms_per_address: int,
+    lobby_expiry: float,
+    abandoned_expiry: float,
+    sockets_per_room: int = 256,
 ) -> None:
-    """Refuse room limits that could never let a room in or would expire at once."""
-    if max_rooms < 1 or rooms_per_address < 1:
-        raise BadOptionError("--max-rooms and --rooms-per-address: 1 or more")
+    """Refuse room limits that could never let a room (or a socket) in or would expire at once."""
+    if max_rooms < 1 or rooms_per_address < 1 or sockets_per_room < 1:
+        raise BadOptionError("--max-rooms, --rooms-per-address and --sockets-per-room: 1 or more")
     if lobby_expiry <= 0 or abandoned_expiry <= 0:
         raise BadOptionError("--lobby-expiry and --abandoned-expiry: more than 0 seconds")
 
@@ -405,8 +413,9 @@ class _Plan:
     lease_seconds: float = 5.0
     heartbeat_seconds: float = 1.0
     log_level: str = "info"
-    rooms: tuple[int, int, float, float] = (2000, 20, 3600.0, 6 * 3600.0)
-    """``max_rooms``, ``rooms_per_address``, ``lobby_expiry``, ``abandoned_expiry``."""
+    rooms: tuple[int, int, float, float, int] = (2000, 20, 3600.0, 6 * 3600.0, 256)
+    """``max_rooms``, ``rooms_per_address``, ``lobby_expiry``, ``abandoned_expiry``,
+    ``sockets_per_room``."""
     accounts: AccountConfig | None = None
     """The accounts' rules (None: the defaults)."""
     replays: tuple[int, int] = (64 * 1024 * 1024, 4000)
@@ -463,6 +472,7 @@ def _run_server(plan: _Plan, sockets: list[Any] | None, announce: bool) -> None:
             rooms_per_address=plan.rooms[1],
             lobby_expiry=plan.rooms[2],
             abandoned_expiry=plan.rooms[3],
+            sockets_per_room=plan.rooms[4],
             bot_seconds=plan.thinking[0],
             hint_seconds=plan.thinking[1],
             pause_after=plan.thinking[3],

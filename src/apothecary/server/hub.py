@@ -64,6 +64,15 @@ class ServerFull(RoomError):
     status = 503
 
 
+class RoomFull(RoomError):
+    """A room has as many sockets as it may (``HubConfig.sockets_per_room``)."""
+
+    code = "room_full"
+    status = 503
+    close_code = 1013
+    """The WebSocket close code its socket is closed with ("try again later")."""
+
+
 class TooManyRooms(RoomError):
     """One address has as many rooms not over as it may (``HubConfig.rooms_per_address``)."""
 
@@ -104,6 +113,14 @@ class HubConfig:
     rooms_per_address: int = 20
     """Rooms not over that one client address may have made (since the server
     started); one more is refused (``too_many_rooms``)."""
+    sockets_per_room: int = 256
+    """Sockets one room may have open at once (seats and spectators, on every
+    process of a cluster that relays to it); one more is refused with
+    ``room_full`` and closed with code 1013."""
+    presence_delay: float = 0.05
+    """Seconds joins and leaves are gathered before one ``presence`` message
+    tells every viewer of them all (a burst of joins costs each viewer one
+    small message, not a full update per join)."""
     clock: Callable[[], float] = time.time
     vouch_seconds: float = 1.0
     """How often the store is told that the rooms with a running turn timer are
@@ -155,6 +172,9 @@ class Connection:
         """A relayed socket: how many messages the holder has sent it."""
         self.writer: asyncio.Task[None] | None = None
         """The task writing the queue out to this process's socket, once it runs."""
+        self.told_presence: dict[str, Any] | None = None
+        """The room's presence as this connection was last told it (an update or
+        a presence message): it is sent a presence message only when that is not so."""
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message``; a connection that cannot keep up is marked dropped."""
@@ -195,6 +215,8 @@ class _Live:
     """The client address that made it (None for a room resumed or taken over)."""
     watched: float | None = None
     """When someone was last connected (at first: when it came into memory)."""
+    presence_due: asyncio.Task[None] | None = None
+    """The task that will tell everyone of the joins and leaves since the last telling."""
 
     def __post_init__(self) -> None:
         if self.watched is None:
@@ -255,6 +277,8 @@ class Hub:
         if live.waiter is not None and live.waiter is not asyncio.current_task():
             live.waiter.cancel()
         live.waiter = None
+        if live.presence_due is not None:
+            live.presence_due.cancel()
         connections = list(live.connections)
         for connection in connections:
             connection.close(*MOVED)
@@ -346,8 +370,9 @@ class Hub:
             if task is not None:
                 task.cancel()
         for live in self._rooms.values():
-            if live.waiter is not None:
-                live.waiter.cancel()
+            for task in (live.waiter, live.presence_due):
+                if task is not None:
+                    task.cancel()
         for departure in list(self._departures):
             departure.cancel()
         await self.placement.close()
@@ -486,6 +511,11 @@ class Hub:
         async with live.lock:
             if not self.placement.owns(live):
                 raise NotHere(f"room {code!r} is not held by this process")  # let go meanwhile
+            if len(live.connections) >= self.config.sockets_per_room:
+                raise RoomFull(
+                    f"room {code} has {len(live.connections)} connections, its most; "
+                    "try again later"
+                )
             room = live.room
             viewer: Viewer = None if token is None else room.seat_of(token)
             token_hash = None if viewer is None else hash_token(str(token))
@@ -507,8 +537,9 @@ class Hub:
             if back and viewer is not None:  # the log said they left: it says they are back
                 seat = viewer
                 await self._change_locked(live, lambda room, now: room.returned(seat, now))
-            else:
-                self._broadcast(live, Changes())
+            else:  # the newcomer gets the whole room; the others, soon, a presence message
+                self._broadcast(live, Changes(), to=[connection])
+                self._presence_changed(live)
                 if live.waiter is None:  # paused while nobody was here: play on
                     self._schedule(live)
             return connection, welcome
@@ -526,7 +557,7 @@ class Hub:
             if not live.connections:
                 live.watched = self.config.clock()
             if not self.closing:
-                self._broadcast(live, Changes())
+                self._presence_changed(live)
                 if connection.viewer is not None and live.room.leaving(connection.viewer):
                     self._watch_departure(live, connection.token_hash)
 
@@ -585,14 +616,37 @@ class Hub:
             # let-go) and its client reconnects to wherever the room is now.
             connection.close(*MOVED)
 
-    def _broadcast(self, live: _Live, changes: Changes) -> None:
+    def _presence_changed(self, live: _Live) -> None:
+        """Someone joined or left: every viewer is told, in one presence message
+        for all the joins and leaves of the next ``presence_delay`` seconds."""
+        if live.presence_due is None and not self.closing:
+            live.presence_due = asyncio.create_task(_quietly(self._tell_presence(live)))
+
+    async def _tell_presence(self, live: _Live) -> None:
+        await asyncio.sleep(self.config.presence_delay)
+        async with live.lock:  # no seat change the store has not committed shows
+            live.presence_due = None  # a join from now on is told by the next one
+            if self.closing or self._rooms.get(live.room.code) is not live:
+                return
+            presence = live.room.presence_view()
+            text = _encode(presence)
+            for connection in list(live.connections):
+                # Not the newcomer, nor anyone when joins and leaves cancelled out.
+                if connection.told_presence != presence:
+                    connection.send_text(text)
+                    connection.told_presence = presence
+            self.placement.announce(live)
+
+    def _broadcast(self, live: _Live, changes: Changes, to: list[Connection] | None = None) -> None:
+        """Send each connection (or only those of ``to``) its update, and the new chat."""
         room = live.room
+        targets = list(live.connections) if to is None else to
         if changes.chat and not changes.actions and changes.new_game is None:
-            for connection in list(live.connections):  # words only: the table is as it was
+            for connection in targets:  # words only: the table is as it was
                 for entry in changes.chat:
                     connection.send({"type": "chat", **entry})
             return
-        for connection in live.connections:
+        for connection in targets:
             if connection.game_no != room.game_no:
                 # A new game: its log starts afresh, and a rematch may have moved
                 # the person one seat on (the room moved the presence counts).
@@ -611,7 +665,9 @@ class Hub:
         made: dict[tuple[Viewer, int, int], str] = {}
         chat = [_encode({"type": "chat", **entry}) for entry in changes.chat]
         now = self.config.clock()
-        for connection in list(live.connections):
+        presence = room.presence_view()  # what every update made here says of it
+        for connection in targets:
+            connection.told_presence = presence
             key = (connection.viewer, connection.seen, connection.noticed)
             if key not in made:
                 made[key] = _encode(
@@ -621,7 +677,8 @@ class Hub:
             connection.seen, connection.noticed = len(room.log), len(room.notices)
             for text in chat:
                 connection.send_text(text)
-        self.placement.announce(live)
+        if to is None:
+            self.placement.announce(live)
 
     # -- what comes next: bots, timers, the next game of a series ---------------------------
 

@@ -915,6 +915,17 @@ class Room:
         }
         return {**facts, **self.game_view(viewer, since)}
 
+    def presence_view(self) -> dict[str, JSON]:
+        """The presence message: who is connected and how many watch, as an
+        update's ``seats[].connected`` and ``spectators`` say it. Presence is
+        public, so it is the same for every viewer and made once for all."""
+        return {
+            "type": "presence",
+            "room": self.code,
+            "connected": [place["connected"] for place in self.seats_view()],
+            "spectators": self.presence[None],
+        }
+
     def public_info(self) -> dict[str, JSON]:
         """What the room list and the room page show to anyone."""
         return {

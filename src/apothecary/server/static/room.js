@@ -168,6 +168,9 @@ class RoomScreen {
       case "update":
         await this.onUpdate(message);
         break;
+      case "presence":
+        this.onPresence(message);
+        break;
       case "chat":
         this.chat.add(message, true);
         break;
@@ -271,6 +274,20 @@ class RoomScreen {
     this.lobby.element.hidden = true;
     if (!this.table) await this.mountTable();
     this.drawGame(msg, previous, fresh || newGame);
+  }
+
+  // Someone joined or left (a presence message): the last update takes in who is
+  // connected and how many watch, and only the parts that show it are drawn again.
+  onPresence(message) {
+    const msg = this.msg;
+    if (!msg || !Array.isArray(message.connected) || message.connected.length !== msg.seats.length) return;
+    msg.seats = msg.seats.map((place, i) => ({ ...place, connected: Boolean(message.connected[i]) }));
+    msg.spectators = message.spectators;
+    this.info = { ...this.info, seats: msg.seats };
+    this.drawWatchers(msg);
+    this.hostTools.draw(msg);
+    if (msg.status === "lobby") this.lobby.draw(msg);
+    else drawSeatsBar(this.seatsBar, seatChips(msg, this.you, this.names, this.holding));
   }
 
   // An update of a game under way or over: the table first, then the parts around it.
