@@ -80,5 +80,48 @@ def test_every_page_loads_within_the_csp(
         "document.head.append(Object.assign(document.createElement('style'), "
         "{textContent: 'p {}'}))"
     )
-    page.wait_for_function("window.__violations.length > 0")
+    page.wait_for_function("() => window.__violations.length > 0")
     assert _violations(page, console)[0].startswith("style-src")
+
+
+def _expression_predicates(source: str) -> list[int]:
+    """Lines of ``source`` where ``wait_for_function`` is given a JavaScript
+    expression rather than a function. Playwright polls an expression with the
+    page's own ``eval``, which the CSP refuses (the first check goes through
+    DevTools, so such a wait passes whenever its condition already holds and
+    fails only when it has to poll: a flaky test, as fresh-clone CI found)."""
+    import ast
+
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "wait_for_function"
+            and node.args
+        ):
+            first = node.args[0]
+            text = first.value if isinstance(first, ast.Constant) else None
+            if isinstance(first, ast.JoinedStr):
+                head = first.values[0] if first.values else None
+                text = head.value if isinstance(head, ast.Constant) else "=>"  # f"{fn}…"
+            if (
+                isinstance(text, str)
+                and "=>" not in text
+                and not text.lstrip().startswith("function")
+            ):
+                lines.append(node.lineno)
+    return lines
+
+
+def test_no_test_waits_on_an_expression_the_csp_would_refuse_to_poll() -> None:
+    planted = "page.wait_for_function(\"document.body.dataset.n === '1'\")\n"
+    assert _expression_predicates(planted) == [1]  # the check catches one
+    assert _expression_predicates('page.wait_for_function("() => window.x", arg=1)\n') == []
+    tests = Path(__file__).resolve().parent.parent
+    found = {
+        str(path.relative_to(tests)): lines
+        for path in sorted(tests.rglob("*.py"))
+        if (lines := _expression_predicates(path.read_text()))
+    }
+    assert found == {}, f"wait_for_function given an expression (use '() => …'): {found}"

@@ -57,7 +57,7 @@ def test_the_lobby_lists_every_game(page, web_server, api):
         link = card.locator("a.rules-link")
         assert link.get_attribute("href") == f"/rules/{game['name']}"
     # The longer paragraph comes from the rules page, rendered as text.
-    page.wait_for_function("document.querySelector('.card-more').textContent.length > 80")
+    page.wait_for_function("() => document.querySelector('.card-more').textContent.length > 80")
     assert page.errors == []
 
 
@@ -294,7 +294,7 @@ def _describe(violations: list[dict[str, Any]]) -> str:
 def test_the_lobby_has_no_serious_accessibility_violations(page, web_server, scheme):
     page.emulate_media(color_scheme=scheme)
     open_lobby(page, web_server)
-    page.wait_for_function("document.querySelector('.card-more').textContent.length > 0")
+    page.wait_for_function("() => document.querySelector('.card-more').textContent.length > 0")
     violations = _axe(page)
     assert not violations, _describe(violations)
 
