@@ -297,7 +297,9 @@ def test_screenshots_of_every_screen(browser, web_server, api, enter_room, artif
             errors: list[str] = []
             page.on("pageerror", lambda error: errors.append(str(error)))  # noqa: B023
             page.goto(f"{web_server}/")
-            page.wait_for_function("() => document.querySelector('.card-more')?.textContent.length > 0")
+            page.wait_for_function(
+                "() => document.querySelector('.card-more')?.textContent.length > 0"
+            )
             shoot(page, artifacts, "lobby", size)
             enter_room(page, waiting)
             page.wait_for_selector("#room-lobby .qr")
