@@ -53,12 +53,16 @@ def test_the_host_handing_your_seat_over_is_said_so(
 
 
 def test_a_timed_out_turn_says_the_time_ran_out(page: Any, api: Any, enter_room: Any) -> None:
-    room = make_room(
-        api, "Ann", game="tea-scones-arsenic", players=2, seats=["open", "easy"], turn_seconds=1
-    )
+    # Ann deals first and lets her time run out; Bob, a person who never comes,
+    # keeps the game going for a turn more, so the banner shows while the game
+    # is on (it hides once the game is over, which two bots reach in a moment).
+    room = make_room(api, None, game="in-vino-morte", players=2, seed="ran-out", turn_seconds=3)
+    code = room["code"]
+    ann = api.post(f"/api/rooms/{code}/seats", json={"name": "Ann", "seat": 0}).json()
+    api.post(f"/api/rooms/{code}/seats", json={"name": "Bob", "seat": 1})
+    enter_room(page, {**ann, "code": code})
     start(api, room)
-    enter_room(page, room)
-    page.wait_for_selector("#away:not([hidden])", timeout=20_000)
+    page.wait_for_selector("#away:not([hidden])", timeout=30_000)
     assert page.inner_text("#away").splitlines()[0] == (
         "Your time ran out, so a medium bot is playing for you."
     )
