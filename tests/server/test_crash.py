@@ -35,8 +35,9 @@ from websockets.sync.client import ClientConnection, connect
 
 from apothecary.server.store import actions, leases, normalise_url, rooms
 
-TURN_SECONDS = 5.0
-"""The timer of the timed room: short, so the tests stay fast, and longer than a
+TURN_SECONDS = 10.0
+"""The timer of the timed room: short, so the tests stay fast (10 s: at 5 s a loaded CI
+machine once played the rooms part way past the deadline before the crash), and longer than a
 server takes to start on a busy machine, so that a restarted server that counted the
 outage against the seat (its bot playing as soon as the room is back) is told apart
 from one that gives the seat its time back."""
