@@ -66,13 +66,21 @@ def games_command() -> None:
 
 @app.command("rules")
 @user_errors
-def rules_command(game: Annotated[str, typer.Argument(help="A game name (see 'games').")]) -> None:
+def rules_command(
+    game: Annotated[str, typer.Argument(help="A game name (see 'games').")],
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang", help="The page's language (fr, de, es...); English when untranslated."
+        ),
+    ] = None,
+) -> None:
     """Print a game's rules page, laid out for the terminal, and its options."""
     from rich.console import Console
     from rich.markdown import Markdown
 
     cls = game_class(game)
-    text = cls.rules_page() or f"# {cls.info.title}\n"
+    text = cls.rules_page(lang) or f"# {cls.info.title}\n"
     # Rich lays the page out (headings, tables, lists) on a terminal, and
     # writes plain text with no colour codes when the output is a pipe or a file.
     Console(soft_wrap=False).print(Markdown(text.rstrip()))

@@ -57,6 +57,12 @@ class UnknownBotError(ApothecaryError):
     """A bot name that is not registered for the game."""
 
 
+class LanguageError(ApothecaryError):
+    """A language that is not a language tag at all (``fr``, ``de-CH``, ``es_MX`` are)."""
+
+    code = "bad_language"
+
+
 def shorten(text: str, limit: int = 400) -> str:
     """``text`` cut to ``limit`` characters, marked where it was cut: input is
     quoted in messages, and a message must not grow with its input (a 100 MB

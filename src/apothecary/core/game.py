@@ -24,6 +24,7 @@ from apothecary.core.errors import (
     BadOptionError,
     GameOverError,
     IllegalActionError,
+    LanguageError,
     MalformedActionError,
     PlayerCountError,
     quote,
@@ -83,6 +84,24 @@ def parse_decimal(text: str) -> float | None:
     (``0.5``, ``.5``, ``-2``, ``1e-3``; no ``inf``, ``nan`` or ``1_0``), else None."""
     text = text.strip()
     return float(text) if _FLOAT_TEXT.fullmatch(text) else None
+
+
+# A BCP 47 tag (``de-CH``) or a POSIX locale (``es_MX.UTF-8``): the language is the
+# letters before the first separator; the rest (region, script, charset) is ignored.
+_LANGUAGE_TAG = re.compile(r"([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{1,8})*(?:\.[A-Za-z0-9-]+)?(?:@\w+)?")
+
+
+def rules_language(lang: str | None) -> str | None:
+    """The lower-case language of the tag ``lang`` (``"de-CH"`` -> ``"de"``), or
+    None for None or an empty tag; :class:`LanguageError` if ``lang`` is no tag."""
+    if lang is None or not lang.strip():
+        return None
+    match = _LANGUAGE_TAG.fullmatch(lang.strip())
+    if match is None:
+        raise LanguageError(
+            f"language {quote(lang)} is not a language tag; write one like 'fr', 'de-CH' or 'es'"
+        )
+    return match.group(1).lower()
 
 
 @dataclass(frozen=True)
@@ -353,16 +372,30 @@ class Game(ABC):
         """A fresh game at its start."""
 
     @classmethod
-    def rules_page(cls) -> str | None:
-        """The game's rules page (``rules.md`` beside its module), if it has one."""
+    def rules_page(cls, lang: str | None = None) -> str | None:
+        """The game's rules page, if it has one: ``rules.LANG.md`` beside its
+        module when ``lang`` names a language it is translated into, else the
+        English ``rules.md``.
+
+        ``lang`` is a language tag as a browser or a system locale writes it
+        (``fr``, ``de-CH``, ``es_MX.UTF-8``); only its language counts, and a
+        language with no translation falls back to English. A ``lang`` that is
+        no language tag at all raises :class:`LanguageError`.
+        """
         import sys
         from importlib import resources
 
+        code = rules_language(lang)
         package = sys.modules[cls.__module__].__package__
         if not package:
             return None
-        page = resources.files(package).joinpath("rules.md")
-        return page.read_text(encoding="utf-8") if page.is_file() else None
+        folder = resources.files(package)
+        names = ["rules.md"] if code in (None, "en") else [f"rules.{code}.md", "rules.md"]
+        for name in names:
+            page = folder.joinpath(name)
+            if page.is_file():
+                return page.read_text(encoding="utf-8")
+        return None
 
     def settings(self) -> dict[str, JSON]:
         """Player count and options: what a record needs to remake this game."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Query
 from fastapi.responses import PlainTextResponse
 
 from apothecary import bots as bot_registry
@@ -31,10 +31,20 @@ async def one_game(name: Name) -> dict[str, Any]:
 @router.get(
     "/{name}/rules", summary="A game's rules page (Markdown)", response_class=PlainTextResponse
 )
-async def rules(name: Name) -> str:
-    """The game's rules page, or its title alone."""
+async def rules(
+    name: Name,
+    lang: Annotated[
+        str | None,
+        Query(
+            max_length=35,
+            description="A language tag (fr, de-CH...): the page in that language, "
+            "or in English when it has no translation.",
+        ),
+    ] = None,
+) -> str:
+    """The game's rules page in ``lang`` (or English), or its title alone."""
     cls = game_class(name)
-    return cls.rules_page() or f"# {cls.info.title}\n"
+    return cls.rules_page(lang) or f"# {cls.info.title}\n"
 
 
 def game_info(name: str) -> dict[str, Any]:
