@@ -26,11 +26,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from apothecary.core.errors import ApothecaryError
 from apothecary.server.accounts import AccountConfig, Accounts
-from apothecary.server.ratings import Ratings
 from apothecary.server.commands import SocketCommand
 from apothecary.server.guard import Guard, GuardConfig, public_origin
 from apothecary.server.hub import GOING, Connection, Hub, HubConfig
 from apothecary.server.placement import Placement
+from apothecary.server.ratings import Ratings
 from apothecary.server.replays import (
     ANALYSIS_DECISIONS,
     RECORD_LIMIT,
