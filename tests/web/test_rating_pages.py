@@ -9,10 +9,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conftest import storage_key
 from rated_play import play_to_the_end
 from test_account_pages import PASSWORD, fill, header_says
 from test_csp import _violations, _watch
+
+from conftest import storage_key
 
 
 def sign_up(page: Any, base: str, name: str) -> None:
