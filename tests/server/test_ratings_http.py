@@ -4,16 +4,13 @@ and the leaderboard has both, best first."""
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterator
 
-import httpx
 import pytest
 from rated_play import play_to_the_end
 from serving import server_process, sqlite_url
-from test_accounts import GOOD, SAME
-
-ROOMY = ("--sign-in-per-address", "1000", "--sign-in-per-account", "1000")
+from test_accounts import SAME
+from test_accounts_http import ROOMY, signed_up
 
 
 @pytest.fixture(scope="module")
@@ -22,19 +19,8 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@contextlib.contextmanager
-def account(base: str, name: str) -> Iterator[httpx.Client]:
-    """A client signed in to a new account ``name``."""
-    with httpx.Client(base_url=base, timeout=30) as client:
-        made = client.post(
-            "/api/account/sign-up", json={"name": name, "password": GOOD}, headers=SAME
-        )
-        assert made.status_code == 201, made.text
-        yield client
-
-
 def test_a_rated_game_between_two_accounts_moves_both_ratings(base: str) -> None:
-    with account(base, "ann") as ann, account(base, "bob") as bob:
+    with signed_up(base, "ann") as ann, signed_up(base, "bob") as bob:
         made = ann.post(
             "/api/rooms",
             json={"game": "poison-pot", "players": 2, "rated": True, "host_name": "x"},

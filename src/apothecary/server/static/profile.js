@@ -5,7 +5,7 @@
 
 import { api } from "./api.js";
 import { h, replace, svgNode, svgText } from "./dom.js";
-import { ratingText } from "./ratings.js";
+import { loadPage, ratingText } from "./ratings.js";
 
 const WIDTH = 480;
 const HEIGHT = 180;
@@ -77,14 +77,8 @@ function recent(profile) {
 }
 
 export async function showProfile(main, name) {
-  replace(main, h("p", { class: "muted" }, "Loading…"));
-  let profile;
-  try {
-    profile = await api.profile(name);
-  } catch (error) {
-    replace(main, h("section", { class: "panel" }, h("h1", {}, "No such player"), h("p", {}, error.message), h("a", { href: "/" }, "Go to the lobby")));
-    return;
-  }
+  const profile = await loadPage(main, "No such player", () => api.profile(name));
+  if (!profile) return;
   document.title = `${profile.name} · apothecary`;
   replace(
     main,

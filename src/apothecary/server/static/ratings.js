@@ -49,15 +49,21 @@ async function otherGames(current) {
   }
 }
 
-export async function showLeaderboard(main, game) {
-  replace(main, h("p", { class: "muted" }, "Loading the leaderboard…"));
-  let answer;
+// What `load()` answers, "Loading…" in `main` meanwhile; null once `main` says why there is
+// nothing under the heading `missing` (the leaderboard's and the profile's page alike).
+export async function loadPage(main, missing, load) {
+  replace(main, h("p", { class: "muted" }, "Loading…"));
   try {
-    answer = await api.leaderboard(game);
+    return await load();
   } catch (error) {
-    replace(main, h("section", { class: "panel" }, h("h1", {}, "No leaderboard"), h("p", {}, error.message), h("a", { href: "/" }, "Go to the lobby")));
-    return;
+    replace(main, h("section", { class: "panel" }, h("h1", {}, missing), h("p", {}, error.message), h("a", { href: "/" }, "Go to the lobby")));
+    return null;
   }
+}
+
+export async function showLeaderboard(main, game) {
+  const answer = await loadPage(main, "No leaderboard", () => api.leaderboard(game));
+  if (!answer) return;
   document.title = `Leaderboard of ${answer.title} · apothecary`;
   const boards = answer.boards.length
     ? answer.boards.map((board) => h("section", { class: "board-part", id: `board-${board.players}` }, h("h2", {}, `${board.players} players`), boardTable(board)))
