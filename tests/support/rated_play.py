@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
 from websockets.sync.client import connect
+
+PACE = 0.15
+"""Seconds a seat waits before each action."""
 
 
 def _play_seat(url: str, token: str, outcomes: list[Any], errors: list[BaseException]) -> None:
@@ -18,6 +22,8 @@ def _play_seat(url: str, token: str, outcomes: list[Any], errors: list[BaseExcep
             acted: set[str] = set()
             while True:
                 message = json.loads(socket.recv(timeout=60))
+                if message.get("type") == "error":
+                    raise AssertionError(f"the server refused an action: {message}")
                 if message.get("type") != "update":
                     continue
                 if message["outcome"] is not None:
@@ -26,6 +32,9 @@ def _play_seat(url: str, token: str, outcomes: list[Any], errors: list[BaseExcep
                 state_id = message["state_id"]
                 if message["legal"] and state_id not in acted:
                     acted.add(state_id)
+                    # Paced under the server's message limit per address (10 a second,
+                    # docs/protocol.md): every test socket comes from 127.0.0.1.
+                    time.sleep(PACE)
                     action = message["legal"][0]["id"]
                     socket.send(json.dumps({"type": "act", "action": action, "state_id": state_id}))
     except BaseException as error:  # handed to the test's thread
