@@ -25,6 +25,7 @@ GUIDES = (
     "tui.md",
     "server.md",
     "accounts.md",
+    "ratings.md",
     "client.md",
     "protocol.md",
     "deploy.md",

@@ -431,7 +431,11 @@ def test_openapi_operations_never_fail_and_answer_as_declared(
         if "code" in params:
             case.path_parameters = {**case.path_parameters, "code": room["code"]}
         if "name" in params:
-            case.path_parameters = {**case.path_parameters, "name": names[index % len(names)]}
+            # A game's name, or the account's for a profile (the fixture's "fuzzer").
+            named = "fuzzer" if label.startswith("GET /api/users") else names[index % len(names)]
+            case.path_parameters = {**case.path_parameters, "name": named}
+        if "game" in params:  # a leaderboard
+            case.path_parameters = {**case.path_parameters, "game": names[index % len(names)]}
         if "code" in params and index % 2 == 0:
             seat_token = room.get("seat_token") or room["host_token"]
             token = seat_token if label.endswith("/hint") else room["host_token"]

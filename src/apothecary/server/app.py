@@ -30,6 +30,7 @@ from apothecary.server.commands import SocketCommand
 from apothecary.server.guard import Guard, GuardConfig, public_origin
 from apothecary.server.hub import GOING, Connection, Hub, HubConfig
 from apothecary.server.placement import Placement
+from apothecary.server.ratings import Ratings
 from apothecary.server.replays import (
     ANALYSIS_DECISIONS,
     RECORD_LIMIT,
@@ -157,6 +158,7 @@ def create_app(
     limits = _SocketLimits(web)
     _refusals(app)
     app.state.accounts = Accounts(store, web.accounts)
+    app.state.ratings = Ratings(store)
     public = None if web.public_url is None else public_origin(web.public_url)
     # Inside the Guard (added after it, so nearer the routes): a refusal still
     # gets the security headers, and an oversized body is cut off first.

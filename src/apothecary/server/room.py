@@ -86,6 +86,12 @@ class GameTooLong(RoomError):
     code = "game_too_long"
 
 
+class RatedWithHints(RoomError):
+    """A rated room that would give hints: a rating measures the player, not the bot."""
+
+    code = "rated_hints"
+
+
 class RoomNotFound(RoomError):
     """No room has this code (or the code is malformed)."""
 
@@ -250,6 +256,10 @@ class Settings:
     hints: bool = False
     """A casual room: a seat may ask the strongest bot for a suggestion on its
     turn (everyone sees that the room allows it; off by default)."""
+    rated: bool = False
+    """A rated room: each finished game moves its players' ratings
+    (:mod:`apothecary.server.ratings`). Every person seated is signed in to an
+    account, and the room gives no hints."""
 
     def to_json(self) -> dict[str, JSON]:
         """JSON-ready."""
@@ -415,6 +425,8 @@ class Room:
             else:
                 made.append(Seat(BOT, _check_bot(game, entry)))
         _check_bot(game, settings.fallback_level)
+        if settings.rated and settings.hints:
+            raise RatedWithHints("a rated room gives no hints; turn one of the two off")
         if settings.turn_seconds is not None and not 1 <= settings.turn_seconds <= 86400:
             raise RoomError("turn_seconds must be between 1 and 86400")
         if settings.match_target is not None and not 1 <= settings.match_target <= 99:

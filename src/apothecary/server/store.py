@@ -178,6 +178,63 @@ sign_in_attempts = sa.Table(
 current minute, counted in the database so that every server process shares the
 limit (:meth:`apothecary.server.accounts.Accounts.throttle`)."""
 
+# -- ratings (apothecary.server.ratings) ----------------------------------------------------
+# A rated player is a "subject": "user:ID" for an account, "bot:LEVEL" for a bot level's
+# pseudo-account. user_id is set for an account's rows, so deleting the account deletes them.
+
+rated_seats = sa.Table(
+    "rated_seats",
+    metadata,
+    sa.Column("room", sa.String(32), primary_key=True),
+    # The seat's token hash: it moves with the person when a rematch rotates the seats.
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.UniqueConstraint("room", "user_id", name="uq_rated_seats_room_user"),
+)
+"""Which account sits in each seat of a rated room (until seats are linked to
+accounts for every room; :func:`apothecary.server.ratings.account_of_seat`)."""
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("subject", sa.String(80), primary_key=True),
+    sa.Column("game", sa.String(64), primary_key=True),
+    sa.Column("players", sa.Integer, primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("wins", sa.Integer, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+    sa.Index("ix_ratings_user_id", "user_id"),
+    sa.Index("ix_ratings_board", "game", "players"),
+)
+"""Each subject's current openskill rating per game and player count."""
+
+rating_history = sa.Table(
+    "rating_history",
+    metadata,
+    sa.Column("room", sa.String(32), primary_key=True),
+    sa.Column("game_no", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("subject", sa.String(80), nullable=False),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("rank", sa.Integer, nullable=False),
+    sa.Column("won", sa.Boolean, nullable=False),
+    sa.Column("abandoned", sa.Boolean, nullable=False),
+    sa.Column("mu_before", sa.Float, nullable=False),
+    sa.Column("sigma_before", sa.Float, nullable=False),
+    sa.Column("mu_after", sa.Float, nullable=False),
+    sa.Column("sigma_after", sa.Float, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_rating_history_subject", "subject", "at"),
+    sa.Index("ix_rating_history_user_id", "user_id"),
+)
+"""One row per seat of each rated game: the rating before and after it. The key is
+the game's seat, so a game is never rated twice (a crash and replay cannot)."""
+
 
 UNREADABLE = "unreadable JSON"
 """What :meth:`Store.kept_analysis` gives for a row whose JSON does not parse
@@ -324,6 +381,11 @@ class Store:
                 if renewed.rowcount == 0:
                     raise LeaseLost(f"room {row['code']}: this process no longer holds it")
             _write_changes(connection, row["code"], changes)
+            if changes.finished is not None and room.settings.rated:
+                # A rated game's ratings move in the transaction that finishes it.
+                from apothecary.server.ratings import rate_finished
+
+                rate_finished(connection, room, changes.finished[0], now)
 
     # -- turn timers across an outage ---------------------------------------------------
 

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from apothecary.server import commands
 from apothecary.server.room import NAME_LIMIT, Settings, clean_text
+from apothecary.server.routes import ratings
 from apothecary.server.routes.deps import Code, HubDep, PerAddress, Token
 
 router = APIRouter(prefix="/api/rooms")
@@ -46,6 +47,10 @@ class CreateRoom(BaseModel):
     hints: bool = Field(
         default=False, description="A casual room: a seat may ask the strongest bot for a hint."
     )
+    rated: bool = Field(
+        default=False,
+        description="A rated room: accounts and bots only, no hints; games move ratings.",
+    )
     fallback_level: str = Field(
         default="medium",
         max_length=64,
@@ -77,9 +82,11 @@ async def _ask(hub: HubDep, command: commands.RoomCommand) -> dict[str, Any]:
     return answer
 
 
-async def _claim(hub: HubDep, code: str, name: str, seat: int | None) -> tuple[int, str]:
-    taken = await hub.ask(commands.Claim(code, name, seat))
-    return int(taken[0]), str(taken[1])
+async def _claim(
+    request: Request, hub: HubDep, code: str, name: str, seat: int | None
+) -> tuple[int, str]:
+    # A rated room's seat goes to the signed-in account (routes/ratings.py).
+    return await ratings.claim_seat(request, hub, code, name, seat)
 
 
 @router.post(
@@ -96,9 +103,12 @@ async def create_room(hub: HubDep, request: Request, body: CreateRoom) -> dict[s
         listed=body.listed,
         fallback_level=body.fallback_level,
         hints=body.hints,
+        rated=body.rated,
     )
     if body.host_name is not None:
         clean_text(body.host_name, NAME_LIMIT, "a display name")
+        if body.rated:  # refused before the room is made, not after
+            await ratings.rated_session(request)
     room, host_token = await hub.create(
         body.game,
         body.players,
@@ -115,7 +125,7 @@ async def create_room(hub: HubDep, request: Request, body: CreateRoom) -> dict[s
         "room": room.public_info(),
     }
     if body.host_name is not None:
-        seat, token = await _claim(hub, room.code, body.host_name, None)
+        seat, token = await _claim(request, hub, room.code, body.host_name, None)
         answer.update(seat=seat, seat_token=token, room=await _ask(hub, commands.Info(room.code)))
     return answer
 
@@ -159,9 +169,9 @@ async def room_info(hub: HubDep, code: Code) -> dict[str, Any]:
 
 
 @router.post("/{code}/seats", summary="Claim a seat: returns its secret token")
-async def claim(hub: HubDep, code: Code, body: ClaimSeat) -> dict[str, Any]:
-    """The seat and its token."""
-    seat, token = await _claim(hub, code, body.name, body.seat)
+async def claim(hub: HubDep, request: Request, code: Code, body: ClaimSeat) -> dict[str, Any]:
+    """The seat and its token (in a rated room, the signed-in account's)."""
+    seat, token = await _claim(request, hub, code, body.name, body.seat)
     return {"seat": seat, "token": token}
 
 

@@ -57,10 +57,12 @@ export const api = {
     return { rooms: data, total: parseInt(headers.get("x-total-count") || `${data.length}`, 10) };
   },
   room: (code) => request("GET", `/api/rooms/${encodeURIComponent(code)}`),
-  create: (body) => request("POST", "/api/rooms", { body }),
+  // `same`: a rated room seats the signed-in account, which needs the header (docs/ratings.md).
+  create: (body) => request("POST", "/api/rooms", { body, same: true }),
   claim: (code, name, seat) =>
     request("POST", `/api/rooms/${encodeURIComponent(code)}/seats`, {
       body: seat === null || seat === undefined ? { name } : { name, seat },
+      same: true,
     }),
   start: (code, token) => request("POST", `/api/rooms/${encodeURIComponent(code)}/start`, { token }),
   freeSeat: (code, seat, token) => request("DELETE", `/api/rooms/${encodeURIComponent(code)}/seats/${seat}`, { token }),
@@ -75,6 +77,9 @@ export const api = {
   analysis: (code, gameNo) => request("POST", `/api/replays/${encodeURIComponent(code)}/${gameNo}/analysis`),
   // A record file's text as it is (the server reads and checks it).
   upload: (record) => request("POST", "/api/replays", { raw: record }),
+  // Ratings (docs/ratings.md): a game's boards, one per player count; a person's profile.
+  leaderboard: (game) => request("GET", `/api/leaderboard/${encodeURIComponent(game)}`),
+  profile: (name) => request("GET", `/api/users/${encodeURIComponent(name)}`),
   // The account (docs/accounts.md); the session is an HttpOnly cookie the browser sends.
   account: {
     whoami: () => request("GET", "/api/account"),

@@ -1,10 +1,13 @@
 // The browser client's entry: reads the path and shows the lobby (/), a game's
-// rules page (/rules/NAME) or a room (/rooms/CODE). Plain ES modules, no build step.
+// rules page (/rules/NAME), a room (/rooms/CODE), a leaderboard (/leaderboard/NAME)
+// or a person's profile (/u/NAME). Plain ES modules, no build step.
 
 import { accountLink, showAccount } from "./account.js";
 import { api } from "./api.js";
 import { flask, h, replace } from "./dom.js";
 import { showLobby } from "./lobby.js";
+import { showProfile } from "./profile.js";
+import { showLeaderboard } from "./ratings.js";
 import { render as renderMarkdown } from "./markdown.js";
 import { showReplay, showUpload } from "./replay.js";
 import { showRoom } from "./room.js";
@@ -53,9 +56,13 @@ const room = location.pathname.match(/^\/rooms\/([A-Za-z0-9_-]{1,32})\/?$/);
 const rulesPath = location.pathname.match(/^\/rules\/([a-z0-9-]{1,64})\/?$/);
 const rules = rulesPath ? rulesPath[1] : new URLSearchParams(location.search).get("rules");
 const replay = location.pathname.match(/^\/replay\/([A-Za-z0-9_-]{1,32})\/(\d{1,7})\/?$/);
+const board = location.pathname.match(/^\/leaderboard\/([a-z0-9-]{1,64})\/?$/);
+const person = location.pathname.match(/^\/u\/([A-Za-z0-9_.-]{1,24})\/?$/);
 if (room) showRoom(main, room[1]);
 else if (replay) showReplay(main, replay[1], Number(replay[2]));
 else if (/^\/replay\/?$/.test(location.pathname)) showUpload(main);
 else if (/^\/account\/?$/.test(location.pathname)) showAccount(main);
+else if (board) showLeaderboard(main, board[1]);
+else if (person) showProfile(main, person[1]);
 else if (rules) showRules(main, rules);
 else showLobby(main);

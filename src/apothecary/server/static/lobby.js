@@ -210,6 +210,7 @@ function setupForm(game) {
   );
   const listed = h("input", { type: "checkbox", id: "listed", name: "listed", checked: true });
   const hints = h("input", { type: "checkbox", id: "hints", name: "hints" });
+  const rated = h("input", { type: "checkbox", id: "rated", name: "rated" });
   const submit = h("button", { type: "submit", class: "primary" }, "Create the room");
 
   const form = h(
@@ -273,6 +274,13 @@ function setupForm(game) {
           h("label", { for: "hints" }, "Hints (a casual room)"),
           h("small", { class: "help" }, "Each seat may ask the strongest bot for a suggestion on its turn; everyone sees that hints are on."),
         ),
+        h(
+          "div",
+          { class: "field field-check" },
+          rated,
+          h("label", { for: "rated" }, "Rated"),
+          h("small", { class: "help" }, "Games move the players' ratings: accounts and bots only, no hints, and a seat left to the bot at the end is a loss."),
+        ),
       ),
     ),
     h("div", { class: "form-actions" }, submit),
@@ -294,6 +302,7 @@ function setupForm(game) {
       seats: ["open", ...[...seatsBox.querySelectorAll("select")].map((s) => s.value)].slice(0, players),
       listed: listed.checked,
       hints: hints.checked,
+      rated: rated.checked,
       host_name: name,
     };
     if (timerOn.checked) body.turn_seconds = parseFloat(timerSeconds.value);

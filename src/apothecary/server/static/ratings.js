@@ -1,0 +1,82 @@
+// A game's leaderboard (/leaderboard/NAME, docs/ratings.md): one board per player count,
+// best first by the conservative rating, accounts linking to their profiles, bot levels
+// rated like people so a newcomer can see how strong each level plays.
+
+import { api } from "./api.js";
+import { h, replace } from "./dom.js";
+
+// "1105 ± 968": the rating and its uncertainty, as the server shows them.
+export function ratingText(entry) {
+  return `${entry.rating} ± ${entry.plus_minus}`;
+}
+
+function boardTable(board) {
+  const rows = board.entries.map((entry) =>
+    h(
+      "tr",
+      { dataset: { name: entry.name, kind: entry.kind } },
+      h("td", {}, String(entry.place)),
+      h("td", {}, entry.kind === "user" ? h("a", { href: `/u/${encodeURIComponent(entry.name)}` }, entry.name) : entry.name),
+      h("td", { class: "rating" }, ratingText(entry)),
+      h("td", {}, String(entry.conservative)),
+      h("td", {}, String(entry.games)),
+      h("td", {}, String(entry.wins)),
+    ),
+  );
+  return h(
+    "table",
+    { class: "board", "aria-label": `${board.players} players` },
+    h(
+      "thead",
+      {},
+      h("tr", {}, ["#", "Player", "Rating", "Ranked by (μ − 3σ)", "Games", "Wins"].map((t) => h("th", { scope: "col" }, t))),
+    ),
+    h("tbody", {}, rows),
+  );
+}
+
+async function otherGames(current) {
+  try {
+    const games = await api.games();
+    return h(
+      "p",
+      { class: "board-games" },
+      "Other games: ",
+      games.filter((g) => g.name !== current).map((g, i) => [i ? " · " : "", h("a", { href: `/leaderboard/${g.name}` }, g.title)]),
+    );
+  } catch {
+    return null;
+  }
+}
+
+// What `load()` answers, "Loading…" in `main` meanwhile; null once `main` says why there is
+// nothing under the heading `missing` (the leaderboard's and the profile's page alike).
+export async function loadPage(main, missing, load) {
+  replace(main, h("p", { class: "muted" }, "Loading…"));
+  try {
+    return await load();
+  } catch (error) {
+    replace(main, h("section", { class: "panel" }, h("h1", {}, missing), h("p", {}, error.message), h("a", { href: "/" }, "Go to the lobby")));
+    return null;
+  }
+}
+
+export async function showLeaderboard(main, game) {
+  const answer = await loadPage(main, "No leaderboard", () => api.leaderboard(game));
+  if (!answer) return;
+  document.title = `Leaderboard of ${answer.title} · apothecary`;
+  const boards = answer.boards.length
+    ? answer.boards.map((board) => h("section", { class: "board-part", id: `board-${board.players}` }, h("h2", {}, `${board.players} players`), boardTable(board)))
+    : [h("p", { class: "muted", id: "board-empty" }, "No rated game of this game has been played yet.")];
+  replace(
+    main,
+    h(
+      "article",
+      { class: "panel leaderboard", id: "leaderboard", dataset: { game } },
+      h("h1", {}, `Leaderboard: ${answer.title}`),
+      h("p", { class: "help" }, "A rating is 40 μ ± 40·3σ of openskill's estimate; the board ranks by the cautious μ − 3σ, so a lucky newcomer is not on top."),
+      boards,
+      await otherGames(game),
+    ),
+  );
+}
