@@ -29,7 +29,7 @@ def _updates(game: str, moves: int, seed: int) -> list[dict[str, Any]]:
         room.claim(f"Zoë {i}", i)  # non-ASCII names: orjson writes them as UTF-8
     room.start(0.0)
     rng = random.Random(seed)
-    out = []
+    out: list[dict[str, Any]] = []
     for _ in range(moves):
         pending = room.pending()
         if pending is None or room.state is None or room.status == "over":
@@ -61,7 +61,7 @@ def test_every_games_updates_encode_to_the_text_json_gives(game: str) -> None:
 
 def test_what_orjson_refuses_is_encoded_by_json_as_before() -> None:
     # A lone surrogate (json.loads reads "\ud800" into one) and an integer past 64 bits.
-    message = {"type": "chat", "text": "\ud800", "n": 2**70, 1: "int key"}
+    message: dict[Any, Any] = {"type": "chat", "text": "\ud800", "n": 2**70, 1: "int key"}
     assert json.loads(_encode(message)) == {
         "type": "chat",
         "text": "\ud800",
