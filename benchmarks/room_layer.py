@@ -1,6 +1,6 @@
 """The room layer's CPU per move, in-process: no sockets, no database, no clock.
 
-    python benchmarks/room_layer.py [--moves 3000] [--rounds 3] [--old TREE]
+    python benchmarks/room_layer.py [--moves 3000] [--rounds 3] [--old TREE] [--hub]
         [--games in-vino-morte:4,poison-pot:3,little-drop-of-poison:5] [--json FILE]
 
 Per game, a room with a person in every seat plays seeded random moves
@@ -17,6 +17,15 @@ move, as the hub does them:
 It prints microseconds per move per layer and their total, and a digest of
 every message made (SHA-256 of the JSON), so a change that should not alter
 the protocol can show it did not: the same seeds give the same digest.
+
+``--hub`` also measures the layer above the room, per move, in the same
+runs (:func:`measure_hub`): a socket's text taken as the app's socket loop
+takes it, the hub's command, change, SQLite commit and broadcast, and every
+queue drained through a permessage-deflate compressor; it prints the
+process's CPU a move (``hub``, the store's writer thread included), the part
+outside the event loop's thread (``commit``), the compression (``wire``) and
+the compressed bytes a move. The uvicorn/Starlette frames themselves are not
+in it (the same code in both trees).
 
 ``--old TREE`` measures another worktree of the repository beside this one,
 in the same run: each round runs this script once under ``TREE/.venv`` and
