@@ -6,12 +6,12 @@ themselves checked against the replay limit."""
 from __future__ import annotations
 
 import itertools
-import random
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
+from random_play import random_length
 from serving import server_process, sqlite_url
 
 from apothecary.core.game import Game, OptionSpec
@@ -81,18 +81,6 @@ def longest_settings(cls: type[Game]) -> Iterator[dict[str, Any]]:
     ]
     for mix in itertools.product(*few):
         yield {**fixed, **dict(mix)}
-
-
-def random_length(game: Game, seed: int) -> int:
-    state = game.new_initial_state()
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, weights = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(actions, weights)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return len(state.history())
 
 
 @pytest.mark.parametrize("name", games())
