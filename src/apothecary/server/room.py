@@ -414,10 +414,11 @@ class Room:
         game, the bot registry or the settings refuse.
         """
         try:
-            game = load(game_name, players, **options)
+            # Options whose default is unbounded play a room's bounded default.
+            game = load(game_name, players, **options).for_room()
         except ApothecaryError as error:
             raise RoomError(str(error)) from None
-        too_long = game.room_problem()
+        too_long = game.room_problem() or game.unbounded_problem()
         if too_long is not None:
             raise GameTooLong(too_long)
         plan = list(seats or [])
