@@ -212,7 +212,7 @@ def test_two_requests_at_once_start_one_analysis(
     store = Store(sqlite_url)
     store.migrate()
     code = replays.import_record(store, finished_record())
-    room = replays.load_finished(store, code, 1)
+    played = replays.Played.of(replays.load_finished(store, code, 1))
 
     async def both() -> tuple[replays.Job, replays.Job]:
         jobs = Analyses(store, workers=0)
@@ -220,7 +220,7 @@ def test_two_requests_at_once_start_one_analysis(
             jobs._starting = contextlib.nullcontext()  # type: ignore[assignment]
         try:
             first, second = await asyncio.gather(
-                jobs.start((code, 1), room), jobs.start((code, 1), room)
+                jobs.start((code, 1), played), jobs.start((code, 1), played)
             )
             for job in {id(first): first, id(second): second}.values():
                 assert job.task is not None

@@ -6,18 +6,20 @@ themselves checked against the replay limit."""
 from __future__ import annotations
 
 import itertools
-import random
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import httpx
 import pytest
+from random_play import random_length
 from serving import server_process, sqlite_url
 
 from apothecary.core.game import Game, OptionSpec
 from apothecary.core.records import Record
 from apothecary.core.registry import game_class, games
 from apothecary.server.replays import RECORD_ACTIONS
+from apothecary.server.room import GameTooLong, Room, Settings
 
 BOUNDED = [
     (name, spec)
@@ -83,18 +85,6 @@ def longest_settings(cls: type[Game]) -> Iterator[dict[str, Any]]:
         yield {**fixed, **dict(mix)}
 
 
-def random_length(game: Game, seed: int) -> int:
-    state = game.new_initial_state()
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, weights = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(actions, weights)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return len(state.history())
-
-
 @pytest.mark.parametrize("name", games())
 def test_no_game_at_its_room_bounds_is_longer_than_a_server_replays(name: str) -> None:
     cls = game_class(name)
@@ -119,3 +109,58 @@ def test_a_bound_past_the_limit_would_be_caught() -> None:
         if game.max_game_length() > RECORD_ACTIONS and random_length(game, 0) > RECORD_ACTIONS:
             return
     pytest.fail("no game's options reach past the replay limit: the bounds are not needed")
+
+
+ROOM_DEFAULTS = [
+    (name, spec)
+    for name in games()
+    for spec in game_class(name).option_specs
+    if spec.room_default is not None
+]
+
+
+def unbounded_mixes(name: str) -> list[dict[str, Any]]:
+    """The mixes of a game's few-valued options (the rest at their defaults)
+    whose games have no longest length."""
+    cls = game_class(name)
+    few = [
+        [(s.name, v) for v in (s.choices or (False, True))]
+        for s in cls.option_specs
+        if s.choices is not None or s.type is bool
+    ]
+    mixes = [dict(mix) for mix in itertools.product(*few)]
+    return [mix for mix in mixes if cls(**mix).unbounded_problem() is not None]
+
+
+@pytest.mark.parametrize(
+    ("name", "spec"), ROOM_DEFAULTS, ids=[f"{n}-{s.name}" for n, s in ROOM_DEFAULTS]
+)
+def test_a_room_plays_an_unbounded_default_as_its_room_default(
+    base: str, name: str, spec: OptionSpec
+) -> None:
+    # The option's help says what a room does (the lobby shows it).
+    assert str(spec.room_default) in spec.help
+    mixes = unbounded_mixes(name)
+    assert mixes  # else the room default is never used
+    with httpx.Client(base_url=base, timeout=10) as client:
+        listed = client.get(f"/api/games/{name}").json()["options"]
+        assert {o["name"]: o["room_default"] for o in listed}[spec.name] == spec.room_default
+        for mix in mixes:
+            # Left out, or sent at its default (as the lobby's form sends it).
+            for options in (mix, {**mix, spec.name: spec.default}):
+                made = client.post("/api/rooms", json={"game": name, "options": options})
+                assert made.status_code == 201, made.text
+                played = made.json()["room"]["options"]
+                assert played[spec.name] == spec.room_default, (options, played)
+                assert game_class(name)(**played).unbounded_problem() is None
+
+
+def test_a_room_left_unbounded_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Planted: the room default taken away, the unbounded game is refused, not played.
+    assert ROOM_DEFAULTS
+    name, spec = ROOM_DEFAULTS[0]
+    cls = game_class(name)
+    planted = tuple(replace(s, room_default=None) if s is spec else s for s in cls.option_specs)
+    monkeypatch.setattr(cls, "option_specs", planted)
+    with pytest.raises(GameTooLong, match="longest length"):
+        Room.create(name, None, unbounded_mixes(name)[0], None, Settings(), now=0.0)

@@ -172,6 +172,7 @@ def test_games_list_their_options_levels_and_rules(client: TestClient) -> None:
                 "minimum",
                 "maximum",
                 "room_maximum",
+                "room_default",
             }
         levels = [level["name"] for level in entry["levels"]]
         assert {"easy", "medium", "hard"} <= set(levels)

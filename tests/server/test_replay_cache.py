@@ -7,17 +7,27 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Coroutine, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+import random_play
 from serving import server_process, sqlite_url
 
 from apothecary.core.game import State
 from apothecary.core.records import Record
 from apothecary.core.registry import load
-from apothecary.server.replays import Finished, Replays, frame, import_record, load_finished
+from apothecary.server.replays import (
+    Finished,
+    FinishedCache,
+    Replays,
+    frame,
+    import_record,
+    load_finished,
+    read_finished,
+    rebuild,
+)
 from apothecary.server.store import Store
 
 EVERY = 64
@@ -25,15 +35,7 @@ EVERY = 64
 
 def random_record(game: str, players: int, seed: int, **options: object) -> Record:
     """A finished game of seeded random play."""
-    state: State = load(game, players, **options).new_initial_state()
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, weights = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(actions, weights)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return Record.from_state(state)
+    return random_play.random_record(load(game, players, **options), seed)
 
 
 @pytest.fixture
@@ -60,21 +62,26 @@ def test_step_views_from_checkpoints_equal_a_full_replay(store: Store) -> None:
 
 def test_the_cache_holds_no_more_than_its_byte_budget(store: Store) -> None:
     codes = [import_record(store, random_record("in-vino-morte", 5, seed)) for seed in range(6)]
-    sizes = [Finished.of(load_finished(store, code, 1), EVERY).size for code in codes]
+    stored = [read_finished(store, code, 1) for code in codes]
+    sizes = [Finished.of(rebuild(game), EVERY).size for game in stored]
     budget = int(2.5 * max(sizes))
-    replays = Replays(store, analysis_workers=0, cache_bytes=budget, every=EVERY)
-    for code in codes:
-        asyncio_run(replays.finished_entry(code, 1))
-        assert 0 < replays.cached_bytes <= budget
-    assert len(replays.finished) < len(codes)  # some left: the budget, not a count
-    assert (codes[-1], 1) in replays.finished  # the one read last stays
-    tiny = Replays(store, analysis_workers=0, cache_bytes=min(sizes) - 1, every=EVERY)
-    served = asyncio_run(tiny.finished_entry(codes[0], 1))  # larger than the whole budget
-    assert served.room.state is not None and tiny.cached_bytes == 0
+    cache = FinishedCache(budget)
+    for game in stored:
+        cache.get(game, EVERY)
+        assert 0 < cache.size <= budget
+    assert len(cache.kept) < len(codes)  # some left: the budget, not a count
+    assert (codes[-1], 1) in cache.kept  # the one read last stays
+    tiny = FinishedCache(min(sizes) - 1)
+    served = tiny.get(stored[0], EVERY)  # larger than the whole budget
+    assert served.room.state is not None and tiny.size == 0
 
 
-def asyncio_run(work: Coroutine[object, object, Finished]) -> Finished:
-    return asyncio.run(work)
+def test_replays_with_no_pool_use_their_own_cache(store: Store) -> None:
+    code = import_record(store, random_record("in-vino-morte", 3, 2))
+    replays = Replays(store, analysis_workers=0, replay_workers=0, every=EVERY)
+    shown = asyncio.run(replays.replay(code, 1, "frame", (3, "spectator")))
+    assert shown["step"] == 3 and (code, 1) in replays.cache.kept
+    replays.close()
 
 
 def test_a_server_with_no_replay_cache_still_serves_step_views(tmp_path: Path) -> None:

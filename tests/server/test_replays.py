@@ -12,6 +12,7 @@ import pytest
 from serving import app_client, make_room
 
 from apothecary.core.records import Record
+from apothecary.server.app import WebConfig
 from apothecary.server.replays import (
     UPLOADS_PER_MINUTE,
     NotFinished,
@@ -133,10 +134,14 @@ def test_uploads_are_bounded_per_address(tmp_path: Path) -> None:
     assert room.state is not None
     text = Record.from_state(room.state).dumps()
     with app_client(f"sqlite:///{tmp_path / 'db.sqlite3'}") as client:
-        for _ in range(UPLOADS_PER_MINUTE):
-            assert client.post("/api/replays", content=text).status_code == 201
-        refused = client.post("/api/replays", content=text)
-        assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
+        # The first upload starts the replay pool's worker, seconds on a loaded
+        # machine, in which the address's bucket may earn back an upload or two.
+        sent = 0
+        while (answer := client.post("/api/replays", content=text)).status_code == 201:
+            sent += 1
+            assert sent <= UPLOADS_PER_MINUTE + 2  # never the whole loop: a limit holds
+        assert sent >= UPLOADS_PER_MINUTE
+        assert answer.status_code == 429 and answer.json()["error"] == "rate_limited"
         large = client.post("/api/replays", content=" " * 2_000_001)
         assert large.status_code in (413, 429)
 
@@ -160,7 +165,9 @@ def test_uploads_are_bounded_in_actions_before_any_replay(
         return walk_record(record)
 
     monkeypatch.setattr(replays, "walk_record", counting)
-    with app_client(f"sqlite:///{tmp_path / 'db.sqlite3'}") as client:
+    # Replays in a thread, so that what is planted here is what checks the upload.
+    web = WebConfig(address_rate_per_second=1e6, address_rate_burst=10**6, replay_workers=0)
+    with app_client(f"sqlite:///{tmp_path / 'db.sqlite3'}", web=web) as client:
         refused = client.post("/api/replays", content=record.dumps())
         assert refused.status_code == 413 and refused.json()["error"] == "too_long"
         assert replayed == []  # refused before a single action was replayed

@@ -283,3 +283,27 @@ def test_the_server_runs_a_few_analyses_at_once(
         refused = client.post(paths[-1])
         assert (refused.status_code, refused.json()["error"]) == (429, "too_many_analyses")
         assert "its most" in refused.json()["message"]
+
+
+def test_bots_in_a_thread_seat_only_levels_and_random(tmp_path: Path) -> None:
+    # A thread cannot be stopped at --bot-seconds, so a server whose bots think
+    # in one (--workers-for-bots 0, as here) refuses a named search bot; the
+    # game's levels and the random bot still sit.
+    with app_client(sqlite_url(tmp_path)) as client:
+        refused = client.post(
+            "/api/rooms", json={"game": "poison-pot", "players": 2, "seats": ["rollout", "easy"]}
+        )
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["error"] == "bot_needs_workers"
+        assert "rollout" in refused.json()["message"]
+        fallback = client.post(
+            "/api/rooms", json={"game": "poison-pot", "fallback_level": "rollout"}
+        )
+        assert fallback.json()["error"] == "bot_needs_workers", fallback.text
+        room = make_room(client, game="poison-pot", players=2, seats=["open", "random"])
+        seat = f"/api/rooms/{room['code']}/seats/1/bot"
+        for level in ("easy", "hard", "random"):
+            put = client.put(seat, json={"level": level}, headers=host_headers(room))
+            assert put.status_code == 200, put.text
+        put = client.put(seat, json={"level": "rollout"}, headers=host_headers(room))
+        assert put.status_code == 400 and put.json()["error"] == "bot_needs_workers", put.text

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 from apothecary.core.bot import Bot, register_bot
 from apothecary.core.game import Action, State
@@ -43,3 +44,14 @@ class EndlessBot(Bot):
 def register(game: str) -> None:
     """Offer ``endless`` as a bot of ``game``."""
     register_bot(game, "endless", EndlessBot, "thinks for ever (tests)")
+
+
+def slow_replay_work(stored: Any, *args: Any) -> Any:
+    """The replay pool's call, planted: a game with a seat named "slow" never
+    finishes rebuilding (as a replay past the server's limit looks to it);
+    every other game replays as the server's own call does."""
+    from apothecary.server import replays
+
+    if any(seat.get("name") == "slow" for seat in stored.row["seats"]):
+        endless()
+    return replays.replay_work(stored, *args)

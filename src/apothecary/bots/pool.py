@@ -131,9 +131,17 @@ class FairQueue:
             return sum(len(calls) for calls in self._waiting.values())
 
 
+STARTUP_SECONDS = 120.0
+"""How long a new worker may take to start (spawn a Python, import apothecary)
+before it is counted as dead. Starting is not part of any call's limit: a call's
+``seconds`` count from when a worker that is ready takes it."""
+
+
 def _serve(connection: multiprocessing.connection.Connection, parent: int) -> None:
-    """A worker: run each call sent, send back (True, result) or (False, error)."""
+    """A worker: say it is ready, then run each call sent, send back (True,
+    result) or (False, error)."""
     die_with_parent(parent)
+    connection.send(None)  # ready: its interpreter and apothecary are loaded
     while True:
         try:
             message = connection.recv()
@@ -169,6 +177,15 @@ class _Worker:
         process.start()
         theirs.close()
         self.process, self.connection = process, mine
+        # A loaded machine can take seconds to start a Python: that is not the
+        # call's time, so its clock starts once the worker says it is ready.
+        try:
+            started = mine.poll(STARTUP_SECONDS) and mine.recv() is None
+        except (EOFError, OSError):  # it ended while starting
+            started = False
+        if not started:
+            self.end_process()
+            raise WorkerDied(f"a new worker did not start within {STARTUP_SECONDS:g} s")
         return mine
 
     def end_process(self) -> None:

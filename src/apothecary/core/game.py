@@ -142,6 +142,11 @@ class OptionSpec:
     A game sets it on each option that makes its games longer, so that the
     longest game a room can make stays within what a server replays (its
     limit of actions per record); one's own tools still go up to :attr:`maximum`."""
+    room_default: OptionValue | None = None
+    """What a room on a game server plays this option as when it is left at its
+    :attr:`default` and the options give no longest game (``max_game_length``
+    raises): a bounded value in place of an unbounded default (None: none;
+    :meth:`Game.for_room` applies it). The option's help says so."""
 
     def room_problem(self, value: Any) -> str | None:
         """Why a room on a server may not take the checked ``value``; None if it may."""
@@ -300,6 +305,33 @@ class Game(ABC):
             if problem is not None:
                 return f"{self.name}: {problem}"
         return None
+
+    def unbounded_problem(self) -> str | None:
+        """Why these options give no longest game (what ``max_game_length``
+        raises), for a server's room, which replays only games of a bounded
+        length; None when they give one."""
+        try:
+            self.max_game_length()
+        except BadOptionError as error:
+            return f"{error} (a game server's rooms play only games with a longest length)"
+        return None
+
+    def for_room(self) -> Game:
+        """These options as a game server's room plays them: when they give no
+        longest game, every option left at its default that has an
+        :attr:`OptionSpec.room_default` takes that instead (a new game); else
+        this game. A room still unbounded then is refused
+        (:meth:`unbounded_problem`)."""
+        if self.unbounded_problem() is None:
+            return self
+        bounded = {
+            spec.name: spec.room_default
+            for spec in self.option_specs
+            if spec.room_default is not None and self.options[spec.name] == spec.default
+        }
+        if not bounded:
+            return self
+        return type(self)(players=self.num_players, **{**self.options, **bounded})
 
     @property
     def name(self) -> str:

@@ -35,6 +35,8 @@ from apothecary.server.replays import (
     ANALYSIS_DECISIONS,
     RECORD_LIMIT,
     REPLAY_CACHE_BYTES,
+    REPLAY_SECONDS,
+    REPLAY_WORKERS,
     Replays,
 )
 from apothecary.server.room import RoomError, RoomNotFound
@@ -89,6 +91,12 @@ class WebConfig:
     analysis_decisions: int = ANALYSIS_DECISIONS
     """The most decisions one analysis values (``--analysis-decisions``); a game
     with more is refused with ``analysis_too_large``."""
+    replay_seconds: float = REPLAY_SECONDS
+    """Wall-clock limit of one replay call in the replay pool (``--replay-seconds``):
+    its worker is then ended and the request answers 503 ``replay_too_slow``."""
+    replay_workers: int = REPLAY_WORKERS
+    """Processes of the replay pool; 0 replays in a thread, which no limit stops
+    (tests that plant something in this process only)."""
     hints_per_minute: int = 6
     """Hints one seat token may ask for a minute (one client address: four
     times as many); see :mod:`apothecary.server.routes.hints` for the rest."""
@@ -126,6 +134,8 @@ def create_app(
         cache_bytes=shares.replay_cache_bytes,
         max_decisions=shares.analysis_decisions,
         seconds=hub.config.hint_seconds,
+        replay_seconds=shares.replay_seconds,
+        replay_workers=shares.replay_workers,
     )
 
     @asynccontextmanager

@@ -137,6 +137,13 @@ _SignInPerAddressOption = Annotated[
 _ReplayCacheOption = Annotated[
     float, typer.Option(help="Megabytes of finished games kept rebuilt for replays.")
 ]
+_ReplaySecondsOption = Annotated[
+    float,
+    typer.Option(
+        help="Seconds one replay call (a game rebuilt, a step view, an upload checked) may"
+        " take in the replay pool; then it is stopped."
+    ),
+]
 _AnalysisDecisionsOption = Annotated[
     int, typer.Option(help="The most decisions one game's analysis values; more are refused.")
 ]
@@ -193,6 +200,7 @@ def serve_command(
     sign_in_per_address: _SignInPerAddressOption = 20,
     replay_cache_mb: _ReplayCacheOption = 64.0,
     analysis_decisions: _AnalysisDecisionsOption = 4000,
+    replay_seconds: _ReplaySecondsOption = 30.0,
     bot_seconds: _BotSecondsOption = 10.0,
     hint_seconds: _HintSecondsOption = 60.0,
     hints_per_minute: _HintsPerMinuteOption = 6,
@@ -234,7 +242,7 @@ def serve_command(
         log_level=log_level,
         rooms=(max_rooms, rooms_per_address, lobby_expiry, abandoned_expiry, sockets_per_room),
         accounts=accounts,
-        replays=_replay_limits(replay_cache_mb, analysis_decisions),
+        replays=_replay_limits(replay_cache_mb, analysis_decisions, replay_seconds),
         thinking=(bot_seconds, hint_seconds, hints_per_minute, pause_after),
     )
     store.close()
@@ -314,11 +322,16 @@ def _check_processes(
         raise BadOptionError("--lease-seconds and --heartbeat-seconds: more than 0")
 
 
-def _replay_limits(replay_cache_mb: float, analysis_decisions: int) -> tuple[int, int]:
-    """The replay cache's bytes and an analysis's most decisions, checked."""
+def _replay_limits(
+    replay_cache_mb: float, analysis_decisions: int, replay_seconds: float = 30.0
+) -> tuple[int, int, float]:
+    """The replay cache's bytes, an analysis's most decisions and a replay call's
+    limit, checked."""
     if replay_cache_mb < 0 or analysis_decisions < 1:
         raise BadOptionError("--replay-cache-mb: 0 or more; --analysis-decisions: 1 or more")
-    return int(replay_cache_mb * 1024 * 1024), analysis_decisions
+    if replay_seconds <= 0:
+        raise BadOptionError("--replay-seconds: more than 0")
+    return int(replay_cache_mb * 1024 * 1024), analysis_decisions, replay_seconds
 
 
 def _check_rooms(
@@ -418,8 +431,8 @@ class _Plan:
     ``sockets_per_room``."""
     accounts: AccountConfig | None = None
     """The accounts' rules (None: the defaults)."""
-    replays: tuple[int, int] = (64 * 1024 * 1024, 4000)
-    """``replay_cache_bytes``, ``analysis_decisions``."""
+    replays: tuple[int, int, float] = (64 * 1024 * 1024, 4000, 30.0)
+    """``replay_cache_bytes``, ``analysis_decisions``, ``replay_seconds``."""
     thinking: tuple[float, float, int, float] = (10.0, 60.0, 6, 60.0)
     """``bot_seconds``, ``hint_seconds``, ``hints_per_minute``, ``pause_after``."""
 
@@ -490,6 +503,7 @@ def _run_server(plan: _Plan, sockets: list[Any] | None, announce: bool) -> None:
             accounts=plan.accounts or AccountConfig(),
             replay_cache_bytes=plan.replays[0],
             analysis_decisions=plan.replays[1],
+            replay_seconds=plan.replays[2],
             hints_per_minute=plan.thinking[2],
         ),
         cluster,

@@ -28,6 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from apothecary.bots.pool import ThinkingPool, ThinkingTooLong, WorkerDied
 from apothecary.core.bot import Bot, RandomBot
 from apothecary.core.game import Action, State
@@ -796,11 +798,17 @@ class Hub:
 
 
 def _encode(message: dict[str, Any]) -> str:
-    """A message as the sockets send it: compact JSON."""
-    # No check for cycles: a message is a tree the room made afresh, and the
-    # check notes and forgets every list and dict by id (10-30% of the time
-    # an update takes to encode; the text is the same).
-    return json.dumps(message, separators=(",", ":"), check_circular=False)
+    """A message as the sockets send it: compact JSON, non-ASCII as UTF-8.
+
+    orjson makes the text in a fifth to a tenth of ``json.dumps``'s time (an
+    update is encoded once per distinct viewer, every move); the value is the
+    same JSON. What orjson refuses and ``json`` takes (a lone surrogate in a
+    string, an integer past 64 bits) goes through ``json`` as before."""
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except (orjson.JSONEncodeError, TypeError):
+        # No check for cycles: a message is a tree the room made afresh.
+        return json.dumps(message, separators=(",", ":"), check_circular=False)
 
 
 async def _quietly(work: Any) -> None:

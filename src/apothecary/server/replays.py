@@ -27,10 +27,10 @@ import pickle
 import secrets
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, TypeVar
 
 import sqlalchemy as sa
 
@@ -38,8 +38,9 @@ from apothecary import analysis
 from apothecary.bots.pool import ThinkingPool, ThinkingTooLong
 from apothecary.core.bot import Bot
 from apothecary.core.errors import ApothecaryError, RecordError
-from apothecary.core.game import CHANCE, JSON, State
+from apothecary.core.game import CHANCE, JSON, Game, State
 from apothecary.core.records import Record
+from apothecary.core.registry import load
 from apothecary.server.room import (
     HUMAN,
     GameTooLong,
@@ -91,6 +92,23 @@ CHECKPOINT_EVERY = 256
 step view is rebuilt from the checkpoint before it by replaying at most this
 many actions (never a copy of every position)."""
 
+REPLAY_SECONDS = 30.0
+"""Wall-clock limit of one replay call: rebuilding a finished game (a worker
+keeps it, within :data:`REPLAY_CACHE_BYTES`), its summary, a step view, or
+checking an uploaded record. Each runs in the replay pool's own worker
+process, never in the server's; one still running at the limit has its worker
+ended and answers 503 ``replay_too_slow``. The slowest legal game measured (8
+seats, 1,661 actions) rebuilds in about 4 s. ``WebConfig.replay_seconds`` and
+``apothecary serve --replay-seconds`` set it."""
+
+REPLAY_WORKERS = 1
+"""Processes replays are rebuilt in (apart from the bots' and the analyses'
+pools, so a long analysis or hint never delays a replay)."""
+
+KEPT_STORED = 64
+"""Finished games whose stored rows (room row, actions, seating: a few bytes an
+action) this process keeps, so a step view reads the database once a game."""
+
 ANALYSIS_DECISIONS = 4_000
 """The most decisions (a seat's moves, chance's left out) one analysis of the
 server values; a game with more is refused (``analysis_too_large``) before any
@@ -116,6 +134,8 @@ DECISION_KEYS = frozenset(
 
 log = logging.getLogger("apothecary.server.replays")
 
+T = TypeVar("T")
+
 
 class NotFinished(RoomError):
     """A replay, its secrets or its analysis asked for before the game is over."""
@@ -136,6 +156,14 @@ ANALYSES_AT_ONCE = 4
 
 ANALYSES_PER_ADDRESS = 1
 """... and those started by one client address (a finished one frees its place)."""
+
+
+class ReplayTooSlow(RoomError):
+    """A replay call (rebuilding a game, a step view, an upload's check) ran past
+    :data:`REPLAY_SECONDS`, and its worker was ended."""
+
+    code = "replay_too_slow"
+    status = 503
 
 
 class BadRecord(RoomError):
@@ -168,8 +196,26 @@ class TooLong(RoomError):
 # -- reading a finished game from the store ----------------------------------------------
 
 
-def load_finished(store: Store, code: str, game_no: int) -> Room:
-    """Game ``game_no`` of room ``code``, rebuilt from the store as a finished room.
+@dataclass(frozen=True)
+class Stored:
+    """A finished game as the store keeps it: its room's row, its actions and who
+    sat where. Small (a few bytes an action) and picklable: what a replay
+    worker rebuilds the game from."""
+
+    code: str
+    game_no: int
+    row: dict[str, Any]
+    actions: tuple[int, ...]
+    seating: tuple[str, ...]
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """The game's key: (room code, game number)."""
+        return self.code, self.game_no
+
+
+def read_finished(store: Store, code: str, game_no: int) -> Stored:
+    """Game ``game_no`` of room ``code`` as the store keeps it (reads only; no replay).
 
     RoomNotFound for no such room or game; NotFinished while it is played.
     """
@@ -185,10 +231,23 @@ def load_finished(store: Store, code: str, game_no: int) -> Room:
             "secret in it, opens once it ends"
         )
     stored = {**row, "game_no": game_no, "status": "over", "deadline": None}
-    room = Room.restore(stored, list(played), list(game["seating"] or []))
+    return Stored(code, game_no, stored, tuple(played), tuple(game["seating"] or ()))
+
+
+def rebuild(stored: Stored) -> Room:
+    """The stored game replayed as a finished room (CPU work: a replay worker's)."""
+    room = Room.restore(stored.row, list(stored.actions), list(stored.seating))
     if room.state is None or not room.state.is_terminal():
-        raise NotFinished(f"game {game_no} of room {code} does not replay to its end")
+        raise NotFinished(f"game {stored.game_no} of room {stored.code} does not replay to its end")
     return room
+
+
+def load_finished(store: Store, code: str, game_no: int) -> Room:
+    """Game ``game_no`` of room ``code``, rebuilt from the store as a finished room.
+
+    RoomNotFound for no such room or game; NotFinished while it is played.
+    """
+    return rebuild(read_finished(store, code, game_no))
 
 
 def load_room(store: Store, code: str) -> Room:
@@ -199,14 +258,26 @@ def load_room(store: Store, code: str) -> Room:
     return room
 
 
-def import_record(
-    store: Store, record: Record, now: float | None = None, *, bounded: bool = True
-) -> str:
-    """Keep a finished game's record as an unlisted room of one game; its code.
+@dataclass(frozen=True)
+class Checked:
+    """An uploaded record that replayed to its end (:func:`check_record`): what
+    the store keeps of it, each action with its actor and notation."""
 
-    The record is replayed first: BadRecord names its first bad action, and
-    NotFinished refuses a game that is not over, TooLong one of more than
-    :data:`RECORD_ACTIONS` actions (before replaying any) unless not ``bounded``
+    game: str
+    players: int
+    options: dict[str, Any]
+    seats: tuple[str, ...]
+    outcome: JSON
+    history: tuple[int, ...]
+    moves: tuple[tuple[int, str], ...]
+
+
+def check_record(record: Record, bounded: bool = True) -> Checked:
+    """A record replayed and checked (CPU work: the replay pool's, within its limit).
+
+    BadRecord names its first bad action, NotFinished refuses a game that is not
+    over, TooLong one of more than :data:`RECORD_ACTIONS` actions (before
+    replaying any) and GameTooLong options no room takes, unless not ``bounded``
     (one's own file replayed on one's own machine, ``replay --web``).
     """
     if bounded and len(record.actions) > RECORD_ACTIONS:
@@ -231,18 +302,32 @@ def import_record(
         )
     outcome = final.outcome()
     assert outcome is not None
+    return Checked(
+        final.game.name,
+        final.game.num_players,
+        dict(final.game.options),
+        tuple(record.seats),
+        outcome.to_json(),
+        tuple(final.history()),
+        tuple(moves),
+    )
+
+
+def keep_record(store: Store, checked: Checked, now: float | None = None) -> str:
+    """Keep a checked record as an unlisted room of one game; its code (call it
+    on the store's writer)."""
     when = time.time() if now is None else now
     code = new_code()
     settings = Settings(listed=False)
     row = {
         "code": code,
-        "game": final.game.name,
-        "players": final.game.num_players,
-        "options": dict(final.game.options),
+        "game": checked.game,
+        "players": checked.players,
+        "options": dict(checked.options),
         "settings": settings.to_json(),
         "seed": secrets.token_hex(16),
         "host_hash": hash_token(new_token()),  # nobody holds it: nothing to host
-        "seats": [Seat(HUMAN, "medium", name=name).to_json() for name in record.seats],
+        "seats": [Seat(HUMAN, "medium", name=name).to_json() for name in checked.seats],
         "status": "over",
         "game_no": 1,
         "deadline": None,
@@ -259,10 +344,21 @@ def import_record(
             "actor": actor,
             "at": when,
         }
-        for step, (action, (actor, notation)) in enumerate(zip(final.history(), moves, strict=True))
+        for step, (action, (actor, notation)) in enumerate(
+            zip(checked.history, checked.moves, strict=True)
+        )
     ]
-    store.insert_finished(row, list(record.seats), outcome.to_json(), steps)
+    store.insert_finished(row, list(checked.seats), checked.outcome, steps)
     return code
+
+
+def import_record(
+    store: Store, record: Record, now: float | None = None, *, bounded: bool = True
+) -> str:
+    """Keep a finished game's record as an unlisted room of one game; its code:
+    :func:`check_record` then :func:`keep_record`, here (a server checks in its
+    replay pool)."""
+    return keep_record(store, check_record(record, bounded), now)
 
 
 def walk_record(record: Record) -> tuple[State, list[tuple[int, str]]]:
@@ -355,12 +451,14 @@ def state_at(room: Room, step: int) -> State:
 @dataclass
 class Finished:
     """A finished game kept rebuilt: its room, a copy of its position every
-    ``every`` actions, and its estimated size in bytes (:func:`footprint`)."""
+    ``every`` actions, the steps a seat chose (not chance), and its estimated
+    size in bytes (:func:`footprint`)."""
 
     room: Room
     checkpoints: list[State]
     every: int
     size: int = 0
+    decisions: list[int] = field(default_factory=list)
 
     @classmethod
     def of(cls, room: Room, every: int = CHECKPOINT_EVERY) -> Finished:
@@ -369,11 +467,14 @@ class Finished:
         history = room.state.history()
         position = room.game.new_initial_state()
         checkpoints = [position.clone()]
+        decisions = []
         for index, action in enumerate(history, start=1):
+            if position.current_player() >= 0:
+                decisions.append(index - 1)
             position.apply_action(action)
             if index % every == 0:
                 checkpoints.append(position.clone())
-        made = cls(room, checkpoints, every)
+        made = cls(room, checkpoints, every, decisions=decisions)
         made.size = footprint(made)
         return made
 
@@ -388,6 +489,63 @@ class Finished:
         for action in history[base * self.every : step]:
             then.apply_action(action)
         return then
+
+
+class FinishedCache:
+    """Finished games kept rebuilt, by bytes (their :func:`footprint`), least
+    recently read leaving first; a game larger than the whole budget is
+    served but not kept. Each replay worker has one (:func:`replay_work`)."""
+
+    def __init__(self, budget: int = REPLAY_CACHE_BYTES) -> None:
+        self.budget = budget
+        self.kept: OrderedDict[tuple[str, int], Finished] = OrderedDict()
+
+    @property
+    def size(self) -> int:
+        """The estimated bytes kept now (at most :attr:`budget`)."""
+        return sum(kept.size for kept in self.kept.values())
+
+    def get(self, stored: Stored, every: int = CHECKPOINT_EVERY) -> Finished:
+        """The stored game rebuilt: the kept copy, or a new one (then kept if it fits)."""
+        kept = self.kept.get(stored.key)
+        if kept is not None:
+            self.kept.move_to_end(stored.key)
+            return kept
+        made = Finished.of(rebuild(stored), every)
+        if made.size <= self.budget:
+            self.kept[stored.key] = made
+            while self.size > self.budget:
+                self.kept.popitem(last=False)
+        return made
+
+
+_IN_THIS_WORKER: dict[str, FinishedCache] = {}
+"""The replay worker's own cache (one per process; a worker ended at its limit
+takes its cache with it)."""
+
+
+def replay_work(
+    stored: Stored,
+    what: str,
+    at: tuple[int, str] | None = None,
+    budget: int = REPLAY_CACHE_BYTES,
+    every: int = CHECKPOINT_EVERY,
+    cache: FinishedCache | None = None,
+) -> Any:
+    """One replay call, in a replay worker: the stored game rebuilt (or found
+    in ``cache``, by default the worker's own of ``budget`` bytes), then its
+    ``summary``, its ``decisions`` (the steps a seat chose) or the ``frame`` at
+    ``at`` (step, view). Only the answer, as JSON, goes back to the server."""
+    if cache is None:
+        cache = _IN_THIS_WORKER.setdefault("cache", FinishedCache(budget))
+        cache.budget = budget
+    kept = cache.get(stored, every)
+    if what == "summary":
+        return summary(kept.room, stored.code, stored.game_no)
+    if what == "decisions":
+        return list(kept.decisions)
+    assert what == "frame" and at is not None
+    return frame(kept.room, at[0], at[1], kept)
 
 
 def footprint(finished: Finished) -> int:
@@ -432,11 +590,29 @@ def _decision_steps(start: State, history: list[int]) -> list[int]:
     return steps
 
 
-def server_plan(room: Room) -> analysis.Plan:
-    """The plan of the server's analysis of a game of ``room``'s table."""
+def server_plan(game: Game) -> analysis.Plan:
+    """The plan of the server's analysis of a game of ``game``'s table."""
     return replace(
-        analysis.plan(room.game, analysis.DEFAULT_BOT, ANALYSIS_PLAYOUTS), budget=ANALYSIS_BUDGET
+        analysis.plan(game, analysis.DEFAULT_BOT, ANALYSIS_PLAYOUTS), budget=ANALYSIS_BUDGET
     )
+
+
+@dataclass(frozen=True)
+class Played:
+    """What an analysis needs of a finished game: its table, its actions, and
+    the indices of those a seat chose (a server has them from its replay worker)."""
+
+    game: Game
+    history: tuple[int, ...]
+    steps: tuple[int, ...]
+
+    @classmethod
+    def of(cls, room: Room) -> Played:
+        """A finished room's game (its decisions found by replaying it here)."""
+        assert room.state is not None
+        history = room.state.history()
+        steps = _decision_steps(room.game.new_initial_state(), history)
+        return cls(room.game, tuple(history), tuple(steps))
 
 
 def plan_key(the_plan: analysis.Plan, seed: int = ANALYSIS_SEED) -> str:
@@ -542,33 +718,33 @@ class Analyses:
         else:
             await asyncio.wrap_future(pool.step(bot, state, owner=owner))
 
-    def _kept(self, key: tuple[str, int], room: Room, plan: str) -> list[dict[str, JSON]] | None:
+    def _kept(
+        self, key: tuple[str, int], played: Played, plan: str
+    ) -> list[dict[str, JSON]] | None:
         """The finished analysis the store keeps for this game, if it is one
         this version reads (blocks: called on the store's writer, as it may delete one)."""
         data = self.store.kept_analysis(*key, plan, ANALYSIS_FORMAT)
         if data is None:
             return None
-        assert room.state is not None
-        steps = _decision_steps(room.game.new_initial_state(), room.state.history())
-        if not well_formed(data, steps):
+        if not well_formed(data, list(played.steps)):
             # Not served, and deleted so that the new analysis can be kept in its place.
             log.warning("game %s/%s: its kept analysis is unreadable; computing it again", *key)
             self.store.forget_analysis(*key, plan, ANALYSIS_FORMAT)
             return None
         return data
 
-    async def find(self, key: tuple[str, int], room: Room) -> Job | None:
+    async def find(self, key: tuple[str, int], played: Played) -> Job | None:
         """The game's analysis if one is known: in this process's memory (running,
         done or failed), else finished in the store; None if neither."""
         job = self.jobs.get(key)
         if job is not None:
             self.jobs.move_to_end(key)
             return job
-        return await self._from_store(key, room)
+        return await self._from_store(key, played)
 
-    async def _from_store(self, key: tuple[str, int], room: Room) -> Job | None:
-        the_plan = server_plan(room)
-        kept = await self.store.run(self._kept, key, room, plan_key(the_plan))
+    async def _from_store(self, key: tuple[str, int], played: Played) -> Job | None:
+        the_plan = server_plan(played.game)
+        kept = await self.store.run(self._kept, key, played, plan_key(the_plan))
         if kept is None:
             return None
         job = Job(len(kept), the_plan, done=len(kept), decisions=kept)
@@ -599,7 +775,7 @@ class Analyses:
             if old.task is not None:
                 old.task.cancel()
 
-    async def start(self, key: tuple[str, int], room: Room, address: str | None = None) -> Job:
+    async def start(self, key: tuple[str, int], played: Played, address: str | None = None) -> Job:
         """The game's analysis: the one in memory (unless it failed), the one
         the store keeps, or a new one started (for client ``address``: see
         :data:`ANALYSES_AT_ONCE`)."""
@@ -607,12 +783,12 @@ class Analyses:
         if job is not None:
             return job
         async with self._starting:
-            job = self._going(key) or await self._from_store(key, room)
+            job = self._going(key) or await self._from_store(key, played)
             if job is not None:
                 return job
             self._check_room_for_one(address)
             self.starters[key] = address
-            return await self._launch(key, room)
+            return self._launch(key, played)
 
     def _check_room_for_one(self, address: str | None) -> None:
         """TooManyAnalyses when the server, or ``address``, runs as many as it may."""
@@ -640,25 +816,22 @@ class Analyses:
         self.jobs.move_to_end(key)
         return job
 
-    async def _launch(self, key: tuple[str, int], room: Room) -> Job:
+    def _launch(self, key: tuple[str, int], played: Played) -> Job:
         """A new analysis of the game, running as a task."""
-        state = room.state
-        assert state is not None
-        history = state.history()
-        steps = await asyncio.to_thread(_decision_steps, room.game.new_initial_state(), history)
-        if len(steps) > self.max_decisions:
+        if len(played.steps) > self.max_decisions:
             raise AnalysisTooLarge(
-                f"the game has {len(steps):,} decisions; this server analyses games of at "
-                f"most {self.max_decisions:,}"
+                f"the game has {len(played.steps):,} decisions; this server analyses games "
+                f"of at most {self.max_decisions:,}"
             )
-        the_plan = server_plan(room)
-        job = Job(len(steps), the_plan)
+        the_plan = server_plan(played.game)
+        job = Job(len(played.steps), the_plan)
 
         async def run() -> None:
-            # One replay walks the game; each decision is valued on a copy, in the pool.
-            position = room.game.new_initial_state()
+            # One walk through the game (applying actions only: no position is
+            # described or kept); each decision is valued on a copy, in the pool.
+            position = played.game.new_initial_state()
             try:
-                for index, action in enumerate(history):
+                for index, action in enumerate(played.history):
                     if position.current_player() >= 0:
                         seed = analysis.derived_seed(ANALYSIS_SEED, index)
                         data = await self.value(position.clone(), the_plan, seed, key)
@@ -688,8 +861,16 @@ class Analyses:
 
 
 class Replays:
-    """A server's finished games kept rebuilt in memory, and its analyses
-    (the routes in :mod:`apothecary.server.routes.replays` and ``.hints``)."""
+    """A server's replays and analyses (the routes in
+    :mod:`apothecary.server.routes.replays` and ``.hints``).
+
+    Every replay's CPU work (rebuilding a finished game, its summary, a step
+    view, checking an upload) runs in the replay pool's worker processes
+    (``replay_workers``; 0: in a thread, for tests, which cannot be stopped),
+    each call within ``replay_seconds`` (:data:`REPLAY_SECONDS`); a worker keeps
+    the games it rebuilt within ``cache_bytes``. This process keeps only the
+    stored rows of recent games (:data:`KEPT_STORED`) and does the I/O.
+    """
 
     def __init__(
         self,
@@ -699,40 +880,88 @@ class Replays:
         max_decisions: int = ANALYSIS_DECISIONS,
         every: int = CHECKPOINT_EVERY,
         seconds: float | None = None,
+        replay_workers: int = REPLAY_WORKERS,
+        replay_seconds: float = REPLAY_SECONDS,
     ) -> None:
         self.store = store
         self.cache_bytes = cache_bytes
-        """The most bytes of finished games kept (:data:`REPLAY_CACHE_BYTES`)."""
+        """The most bytes of finished games a replay worker keeps (:data:`REPLAY_CACHE_BYTES`)."""
         self.every = every
-        self.finished: OrderedDict[tuple[str, int], Finished] = OrderedDict()
+        self.replay_workers = replay_workers
+        self.replay_seconds = replay_seconds
+        self.stored: OrderedDict[tuple[str, int], Stored] = OrderedDict()
+        self.cache = FinishedCache(cache_bytes)
+        """The cache replays use with no pool (``replay_workers=0``)."""
+        self._pool: ThinkingPool | None = None
         self.analyses = Analyses(store, analysis_workers, max_decisions, seconds)
 
-    @property
-    def cached_bytes(self) -> int:
-        """The estimated bytes of the finished games kept now (at most ``cache_bytes``)."""
-        return sum(kept.size for kept in self.finished.values())
+    def pool(self) -> ThinkingPool | None:
+        """The replay pool (made on first use; None: replay in a thread)."""
+        if self._pool is None and self.replay_workers > 0:
+            self._pool = ThinkingPool(self.replay_workers, self.replay_seconds)
+        return self._pool
 
-    async def finished_game(self, code: str, game_no: int) -> Room:
-        """Game ``game_no`` of room ``code``, over (kept: it never changes)."""
-        return (await self.finished_entry(code, game_no)).room
-
-    async def finished_entry(self, code: str, game_no: int) -> Finished:
-        """Game ``game_no`` of room ``code`` with its checkpoints, kept while
-        the byte budget allows, least recently read leaving first."""
+    async def stored_game(self, code: str, game_no: int) -> Stored:
+        """Game ``game_no`` of room ``code`` as stored (kept: it never changes)."""
         key = (code, game_no)
-        kept = self.finished.get(key)
-        if kept is not None:
-            self.finished.move_to_end(key)
-            return kept
-        kept = await asyncio.to_thread(self._rebuild, code, game_no)
-        if kept.size <= self.cache_bytes:
-            self.finished[key] = kept
-            while self.cached_bytes > self.cache_bytes:
-                self.finished.popitem(last=False)
+        kept = self.stored.get(key)
+        if kept is None:
+            kept = await asyncio.to_thread(read_finished, self.store, code, game_no)
+            self.stored[key] = kept
+            while len(self.stored) > KEPT_STORED:
+                self.stored.popitem(last=False)
+        self.stored.move_to_end(key)
         return kept
 
-    def _rebuild(self, code: str, game_no: int) -> Finished:
-        return Finished.of(load_finished(self.store, code, game_no), self.every)
+    async def in_pool(self, function: Callable[..., T], *args: Any, owner: Hashable) -> T:
+        """``function(*args)`` in the replay pool within :attr:`replay_seconds`
+        (ReplayTooSlow past it); the pool takes ``owner``'s calls in turn."""
+        pool = self.pool()
+        if pool is None:
+            return await asyncio.to_thread(function, *args)
+        try:
+            answer: T = await asyncio.wrap_future(pool.call(function, *args, owner=owner))
+        except ThinkingTooLong:
+            raise ReplayTooSlow(
+                f"the replay was stopped after this server's limit of {self.replay_seconds:g} s"
+            ) from None
+        return answer
+
+    async def replay(
+        self,
+        code: str,
+        game_no: int,
+        what: str,
+        at: tuple[int, str] | None = None,
+        owner: Hashable = None,
+    ) -> Any:
+        """A finished game's ``summary``, ``decisions`` or ``frame`` at ``at``,
+        worked out in the replay pool (:func:`replay_work`)."""
+        stored = await self.stored_game(code, game_no)
+        cache = self.cache if self.replay_workers == 0 else None
+        return await self.in_pool(
+            replay_work,
+            stored,
+            what,
+            at,
+            self.cache_bytes,
+            self.every,
+            cache,
+            owner=("replay", owner if owner is not None else stored.key),
+        )
+
+    async def played(self, code: str, game_no: int, owner: Hashable = None) -> Played:
+        """What an analysis of the finished game needs (its decisions found in the pool)."""
+        stored = await self.stored_game(code, game_no)
+        steps = await self.replay(code, game_no, "decisions", owner=owner)
+        row = stored.row
+        game = load(row["game"], row["players"], **row["options"])
+        return Played(game, stored.actions, tuple(steps))
+
+    async def upload(self, record: Record, owner: Hashable = None) -> str:
+        """An uploaded record checked in the replay pool, then kept; its room's code."""
+        checked = await self.in_pool(check_record, record, owner=("upload", owner))
+        return await self.store.run(keep_record, self.store, checked)
 
     async def hint(self, code: str, token: str | None) -> dict[str, Any]:
         """The strongest bot's suggestion for the seat ``token`` is, on its turn."""
@@ -753,8 +982,11 @@ class Replays:
         }
 
     def close(self) -> None:
-        """Stop the analyses and their pool."""
+        """Stop the analyses and both pools."""
         self.analyses.close()
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
 
 
 def read_record(body: bytes) -> Record:
@@ -781,7 +1013,7 @@ def serve_record(path: Path, host: str = "127.0.0.1", port: int = 0) -> None:
     import typer
     import uvicorn
 
-    from apothecary.server.app import create_app
+    from apothecary.server.app import WebConfig, create_app
     from apothecary.server.hub import HubConfig
 
     record = Record.load(path)
@@ -789,7 +1021,8 @@ def serve_record(path: Path, host: str = "127.0.0.1", port: int = 0) -> None:
         store = Store(f"sqlite:///{Path(folder) / 'replay.sqlite3'}")
         store.migrate()
         code = import_record(store, record, bounded=False)
-        app = create_app(store, HubConfig(bot_workers=0))
+        # One's own file on one's own machine: no replay is stopped for its length.
+        app = create_app(store, HubConfig(bot_workers=0), WebConfig(replay_seconds=86_400.0))
         config = uvicorn.Config(app, host=host, port=port, log_level="warning")
         server = uvicorn.Server(config)
 

@@ -20,7 +20,7 @@ import secrets
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from apothecary import bots as bot_registry
@@ -187,6 +187,14 @@ def clean_text(text: object, limit: int, what: str) -> str:
     return kept
 
 
+def _plain_fields(value: Any) -> dict[str, JSON]:
+    """A dataclass whose fields are plain strings, numbers, flags and None, as
+    ``asdict`` gives it, without ``asdict``'s deep copy of each value: every
+    commit stores the room's settings and each seat, and ``asdict`` was a
+    sixth of a move's commit on SQLite."""
+    return {f.name: getattr(value, f.name) for f in fields(value)}
+
+
 # -- the parts of a room ------------------------------------------------------------------
 
 
@@ -211,7 +219,7 @@ class Seat:
 
     def to_json(self) -> dict[str, JSON]:
         """The stored form (with the token's hash: for the store only)."""
-        return asdict(self)
+        return _plain_fields(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Seat:
@@ -263,7 +271,7 @@ class Settings:
 
     def to_json(self) -> dict[str, JSON]:
         """JSON-ready."""
-        return asdict(self)
+        return _plain_fields(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Settings:
@@ -406,10 +414,11 @@ class Room:
         game, the bot registry or the settings refuse.
         """
         try:
-            game = load(game_name, players, **options)
+            # Options whose default is unbounded play a room's bounded default.
+            game = load(game_name, players, **options).for_room()
         except ApothecaryError as error:
             raise RoomError(str(error)) from None
-        too_long = game.room_problem()
+        too_long = game.room_problem() or game.unbounded_problem()
         if too_long is not None:
             raise GameTooLong(too_long)
         plan = list(seats or [])

@@ -141,7 +141,8 @@ class InVinoMorteGame(Game):
             "(only reachable with cheese, where a round may kill nobody); 0, the "
             "default, is no limit: play until one player remains, as the rulebook "
             "says. A cap makes every game end within that many rounds (research "
-            "tools such as OpenSpiel need a longest game)",
+            "tools such as OpenSpiel need a longest game). A game server's room "
+            "with cheese plays 0 as 1000 rounds, and takes at most 1000",
             minimum=0,
             maximum=10000,
             # A round is at most 2n - 1 actions (17 at 9 seats): 1,000 rounds stay
@@ -149,8 +150,10 @@ class InVinoMorteGame(Game):
             # limit (0, the default). Random play ends soon (at 9 seats at most 53
             # actions in 300 seeded games), but a table whose dealers all pour
             # Poison with Cheese kills nobody, round after round, for ever
-            # (benchmarks/long_games.py plays that).
+            # (benchmarks/long_games.py plays that). So a room with cheese left
+            # at no limit plays 1,000 rounds, never an unbounded game.
             room_maximum=1000,
+            room_default=1000,
         ),
     )
 

@@ -69,6 +69,7 @@ def game_info(name: str) -> dict[str, Any]:
                 "minimum": spec.minimum,
                 "maximum": spec.maximum,
                 "room_maximum": spec.maximum if spec.room_maximum is None else spec.room_maximum,
+                "room_default": spec.room_default,
             }
             for spec in cls.option_specs
         ],

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -27,11 +26,14 @@ uploading = PerAddress(
     "/{code}/{game_no}",
     summary="A finished game's replay: who sat where, the outcome, every move revealed",
 )
-async def replay_summary(replays: ReplaysDep, code: Code, game_no: GameNo) -> dict[str, Any]:
-    """Who sat where, the outcome, every move."""
-    room = await replays.finished_game(code, game_no)
-    # Replaying is CPU work: off the event loop, so no room's play waits on it.
-    return await asyncio.to_thread(work.summary, room, code, game_no)
+async def replay_summary(
+    replays: ReplaysDep, code: Code, game_no: GameNo, request: Request
+) -> dict[str, Any]:
+    """Who sat where, the outcome, every move (503 ``replay_too_slow`` when
+    rebuilding the game takes longer than the server's replay limit)."""
+    # Replaying is CPU work: in the replay pool, so no room's play waits on it.
+    summary: dict[str, Any] = await replays.replay(code, game_no, "summary", owner=_by(request))
+    return summary
 
 
 @router.get(
@@ -43,11 +45,14 @@ async def replay_step(
     code: Code,
     game_no: GameNo,
     step: Annotated[int, PathParam(ge=0, le=10**6)],
+    request: Request,
     view: Annotated[str, Query(max_length=16, pattern=r"^(all|spectator|\d{1,2})$")] = "all",
 ) -> dict[str, Any]:
-    """One step as one viewer saw it."""
-    kept = await replays.finished_entry(code, game_no)
-    return await asyncio.to_thread(work.frame, kept.room, step, view, kept)
+    """One step as one viewer saw it (503 ``replay_too_slow`` as above)."""
+    shown: dict[str, Any] = await replays.replay(
+        code, game_no, "frame", (step, view), owner=_by(request)
+    )
+    return shown
 
 
 @router.post(
@@ -65,9 +70,10 @@ async def replay_step(
     },
 )
 async def upload(replays: ReplaysDep, request: Request) -> dict[str, Any]:
-    """The record kept as a finished room: its replay's link."""
+    """The record kept as a finished room: its replay's link (503
+    ``replay_too_slow`` when checking it takes longer than the replay limit)."""
     record = work.read_record(await request.body())
-    code = await replays.store.run(work.import_record, replays.store, record)
+    code = await replays.upload(record, owner=_by(request))
     return {"code": code, "game_no": 1, "link": f"/replay/{code}/1"}
 
 
@@ -80,19 +86,27 @@ async def start_analysis(
 ) -> dict[str, Any]:
     """The analysis, started or found (429 ``too_many_analyses`` when the server
     runs as many as it may, or one your address started still runs)."""
-    room = await replays.finished_game(code, game_no)
-    address = request.client.host if request.client else None
-    return (await replays.analyses.start((code, game_no), room, address)).to_json()
+    address = _by(request)
+    played = await replays.played(code, game_no, owner=address)
+    return (await replays.analyses.start((code, game_no), played, address)).to_json()
 
 
 @router.get(
     "/{code}/{game_no}/analysis",
     summary="A game's analysis: progress and the decisions valued so far",
 )
-async def get_analysis(replays: ReplaysDep, code: Code, game_no: GameNo) -> dict[str, Any]:
+async def get_analysis(
+    replays: ReplaysDep, code: Code, game_no: GameNo, request: Request
+) -> dict[str, Any]:
     """The analysis as far as it went."""
-    room = await replays.finished_game(code, game_no)
-    job = await replays.analyses.find((code, game_no), room)
+    played = await replays.played(code, game_no, owner=_by(request))
+    job = await replays.analyses.find((code, game_no), played)
     if job is None:
         raise RoomNotFound("no analysis of this game has been started (POST to start one)")
     return job.to_json()
+
+
+def _by(request: Request) -> str | None:
+    """The client address a request came from: the replay pool takes one
+    address's calls in turn with every other's."""
+    return request.client.host if request.client else None

@@ -4,15 +4,21 @@ the hub does where the room is held."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
 from pydantic import BaseModel, Field
 
+from apothecary import bots as bot_registry
+from apothecary.core.errors import ApothecaryError
 from apothecary.server import commands
-from apothecary.server.room import NAME_LIMIT, Settings, clean_text
+from apothecary.server.room import NAME_LIMIT, OPEN, RoomError, Settings, clean_text
 from apothecary.server.routes import ratings
 from apothecary.server.routes.deps import Code, HubDep, PerAddress, Token
+
+if TYPE_CHECKING:
+    from apothecary.server.hub import Hub
 
 router = APIRouter(prefix="/api/rooms")
 
@@ -109,6 +115,7 @@ async def create_room(hub: HubDep, request: Request, body: CreateRoom) -> dict[s
         clean_text(body.host_name, NAME_LIMIT, "a display name")
         if body.rated:  # refused before the room is made, not after
             await ratings.rated_session(request)
+    stoppable_only(hub, body.game, [*(body.seats or ()), body.fallback_level])
     room, host_token = await hub.create(
         body.game,
         body.players,
@@ -190,7 +197,39 @@ async def seat_bot(
     body: Annotated[SeatBot, Body()],
 ) -> dict[str, Any]:
     """The seat handed to the bot: the room's facts."""
+    if hub.config.bot_workers == 0:
+        game = (await _ask(hub, commands.Info(code)))["game"]
+        stoppable_only(hub, str(game), [body.level])
     return await _ask(hub, commands.SetBot(code, token, seat, body.level))
+
+
+class NeedsWorkers(RoomError):
+    """A search bot asked of a server whose bots think in a thread."""
+
+    code = "bot_needs_workers"
+
+
+def stoppable_only(hub: Hub, game: str, names: Iterable[str]) -> None:
+    """With bots thinking in a thread (``--workers-for-bots 0``), a room seats
+    only the game's levels and the random bot: a thread cannot be stopped at
+    its wall-clock limit, and a named search bot (``rollout``, ``ismcts``)
+    could think for minutes. The levels are sized to think well under a
+    second. NeedsWorkers names the first other bot; an unknown game or name
+    is left to the room's own checks."""
+    if hub.config.bot_workers > 0:
+        return
+    try:
+        allowed = {OPEN, "random", *bot_registry.levels(game)}
+    except ApothecaryError:
+        return
+    for name in names:
+        if name not in allowed and name.split(":")[0] in bot_registry.entries(game):
+            raise NeedsWorkers(
+                f"seat bot {name!r}: this server thinks bots in a thread "
+                "(--workers-for-bots 0), which cannot be stopped at its time limit; "
+                f"it seats the levels ({', '.join(sorted(allowed - {OPEN, 'random'}))}) "
+                "and random only"
+            )
 
 
 @router.delete("/{code}/seats/{seat}", summary="Host: free a seat in the lobby")
