@@ -19,7 +19,7 @@ from apothecary.server.store import (
     rooms,
 )
 
-HEAD = "0007"
+HEAD = "0008"
 """The newest migration."""
 
 
