@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
+from apothecary.core.errors import ApothecaryError
+from apothecary.core.registry import game_class
 from apothecary.server.accounts import AccountError, User
 from apothecary.server.commands import Forget, Standing
 from apothecary.server.room import RoomError, hash_token
@@ -100,6 +102,14 @@ def result(outcome: dict[str, Any] | None, chair: int) -> str | None:
     if not winners:
         return "drawn"
     return "won" if chair in winners else "lost"
+
+
+def game_title(game: str) -> str:
+    """A game's title, by its registry name (the name itself for a game gone from it)."""
+    try:
+        return game_class(game).info.title
+    except ApothecaryError:  # a room of a game uninstalled since: still listed
+        return game
 
 
 class Seats:
@@ -219,13 +229,13 @@ class Seats:
         code = str(row["room"])
         try:
             live: dict[str, Any] = await self.hub.ask(Standing(code))
-            seats, to_move, title = live["seats"], live["to_move"], live["title"]
+            seats, to_move = live["seats"], live["to_move"]
         except RoomError:  # held nowhere and not loadable: the stored row's facts
-            seats, to_move, title = row["seats"], None, row["game"]
+            seats, to_move = row["seats"], None
         return {
             "room": code,
             "game": row["game"],
-            "title": title,
+            "title": game_title(row["game"]),
             "status": row["status"],
             "game_no": row["game_no"],
             "seat": chair,
@@ -267,6 +277,7 @@ class Seats:
                 {
                     "room": game["room"],
                     "game": row["game"],
+                    "title": game_title(row["game"]),
                     "game_no": game["game_no"],
                     "ended": game["at"] if game["at"] is not None else row["updated"],
                     "seat": then,

@@ -1,7 +1,7 @@
 // The browser client's entry: reads the path and shows the lobby (/), a game's
 // rules page (/rules/NAME) or a room (/rooms/CODE). Plain ES modules, no build step.
 
-import { accountLink, showAccount } from "./account.js";
+import { accountLink, seatFollows, showAccount } from "./account.js";
 import { api } from "./api.js";
 import { flask, h, replace } from "./dom.js";
 import { showLobby } from "./lobby.js";
@@ -53,7 +53,8 @@ const room = location.pathname.match(/^\/rooms\/([A-Za-z0-9_-]{1,32})\/?$/);
 const rulesPath = location.pathname.match(/^\/rules\/([a-z0-9-]{1,64})\/?$/);
 const rules = rulesPath ? rulesPath[1] : new URLSearchParams(location.search).get("rules");
 const replay = location.pathname.match(/^\/replay\/([A-Za-z0-9_-]{1,32})\/(\d{1,7})\/?$/);
-if (room) showRoom(main, room[1]);
+// A signed-in person's seat in the room comes to this device first (docs/accounts.md).
+if (room) seatFollows(room[1]).finally(() => showRoom(main, room[1]));
 else if (replay) showReplay(main, replay[1], Number(replay[2]));
 else if (/^\/replay\/?$/.test(location.pathname)) showUpload(main);
 else if (/^\/account\/?$/.test(location.pathname)) showAccount(main);
