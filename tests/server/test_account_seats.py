@@ -6,16 +6,19 @@ ended sessions are swept. On SQLite and on a real PostgreSQL (``db_url``)."""
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from serving import host_headers, make_room, sqlite_url
+from serving import cluster_flags, host_headers, make_room, server_process, sqlite_url
 from test_accounts import GOOD, SAME, client_on, every_row, sign_in, sign_up
+from test_accounts_http import ROOMY, signed_up
 from test_http_api import bots_take_over, claim, hello, start
 
 from apothecary.server.accounts import AccountConfig, Accounts, token_hash
@@ -235,3 +238,29 @@ def test_ended_sessions_are_swept_at_a_sign_in(tmp_path: Path) -> None:
             kept = set(connection.execute(sa.select(account_sessions.c.token_hash)).scalars())
         assert token_hash("absolute") not in kept and token_hash("idle") not in kept
         assert token_hash("live") in kept and len(kept) == 3  # and the two sign-ups' own
+
+
+def test_a_seat_linked_on_one_process_is_given_and_listed_on_another(
+    postgres_db_url: str, redis_url: str
+) -> None:
+    """Several processes on one database: the link made through one is the other's
+    too, and who is to move is asked of the process holding the room."""
+    flags = (*cluster_flags(redis_url, f"t{secrets.token_hex(4)}"), *ROOMY)
+    with (
+        server_process(postgres_db_url, *flags) as (one, _),
+        server_process(postgres_db_url, *flags) as (two, _),
+        signed_up(one, "Rodrigo") as here,
+    ):
+        room = make_room(here, game="poison-pot", players=2, fallback_level="random")
+        mine = here.post(f"/api/rooms/{room['code']}/seats", json={"name": "Rodrigo"}).json()
+        body = {"seats": [{"room": room["code"], "token": mine["token"]}]}
+        assert here.post("/api/account/seats", json=body, headers=SAME).json()["refused"] == 0
+        assert here.post(f"/api/rooms/{room['code']}/start", headers=host_headers(room)).is_success
+        with httpx.Client(
+            base_url=two, cookies={COOKIE: here.cookies[COOKIE]}, timeout=30
+        ) as there:
+            given = there.post(f"/api/account/games/{room['code']}/seat", headers=SAME).json()
+            assert given["token"] == mine["token"] and given["seat"] == 1
+            listed = there.get("/api/account/games").json()["current"]
+            assert [game["room"] for game in listed] == [room["code"]]
+            assert listed[0]["status"] == "playing" and listed[0]["to_move"] in (0, 1)

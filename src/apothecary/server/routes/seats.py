@@ -18,7 +18,13 @@ from apothecary.server.routes.account import CHANGES, PREFIX, SessionDep
 from apothecary.server.routes.deps import Code
 from apothecary.server.seats import CLAIMS_MAX, SEAT_TOKEN_MAX, Seats
 
-router = APIRouter(prefix=PREFIX, tags=["account"])
+
+async def _no_store(response: Response) -> None:
+    # Every answer here is one account's own (one a seat's secret): never cached.
+    response.headers["Cache-Control"] = "no-store"
+
+
+router = APIRouter(prefix=PREFIX, tags=["account"], dependencies=[Depends(_no_store)])
 
 
 async def _seats(request: Request) -> Seats:
@@ -72,11 +78,8 @@ class SeatCredentials(BaseModel):
     summary="Link seats to the account by their tokens (after a claim, or at sign-up)",
     dependencies=CHANGES,
 )
-async def claim_seats(
-    seats: SeatsDep, session: SessionDep, body: ClaimSeats, response: Response
-) -> ClaimedSeats:
+async def claim_seats(seats: SeatsDep, session: SessionDep, body: ClaimSeats) -> ClaimedSeats:
     """The seats linked; tokens that prove no seat are counted, not named."""
-    response.headers["Cache-Control"] = "no-store"
     pairs = [(seat.room, seat.token) for seat in body.seats]
     linked, refused = await seats.claim_many(session.user, pairs, time.time())
     return ClaimedSeats(
@@ -85,11 +88,10 @@ async def claim_seats(
 
 
 @router.get("/games", summary="The account's games: those it sits in, and those finished")
-async def my_games(seats: SeatsDep, session: SessionDep, response: Response) -> dict[str, Any]:
+async def my_games(seats: SeatsDep, session: SessionDep) -> dict[str, Any]:
     """``current``: the rooms in their lobby or playing (players, who is to move,
     whether it is your turn, the series); ``finished``: every finished game,
     newest first (when, how it went, the replay's link)."""
-    response.headers["Cache-Control"] = "no-store"
     return await seats.games(session.user)
 
 
@@ -98,11 +100,8 @@ async def my_games(seats: SeatsDep, session: SessionDep, response: Response) -> 
     summary="Your seat's token in a room, to play it on this device",
     dependencies=CHANGES,
 )
-async def seat_credentials(
-    seats: SeatsDep, session: SessionDep, code: Code, response: Response
-) -> SeatCredentials:
+async def seat_credentials(seats: SeatsDep, session: SessionDep, code: Code) -> SeatCredentials:
     """The seat and its token (404 ``no_seat`` when the account has none there).
     A POST, though it changes nothing: it hands out a secret, so it gets the
     same cross-site checks as every state-changing account route."""
-    response.headers["Cache-Control"] = "no-store"
     return SeatCredentials(**await seats.credentials(session.user, code))
