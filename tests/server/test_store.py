@@ -19,7 +19,7 @@ from apothecary.server.store import (
     rooms,
 )
 
-HEAD = "0008"
+HEAD = "0009"
 """The newest migration."""
 
 

@@ -49,7 +49,17 @@ def test_planted_a_long_function_is_named(tmp_path: Path) -> None:
 def test_every_command_type_is_one_class() -> None:
     socket, room = set(commands.SOCKET), set(commands.ROOM)
     assert socket == {"act", "chat", "back", "ping", "hello"}
-    assert room == {"info", "claim", "start", "bot", "open_seat", "rematch", "record"}
+    assert room == {
+        "info",
+        "claim",
+        "start",
+        "bot",
+        "open_seat",
+        "rematch",
+        "record",
+        "standing",  # an account's games: who is to move (seats.py)
+        "forget",  # a deleted account's seat renamed (seats.py)
+    }
     for cls in [*commands.SOCKET.values(), *commands.ROOM.values()]:
         made = commands.from_json(cls(**_blank(cls)).to_json())
         assert type(made) is cls

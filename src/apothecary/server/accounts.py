@@ -24,9 +24,11 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
+import math
 import re
 import secrets
 import unicodedata
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, ClassVar
@@ -34,7 +36,13 @@ from typing import Any, ClassVar
 import sqlalchemy as sa
 
 from apothecary.core.errors import ApothecaryError, BadOptionError
-from apothecary.server.store import Store, account_sessions, sign_in_attempts, users
+from apothecary.server.store import (
+    Store,
+    account_sessions,
+    seat_links,
+    sign_in_attempts,
+    users,
+)
 
 NAME_MIN, NAME_MAX = 3, 24
 """How long a user name may be, in characters."""
@@ -72,6 +80,10 @@ class AccountConfig:
     touch_seconds: float = 60.0
     """How stale a session's last use may be before it is written again (a write a
     minute at most per session, not one per request)."""
+    purge_seconds: float = 3600.0
+    """How often, at most, a sign-in or sign-up also sweeps every account's ended
+    sessions (:meth:`Accounts.purge`), so the table does not keep the sessions of
+    accounts that never sign in again."""
     attempts_per_account: int = 5
     """Sign-in attempts a minute for one user name, from anywhere."""
     attempts_per_address: int = 20
@@ -231,6 +243,7 @@ class Accounts:
             parallelism=config.hash_parallelism,
         )
         self._dummy: str | None = None
+        self._purged = -math.inf  # when this process last swept every ended session
 
     # -- the steps every request shares ---------------------------------------------------
 
@@ -344,7 +357,9 @@ class Accounts:
                 raise NameTaken(f"the user name {name!r} is taken") from None
             return User(user_id, name, now), token
 
-        return await self.store.run(write)
+        made = await self.store.run(write)
+        self._purge_if_due(now)
+        return made
 
     async def sign_in(
         self, name: str, password: str, address: str, now: float, old: str | None = None
@@ -375,16 +390,41 @@ class Accounts:
                 connection.execute(account_sessions.insert().values(**fresh))
             return token
 
-        return user, await self.store.run(write)
+        token = await self.store.run(write)
+        self._purge_if_due(now)
+        return user, token
+
+    # -- sweeping ended sessions -------------------------------------------------------
+
+    def _ended(self, now: float) -> sa.ColumnElement[bool]:
+        """Sessions past their absolute or idle timeout by ``now``."""
+        return sa.or_(
+            account_sessions.c.expires <= now,
+            account_sessions.c.last_seen <= now - self.config.idle_seconds,
+        )
+
+    def _purge_if_due(self, now: float) -> None:
+        """Queue :meth:`purge` if this process has not swept for ``purge_seconds``
+        (a sign-in pays for one indexed delete an hour, not one a request)."""
+        if now - self._purged >= self.config.purge_seconds:
+            self._purged = now
+            self.store.submit(self._purge, now)
+
+    def _purge(self, now: float) -> int:
+        with self.store.engine.begin() as connection:
+            ended = connection.execute(account_sessions.delete().where(self._ended(now)))
+            return int(ended.rowcount)
+
+    async def purge(self, now: float) -> int:
+        """Delete every account's sessions that ended by ``now`` (however many
+        processes do it, each delete takes only ended rows); how many went."""
+        self._purged = now
+        return await self.store.run(self._purge, now)
 
     def _expired(self, user_id: int, now: float) -> sa.Delete:
         """The user's sessions that ran out (swept at each sign-in)."""
         return account_sessions.delete().where(
-            account_sessions.c.user_id == user_id,
-            sa.or_(
-                account_sessions.c.expires <= now,
-                account_sessions.c.last_seen <= now - self.config.idle_seconds,
-            ),
+            account_sessions.c.user_id == user_id, self._ended(now)
         )
 
     async def session(self, token: str | None, now: float) -> Session | None:
@@ -474,12 +514,21 @@ class Accounts:
 
         return await self.store.run(write)
 
-    async def delete(self, session: Session, password: str, address: str, now: float) -> None:
-        """Delete the account: its row, every session and its count of sign-in
-        attempts. Nothing else names an account yet; when seats and games do, they
-        will name a deleted account "deleted player" (the row's id is gone, so
-        nothing can lead back to it)."""
+    async def delete(
+        self,
+        session: Session,
+        password: str,
+        address: str,
+        now: float,
+        first: Callable[[], Awaitable[object]] | None = None,
+    ) -> None:
+        """Delete the account: its row, every session, its seats' links and its
+        count of sign-in attempts. ``first`` runs once the password is proved and
+        before anything is deleted: the seats' own rename of the account's seats
+        to "deleted player" (:meth:`apothecary.server.seats.Seats.forget`)."""
         await self._reauthenticate(session, password, address, now)
+        if first is not None:
+            await first()
         user_id, key = session.user.id, f"account:{name_key(session.user.name)}"
 
         def write() -> None:
@@ -487,6 +536,7 @@ class Accounts:
                 connection.execute(
                     account_sessions.delete().where(account_sessions.c.user_id == user_id)
                 )
+                connection.execute(seat_links.delete().where(seat_links.c.user_id == user_id))
                 connection.execute(users.delete().where(users.c.id == user_id))
                 # The count of its sign-in attempts names it too (for a minute or two).
                 connection.execute(sign_in_attempts.delete().where(sign_in_attempts.c.key == key))

@@ -43,6 +43,7 @@ from apothecary.server.room import RoomError, RoomNotFound
 from apothecary.server.routes import ROUTERS
 from apothecary.server.routes.account import SameOrigin
 from apothecary.server.routes.deps import STATIC, Buckets, origin_allowed
+from apothecary.server.seats import Seats
 from apothecary.server.store import Store
 
 if TYPE_CHECKING:  # the cluster's modules load only for a cluster: one process needs no Redis
@@ -169,6 +170,7 @@ def create_app(
     _refusals(app)
     app.state.accounts = Accounts(store, web.accounts)
     app.state.ratings = Ratings(store)
+    app.state.seats = Seats(hub, found)
     public = None if web.public_url is None else public_origin(web.public_url)
     # Inside the Guard (added after it, so nearer the routes): a refusal still
     # gets the security headers, and an oversized body is cut off first.

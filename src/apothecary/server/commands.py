@@ -323,3 +323,51 @@ class GetRecord(RoomCommand):
     async def here(self, hub: Hub) -> Any:
         """Read from the room and the store: refused while the game is played."""
         return await hub.record_here(self.code, int(self.game_no))
+
+
+@dataclass(frozen=True)
+class Standing(RoomCommand):
+    """A room's public facts and who is to move (``to_move``: a seat, or None
+    while nobody is), for an account's list of its games."""
+
+    type: ClassVar[str] = "standing"
+
+    async def here(self, hub: Hub) -> Any:
+        """Read under the room's lock."""
+        live = await hub.held(self.code)
+        async with live.lock:
+            pending = live.room.pending()
+            to_move = None if pending is None or pending.kind == "chance" else pending.seat
+            return {**live.room.public_info(), "to_move": to_move}
+
+
+@dataclass(frozen=True)
+class Forget(RoomCommand):
+    """The seat whose token hashes to ``token_hash`` is shown as ``label`` from
+    now on, and so are its chat lines (its account was deleted):
+    ``[seat, old name, game_no]``, or ``[]`` when no seat has that token now."""
+
+    type: ClassVar[str] = "forget"
+    token_hash: str = ""
+    label: str = ""
+
+    async def here(self, hub: Hub) -> Any:
+        """Renamed and committed under the room's lock; everyone is told."""
+        found: list[Any] = []
+
+        def forget(room: Room, _now: float) -> Changes:
+            for index, place in enumerate(room.seats):
+                if place.token_hash is not None and place.token_hash == self.token_hash:
+                    found.extend([index, place.name, room.game_no])
+                    old, place.name = place.name, self.label
+                    if index < len(room.seating) and room.seating[index] == old:
+                        room.seating[index] = self.label
+                    room.chat = [
+                        {**line, "name": self.label} if line.get("name") == old else line
+                        for line in room.chat
+                    ]
+                    return Changes()
+            return Changes.nothing()
+
+        await hub.change(self.code, forget)
+        return found

@@ -163,6 +163,9 @@ account_sessions = sa.Table(
     sa.Column("last_seen", sa.Float, nullable=False),
     sa.Column("expires", sa.Float, nullable=False),
     sa.Index("ix_account_sessions_user_id", "user_id"),
+    # The sweep of every account's ended sessions finds them by these (migration 0008).
+    sa.Index("ix_account_sessions_expires", "expires"),
+    sa.Index("ix_account_sessions_last_seen", "last_seen"),
 )
 """Signed-in sessions, one row each, shared by every server process on the database."""
 
@@ -177,6 +180,24 @@ sign_in_attempts = sa.Table(
 """How many sign-in attempts each account name and client address made in its
 current minute, counted in the database so that every server process shares the
 limit (:meth:`apothecary.server.accounts.Accounts.throttle`)."""
+
+seat_links = sa.Table(
+    "seat_links",
+    metadata,
+    sa.Column("room", sa.String(32), primary_key=True),
+    # The seat's token hash, as the room's seat keeps it: the seat the link is to,
+    # whichever chair a rematch rotates it to.
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    # The seat token itself: what another device signed in to the account is given
+    # to play the seat (docs/accounts.md#your-seats-follow-you says why it is kept).
+    sa.Column("seat_token", sa.String(64), nullable=False),
+    sa.Column("linked", sa.Float, nullable=False),
+    sa.Index("ix_seat_links_user_id", "user_id"),
+)
+"""Which account each seat belongs to (:mod:`apothecary.server.seats`): the seats
+a signed-in person took, or a guest's seats claimed at sign-up by their tokens."""
+
 
 # -- ratings (apothecary.server.ratings) ----------------------------------------------------
 # A rated player is a "subject": "user:ID" for an account, "bot:LEVEL" for a bot level's

@@ -1,5 +1,6 @@
 """The HTTP routes, one :class:`~fastapi.APIRouter` a group (FastAPI's "bigger
-applications" layout): pages, games, rooms, replays, hints, accounts, ratings, and the
+applications" layout): pages, games, rooms, replays, hints, accounts and their seats,
+ratings, and the
 games' browser tables (:mod:`apothecary.server.tables`). What they share
 (the room-code path parameter, the bearer token, the per-address rate limit,
 the hub and the replays from the app's state) is in :mod:`.deps`, written once.
@@ -8,7 +9,16 @@ the hub and the replays from the app's state) is in :mod:`.deps`, written once.
 from fastapi import APIRouter
 
 from apothecary.server import tables
-from apothecary.server.routes import account, games, hints, pages, ratings, replays, rooms
+from apothecary.server.routes import (
+    account,
+    games,
+    hints,
+    pages,
+    ratings,
+    replays,
+    rooms,
+    seats,
+)
 
 ROUTERS: tuple[APIRouter, ...] = (
     tables.router,
@@ -19,5 +29,6 @@ ROUTERS: tuple[APIRouter, ...] = (
     hints.router,
     account.router,
     ratings.router,
+    seats.router,
 )
 """Every router the app includes, in the order their routes are matched."""

@@ -325,7 +325,11 @@ async def delete_account(
     session: SessionDep,
     body: PasswordAgain,
 ) -> Done:
-    """Deleted: the account's name is free again."""
-    await accounts.delete(session, body.password, _address(request), time.time())
+    """Deleted: the account's name is free again; its seats, in their rooms and
+    records, are "deleted player"."""
+    seats = request.app.state.seats  # its seats are named "deleted player" first
+    await accounts.delete(
+        session, body.password, _address(request), time.time(), lambda: seats.forget(session.user)
+    )
     _signed_out(request, response)
     return Done()

@@ -3,14 +3,14 @@
 // password and deleting the account when signed in. The session is an HttpOnly cookie this
 // script never sees; it asks the server who is signed in.
 
-import { api } from "./api.js";
+import { api, keep, kept, keptSeats } from "./api.js";
 import { h, replace, toast } from "./dom.js";
 
 // The header's link: "Sign in", or the account's name; both lead to /account.
 export async function accountLink(nav) {
   const link = h("a", { href: "/account", class: "nav-link", id: "account-link" }, "Sign in");
   nav.append(link);
-  const user = await signedIn();
+  const user = await currentUser();
   if (user) {
     replace(link, user.name);
     link.setAttribute("aria-label", `Your account: ${user.name}`);
@@ -94,6 +94,7 @@ function signedOutPage() {
         "Sign in",
         async (values) => {
           await api.account.signIn(values.name, values.password);
+          await claimKeptSeats();
           reload();
         },
       ),
@@ -107,6 +108,7 @@ function signedOutPage() {
         "Make the account",
         async (values) => {
           await api.account.signUp(values.name, values.password);
+          await claimKeptSeats();
           reload();
         },
       ),
@@ -179,3 +181,40 @@ function signedInPage(user) {
     ),
   );
 }
+
+// -- your seats follow you (docs/accounts.md#your-seats-follow-you) ---------------------------
+
+// Who is signed in (null: nobody, or the server has no accounts), asked once a page.
+let account = null;
+export function currentUser() {
+  account = account || signedIn().catch(() => null);
+  return account;
+}
+
+// The seats this browser keeps, linked to the account just signed in to (a guest keeps their
+// seats and games). Never fails: a seat that cannot be linked stays this browser's alone.
+async function claimKeptSeats() {
+  const seats = keptSeats();
+  if (seats.length) await api.account.claimSeats(seats).catch(() => {});
+}
+
+// Before room `code` opens: a seat this browser keeps is linked to the signed-in account,
+// and without one, the account's seat there (taken on another device) is kept here.
+export async function seatFollows(code) {
+  try {
+    if (!(await currentUser())) return;
+    const token = kept(code).seat_token;
+    if (token) await api.account.claimSeats([{ room: code, token }]);
+    else {
+      const seat = await api.account.seat(code);
+      keep(code, { seat_token: seat.token, seat: seat.seat, name: seat.name });
+    }
+  } catch {
+    /* no seat of the account's there, or another's: the room opens as for a guest */
+  }
+}
+
+// A seat taken on any page (a claim, a room created with a name) becomes the account's.
+window.addEventListener("apothecary:seat", async (event) => {
+  if (await currentUser()) api.account.claimSeats([event.detail]).catch(() => {});
+});

@@ -90,6 +90,11 @@ export const api = {
     changePassword: (current, next) =>
       request("POST", "/api/account/password", { body: { current, new: next }, same: true }),
     remove: (password) => request("POST", "/api/account/delete", { body: { password }, same: true }),
+    // The account's seats (docs/accounts.md#your-seats-follow-you): link seats by their tokens,
+    // list its games, and get a seat's token on this device.
+    claimSeats: (seats) => request("POST", "/api/account/seats", { body: { seats }, same: true }),
+    games: () => request("GET", "/api/account/games"),
+    seat: (code) => request("POST", `/api/account/games/${encodeURIComponent(code)}/seat`, { same: true }),
   },
 };
 
@@ -127,11 +132,29 @@ export function kept(code) {
   }
 }
 
+// A new seat token kept is announced ("apothecary:seat"), so that account.js can link the seat
+// to the signed-in account whichever page took it.
 export function keep(code, changes) {
   const next = { ...kept(code), ...changes };
   for (const [k, v] of Object.entries(next)) if (v === null || v === undefined) delete next[k];
   storage()?.setItem(roomKey(code), JSON.stringify(next));
+  if (typeof changes.seat_token === "string") {
+    window.dispatchEvent(new CustomEvent("apothecary:seat", { detail: { room: code, token: changes.seat_token } }));
+  }
   return next;
+}
+
+// Every seat token this browser keeps: [{room, token}] (what a guest who signs up claims).
+export function keptSeats() {
+  const store = storage();
+  const seats = [];
+  for (let i = 0; store && i < store.length; i++) {
+    const key = store.key(i);
+    if (!key || !key.startsWith(roomKey(""))) continue;
+    const token = kept(key.slice(roomKey("").length)).seat_token;
+    if (typeof token === "string") seats.push({ room: key.slice(roomKey("").length), token });
+  }
+  return seats;
 }
 
 export function setting(name, fallback = null) {

@@ -2,7 +2,7 @@
 // rules page (/rules/NAME), a room (/rooms/CODE), a leaderboard (/leaderboard/NAME)
 // or a person's profile (/u/NAME). Plain ES modules, no build step.
 
-import { accountLink, showAccount } from "./account.js";
+import { accountLink, seatFollows, showAccount } from "./account.js";
 import { api } from "./api.js";
 import { flask, h, replace } from "./dom.js";
 import { showLobby } from "./lobby.js";
@@ -58,7 +58,8 @@ const rules = rulesPath ? rulesPath[1] : new URLSearchParams(location.search).ge
 const replay = location.pathname.match(/^\/replay\/([A-Za-z0-9_-]{1,32})\/(\d{1,7})\/?$/);
 const board = location.pathname.match(/^\/leaderboard\/([a-z0-9-]{1,64})\/?$/);
 const person = location.pathname.match(/^\/u\/([A-Za-z0-9_.-]{1,24})\/?$/);
-if (room) showRoom(main, room[1]);
+// A signed-in person's seat in the room comes to this device first (docs/accounts.md).
+if (room) seatFollows(room[1]).finally(() => showRoom(main, room[1]));
 else if (replay) showReplay(main, replay[1], Number(replay[2]));
 else if (/^\/replay\/?$/.test(location.pathname)) showUpload(main);
 else if (/^\/account\/?$/.test(location.pathname)) showAccount(main);

@@ -1,6 +1,7 @@
 // The lobby (/): the games, a form to set up a room (generated from each game's
 // option descriptions), and the open rooms to join or watch.
 
+import { currentUser } from "./account.js";
 import { api, keep, setting, setSetting } from "./api.js";
 import { h, replace, toast } from "./dom.js";
 import { firstParagraph, inline } from "./markdown.js";
@@ -12,6 +13,7 @@ export async function showLobby(main) {
   const gamesBox = h("div", { class: "game-cards", role: "list" }, h("p", { class: "muted" }, "Loading the games…"));
   const formBox = h("div", { id: "setup" });
   const roomsBox = h("div", { id: "open-rooms" }, h("p", { class: "muted" }, "Looking for open rooms…"));
+  const mineBox = h("section", { id: "my-games", class: "panel my-games", "aria-labelledby": "my-games-title", hidden: true });
   replace(
     main,
     h(
@@ -24,6 +26,7 @@ export async function showLobby(main) {
         "Four tabletop games of nerve and deduction. Set up a room, send the invite to your friends, and fill the empty chairs with bots.",
       ),
     ),
+    mineBox,
     h("section", { "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, "Choose a game"), gamesBox),
     h("section", { "aria-labelledby": "setup-title", class: "panel setup-panel" }, formBox),
     h(
@@ -38,6 +41,7 @@ export async function showLobby(main) {
       roomsBox,
     ),
   );
+  showMyGames(mineBox);
   const games = await loadedInto(gamesBox, "The games", () => api.games());
   if (!games) return;
   const wanted = new URLSearchParams(location.search).get("game");
@@ -404,5 +408,78 @@ async function refreshRooms(box) {
       }),
     ),
     pager,
+  );
+}
+
+// -- My games (docs/accounts.md#my-games): the signed-in account's rooms and finished games ----
+
+// The section's words, in one place.
+const MINE = {
+  title: "My games",
+  none: "No games yet. A seat you take while signed in shows here, on every device you sign in on.",
+  current: "Playing now",
+  finished: "Finished games",
+  yourTurn: "your turn",
+  lobby: "waiting to start",
+  waiting: (name) => `waiting for ${name}`,
+  open: "Open",
+  replay: "Replay",
+  results: { won: "won", lost: "lost", drawn: "drawn" },
+  series: (wins) => `series ${wins.join("–")}`,
+  failed: (message) => `Your games could not be loaded: ${message}`,
+};
+
+async function showMyGames(box) {
+  if (!(await currentUser())) return; // signed out: the section stays hidden
+  box.hidden = false;
+  replace(box, h("h2", { id: "my-games-title" }, MINE.title), h("p", { class: "muted" }, "…"));
+  let games;
+  try {
+    games = await api.account.games();
+  } catch (error) {
+    replace(box, h("h2", { id: "my-games-title" }, MINE.title), h("p", { class: "error" }, MINE.failed(error.message)));
+    return;
+  }
+  const { current, finished } = games;
+  replace(
+    box,
+    h("h2", { id: "my-games-title" }, MINE.title),
+    !current.length && !finished.length ? h("p", { class: "muted" }, MINE.none) : null,
+    current.length ? [h("h3", {}, MINE.current), h("ul", { class: "room-list", id: "my-current" }, current.map(currentGame))] : null,
+    finished.length ? [h("h3", {}, MINE.finished), h("ul", { class: "room-list", id: "my-finished" }, finished.map(finishedGame))] : null,
+  );
+}
+
+function currentGame(game) {
+  const status =
+    game.status === "lobby" ? MINE.lobby : game.your_turn ? MINE.yourTurn : game.to_move === null ? "" : MINE.waiting(game.players[game.to_move]);
+  const series = game.match_target ? ` · ${MINE.series(game.series)}` : "";
+  return h(
+    "li",
+    { class: ["room-item", game.your_turn && "your-turn"], dataset: { code: game.room, turn: game.your_turn ? "yours" : "" } },
+    h(
+      "div",
+      { class: "room-what" },
+      h("strong", {}, game.title),
+      h("span", { class: "muted my-status" }, status ? ` · ${status}` : "", series),
+      h("div", { class: "room-who" }, game.players.join(", ")),
+    ),
+    h("div", { class: "room-buttons" }, h("a", { class: "button primary", href: game.link, "aria-label": `${MINE.open} ${game.title} room ${game.room}` }, MINE.open)),
+  );
+}
+
+function finishedGame(game) {
+  const when = new Date(game.ended * 1000).toLocaleDateString();
+  return h(
+    "li",
+    { class: "room-item", dataset: { code: game.room, game: `${game.game_no}` } },
+    h(
+      "div",
+      { class: "room-what" },
+      h("strong", {}, game.title),
+      h("span", { class: "muted" }, ` · ${when} · ${MINE.results[game.result] || game.result}`),
+      h("div", { class: "room-who" }, game.players.join(", ")),
+    ),
+    h("div", { class: "room-buttons" }, h("a", { class: "button", href: game.replay, "aria-label": `${MINE.replay} ${game.title} game ${game.game_no} of room ${game.room}` }, MINE.replay)),
   );
 }
