@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
+from apothecary.core.bot import Bot
 from apothecary.core.errors import ApothecaryError
 from apothecary.core.game import CHANCE, JSON, Action, Game, State
 
@@ -247,6 +248,75 @@ def check(script: Script) -> State:
     return tutorial.state
 
 
+def scripted_action(script: Script, state: State) -> Action:
+    """The action the script plays in ``state`` (its step is the state's move number)."""
+    step = state.move_number()
+    if step >= len(script.steps):
+        raise TutorialError(f"{script.game} tutorial: the script has no step {step + 1}")
+    return _action(state, script.steps[step].move, f"step {step + 1}")
+
+
+def judge(script: Script, state: State, action: Action) -> str | None:
+    """None if ``action`` is the step's expected move in ``state``, else why not."""
+    expected = scripted_action(script, state)
+    if action == expected:
+        return None
+    step = script.steps[state.move_number()]
+    for move, why in step.wrong.items():
+        if _action(state, move, f"step {state.move_number() + 1}") == action:
+            return why
+    return step.otherwise or GENERIC_WRONG
+
+
+class ScriptedBot(Bot):
+    """A bot seat of a tutorial room: it plays the script's move for its step."""
+
+    def __init__(self, game: Game, seat: int, script: Script) -> None:
+        super().__init__(game, seat)
+        self.script = script
+
+    def _choose(self, state: State) -> Action:
+        return scripted_action(self.script, state)
+
+
+def part_view(name: str) -> dict[str, JSON] | None:
+    """A part name as data a front end finds an element by: ``seat-2`` is
+    ``{"name": "seat-2", "key": "seat", "value": "2"}`` (the browser looks for
+    ``data-part="seat-2"`` or ``data-seat="2"``); None for no part."""
+    if not name:
+        return None
+    key, _, value = name.partition("-")
+    return {"name": name, "key": key if value else None, "value": value or None}
+
+
+def coach_view(script: Script, state: State | None) -> dict[str, JSON]:
+    """What the coach says in ``state``, as data a front end draws: the lines of
+    the steps played so far that have words (with the part each points at),
+    the person's current instruction (``now``, on their turn) and the ends."""
+    played = 0 if state is None else state.move_number()
+    lines: list[JSON] = [
+        {"step": i, "text": step.text, "part": part_view(step.part)}
+        for i, step in enumerate(script.steps[:played])
+        if step.text
+    ]
+    yours = (
+        state is not None and played < len(script.steps) and state.current_player() == script.seat
+    )
+    now = script.steps[played] if yours else None
+    return {
+        "seat": script.seat,
+        "intro": script.intro,
+        "outro": script.outro,
+        "step": played,
+        "steps": len(script.steps),
+        "lines": lines,
+        "now": None
+        if now is None
+        else {"text": now.text, "part": part_view(now.part), "move": now.move},
+        "finished": played >= len(script.steps),
+    }
+
+
 def coach_json(tutorial: Tutorial) -> dict[str, JSON]:
     """What a front end shows: the coach's current words and pointer, as data."""
     step = tutorial.step
@@ -265,11 +335,16 @@ def coach_json(tutorial: Tutorial) -> dict[str, JSON]:
 __all__ = [
     "GENERIC_WRONG",
     "Script",
+    "ScriptedBot",
     "Step",
     "Tutorial",
     "TutorialError",
     "check",
     "coach_json",
+    "coach_view",
+    "judge",
     "load_script",
     "parse_script",
+    "part_view",
+    "scripted_action",
 ]

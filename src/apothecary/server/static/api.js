@@ -58,6 +58,8 @@ export const api = {
   },
   room: (code) => request("GET", `/api/rooms/${encodeURIComponent(code)}`),
   create: (body) => request("POST", "/api/rooms", { body }),
+  // A learn-to-play room, created seated and started (docs/client.md#learn-to-play).
+  tutorial: (game, name) => request("POST", "/api/rooms/tutorial", { body: { game, name } }),
   claim: (code, name, seat) =>
     request("POST", `/api/rooms/${encodeURIComponent(code)}/seats`, {
       body: seat === null || seat === undefined ? { name } : { name, seat },

@@ -4,6 +4,7 @@
 import { api, keep, setting, setSetting } from "./api.js";
 import { h, replace, toast } from "./dom.js";
 import { firstParagraph, inline } from "./markdown.js";
+import { learnButton } from "./learn.js";
 
 const NAME_LIMIT = 40;
 
@@ -100,6 +101,7 @@ function gameCard(game, onChoose) {
         `Set up ${game.title}`,
       ),
       h("a", { href: `/rules/${encodeURIComponent(game.name)}`, class: "rules-link" }, "Read the rules"),
+      game.tutorial ? learnButton(game) : null,
     ),
   );
 }
