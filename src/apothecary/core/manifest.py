@@ -113,6 +113,10 @@ class GameManifest:
     """The browser table, served by ``apothecary serve`` from the package's data
     at URLs it gives the client in the game's info (``/api/games``)."""
 
+    tutorial: str | None = None
+    """``"package:file"``: the learn-to-play script, a JSON file of the package's
+    data (:mod:`apothecary.core.tutorial`); None for a game without one."""
+
     batch: str | None = None
     """``"module:Class"``: the batched numpy engine, a
     :class:`apothecary.batch.core.BatchGame` subclass (:mod:`apothecary.batch`)."""

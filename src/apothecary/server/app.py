@@ -170,7 +170,7 @@ def create_app(
     _refusals(app)
     app.state.accounts = Accounts(store, web.accounts)
     app.state.ratings = Ratings(store)
-    app.state.seats = Seats(hub, found)
+    app.state.seats = Seats(hub)
     public = None if web.public_url is None else public_origin(web.public_url)
     # Inside the Guard (added after it, so nearer the routes): a refusal still
     # gets the security headers, and an oversized body is cut off first.

@@ -494,11 +494,15 @@ class Finished:
 class FinishedCache:
     """Finished games kept rebuilt, by bytes (their :func:`footprint`), least
     recently read leaving first; a game larger than the whole budget is
-    served but not kept. Each replay worker has one (:func:`replay_work`)."""
+    served but not kept. Each replay worker has one (:func:`replay_work`).
+
+    A game is kept under its key and its seating: a deleted account's seat is
+    renamed in the store (:mod:`apothecary.server.seats`), and the renamed game
+    must not be served from the copy that still shows the old name."""
 
     def __init__(self, budget: int = REPLAY_CACHE_BYTES) -> None:
         self.budget = budget
-        self.kept: OrderedDict[tuple[str, int], Finished] = OrderedDict()
+        self.kept: OrderedDict[tuple[str, int, tuple[str, ...]], Finished] = OrderedDict()
 
     @property
     def size(self) -> int:
@@ -507,13 +511,14 @@ class FinishedCache:
 
     def get(self, stored: Stored, every: int = CHECKPOINT_EVERY) -> Finished:
         """The stored game rebuilt: the kept copy, or a new one (then kept if it fits)."""
-        kept = self.kept.get(stored.key)
+        key = (*stored.key, stored.seating)
+        kept = self.kept.get(key)
         if kept is not None:
-            self.kept.move_to_end(stored.key)
+            self.kept.move_to_end(key)
             return kept
         made = Finished.of(rebuild(stored), every)
         if made.size <= self.budget:
-            self.kept[stored.key] = made
+            self.kept[key] = made
             while self.size > self.budget:
                 self.kept.popitem(last=False)
         return made

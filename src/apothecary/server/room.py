@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from apothecary import bots as bot_registry
+from apothecary.core import tutorial as tutorials
 from apothecary.core.bot import Bot
 from apothecary.core.errors import ApothecaryError, MalformedActionError
 from apothecary.core.game import CHANCE, JSON, Action, Game, Player, State, sample_chance
@@ -137,6 +138,14 @@ class IllegalAction(RoomError):
     """A well-formed action the rules do not allow now."""
 
     code = "illegal_action"
+
+
+class WrongMove(RoomError):
+    """In a tutorial room, a legal move that is not the lesson's: the coach's
+    explanation is the message, and the position stays as it was."""
+
+    code = "tutorial_wrong_move"
+    status = 409
 
 
 class StaleState(RoomError):
@@ -268,6 +277,9 @@ class Settings:
     """A rated room: each finished game moves its players' ratings
     (:mod:`apothecary.server.ratings`). Every person seated is signed in to an
     account, and the room gives no hints."""
+    tutorial: bool = False
+    """A learn-to-play room: chance and the bots follow the game's script
+    (:mod:`apothecary.core.tutorial`), and the person's moves are coached."""
 
     def to_json(self) -> dict[str, JSON]:
         """JSON-ready."""
@@ -393,6 +405,12 @@ class Room:
         """Who sat where in the current game (names, for its record)."""
         self.presence: Counter[Viewer] = Counter()
         self._legal_cache: tuple[str, list[dict[str, JSON]]] | None = None
+        self.script: tutorials.Script | None = None
+        """A tutorial room's script (:attr:`Settings.tutorial`), loaded once."""
+        if settings.tutorial:
+            self.script = tutorials.load_script(game.name)
+            if self.script is None:
+                raise RoomError(f"{game.name} has no tutorial")
 
     # -- making one -------------------------------------------------------------------
 
@@ -607,12 +625,16 @@ class Room:
     def chance_action(self) -> Action:
         """The chance outcome here, drawn from the room's seed, game and step."""
         state = self._playing_state()
+        if self.script is not None:
+            return tutorials.scripted_action(self.script, state)
         rng = random.Random(_derived_seed(self.seed, self.game_no, self.step, "chance"))
         return sample_chance(state, rng)
 
     def make_bot(self, seat: int) -> Bot:
         """The bot that plays ``seat`` now, seeded by the room's seed, game and step."""
         state = self._playing_state()
+        if self.script is not None:
+            return tutorials.ScriptedBot(self.game, seat, self.script)
         place = self.seats[seat]
         seed = _derived_seed(self.seed, self.game_no, self.step, "bot", seat)
         bot = bot_registry.load_for_room(place.level, self.game, seat, seed=seed)
@@ -663,6 +685,10 @@ class Room:
             raise StaleState(
                 f"the position changed (you sent state {state_id!r}, it is now {self.state_id!r})"
             )
+        if self.script is not None:
+            why = tutorials.judge(self.script, state, chosen)
+            if why is not None:
+                raise WrongMove(why)
         return chosen
 
     def apply(self, action: Action, now: float, by_bot: bool = False) -> Changes:
@@ -862,7 +888,7 @@ class Room:
         :meth:`replay_view`, is made by the same function); it depends only
         on what the viewer knows (the secrecy tests check it in drawn worlds)."""
         pending = self.pending()
-        return self._game_view(
+        view = self._game_view(
             self.state,
             len(self.log),
             viewer,
@@ -872,6 +898,10 @@ class Room:
             self._legal(pending, viewer) if viewer is not None else [],
             self.outcome,
         )
+        if self.script is not None:
+            # The script is public (the same for every viewer); the coach reads it.
+            view["coach"] = tutorials.coach_view(self.script, self.state)
+        return view
 
     def _game_view(
         self,

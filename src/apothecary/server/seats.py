@@ -33,9 +33,8 @@ from apothecary.server.commands import Forget, Standing
 from apothecary.server.room import RoomError, hash_token
 from apothecary.server.store import actions, chat, games, rooms, seat_links
 
-if TYPE_CHECKING:  # the hub and replays are the app's; only their types are needed here
+if TYPE_CHECKING:  # the hub is the app's; only its type is needed here
     from apothecary.server.hub import Hub
-    from apothecary.server.replays import Replays
 
 log = logging.getLogger(__name__)
 
@@ -116,8 +115,8 @@ class Seats:
     """The seats of accounts in ``hub``'s store (the rooms' own rows say which
     chair a token has now; ``hub`` is asked who is to move and renames seats)."""
 
-    def __init__(self, hub: Hub, replays: Replays | None = None) -> None:
-        self.hub, self.store, self.replays = hub, hub.store, replays
+    def __init__(self, hub: Hub) -> None:
+        self.hub, self.store = hub, hub.store
 
     # -- linking a seat to an account ------------------------------------------------------
 
@@ -308,9 +307,6 @@ class Seats:
                 chair, old, game_no = found
                 await self.store.run(self._forget_records, code, chair, str(old), int(game_no))
                 renamed += 1
-            if self.replays is not None:  # this process's rebuilt replays show the old name
-                for key in [key for key in self.replays.finished if key[0] == code]:
-                    del self.replays.finished[key]
         await self.store.run(self._unlink, user.id)
         return renamed
 

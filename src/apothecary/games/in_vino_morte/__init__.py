@@ -21,6 +21,7 @@ MANIFEST = GameManifest(
     analysis_policy="apothecary.games.in_vino_morte.exact:analysis_policy",
     terminal_view="apothecary.games.in_vino_morte.terminal:InVinoMorteView",
     table=TableFiles("apothecary.games.in_vino_morte", modules=("layout.js",)),
+    tutorial="apothecary.games.in_vino_morte:tutorial.json",
     batch="apothecary.games.in_vino_morte.batch:InVinoMorteBatch",
     batch_jax="apothecary.games.in_vino_morte.batch_jax:make",
 )

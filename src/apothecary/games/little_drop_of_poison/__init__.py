@@ -21,6 +21,7 @@ MANIFEST = GameManifest(
     levels=LEVELS,
     terminal_view="apothecary.games.little_drop_of_poison.terminal:LittleDropOfPoisonView",
     table=TableFiles("apothecary.games.little_drop_of_poison", modules=("layout.js",)),
+    tutorial="apothecary.games.little_drop_of_poison:tutorial.json",
     batch="apothecary.games.little_drop_of_poison.batch:LittleDropOfPoisonBatch",
     batch_jax_missing=(
         "its JAX program is not written yet (the numpy engine's opening chance, "

@@ -25,6 +25,7 @@ MANIFEST = GameManifest(
     exact_values="apothecary.games.poison_pot.exact:exact_values",
     terminal_view="apothecary.games.poison_pot.terminal:PoisonPotView",
     table=TableFiles("apothecary.games.poison_pot", modules=("layout.js",)),
+    tutorial="apothecary.games.poison_pot:tutorial.json",
     batch="apothecary.games.poison_pot.batch:PoisonPotBatch",
     batch_jax="apothecary.games.poison_pot.batch_jax:make",
 )

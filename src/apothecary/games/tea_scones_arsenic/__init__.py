@@ -16,6 +16,7 @@ MANIFEST = GameManifest(
     solve="apothecary.games.tea_scones_arsenic.solve:solve",
     terminal_view="apothecary.games.tea_scones_arsenic.terminal:TeaSconesArsenicView",
     table=TableFiles("apothecary.games.tea_scones_arsenic", modules=("layout.js",)),
+    tutorial="apothecary.games.tea_scones_arsenic:tutorial.json",
     batch="apothecary.games.tea_scones_arsenic.batch:TeaSconesArsenicBatch",
     batch_jax_missing=(
         "its JAX program is not written yet (the numpy engine's turn, draw-by-kind "

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Path, Query
 from fastapi.responses import PlainTextResponse
 
 from apothecary import bots as bot_registry
-from apothecary.core.registry import game_class, games
+from apothecary.core.registry import game_class, games, manifest
 from apothecary.server import tables
 
 router = APIRouter(prefix="/api/games")
@@ -79,4 +79,5 @@ def game_info(name: str) -> dict[str, Any]:
         "bots": [{"name": e.name, "help": e.help} for e in bot_registry.entries(name).values()],
         "rules": f"/api/games/{name}/rules",
         "table": tables.table_urls(name),
+        "tutorial": manifest(name).tutorial is not None,
     }

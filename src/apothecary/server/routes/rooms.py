@@ -12,6 +12,8 @@ from pydantic import BaseModel, Field
 
 from apothecary import bots as bot_registry
 from apothecary.core.errors import ApothecaryError
+from apothecary.core.registry import games
+from apothecary.core.tutorial import load_script
 from apothecary.server import commands
 from apothecary.server.room import NAME_LIMIT, OPEN, RoomError, Settings, clean_text
 from apothecary.server.routes import ratings
@@ -135,6 +137,47 @@ async def create_room(hub: HubDep, request: Request, body: CreateRoom) -> dict[s
         seat, token = await _claim(request, hub, room.code, body.host_name, None)
         answer.update(seat=seat, seat_token=token, room=await _ask(hub, commands.Info(room.code)))
     return answer
+
+
+class CreateTutorial(BaseModel):
+    """A learn-to-play room."""
+
+    game: str = Field(max_length=64, description="A game's registry name (see /api/games).")
+    name: str = Field(default="You", max_length=NAME_LIMIT, description="Your display name.")
+
+
+@router.post(
+    "/tutorial",
+    status_code=201,
+    summary="Create and start a learn-to-play room (docs/client.md, Learn to play)",
+    dependencies=[Depends(creating)],
+)
+async def create_tutorial(hub: HubDep, request: Request, body: CreateTutorial) -> dict[str, Any]:
+    """An unlisted room set up as the game's tutorial script says, the person
+    seated at the script's seat and the game started: its code and tokens."""
+    script = load_script(body.game) if body.game in games() else None
+    if script is None:
+        raise RoomError(f"{body.game!r} has no tutorial (see /api/games: 'tutorial')")
+    clean_text(body.name, NAME_LIMIT, "a display name")
+    seats = [OPEN if seat == script.seat else "easy" for seat in range(script.players)]
+    room, host_token = await hub.create(
+        body.game,
+        script.players,
+        dict(script.options),
+        seats,
+        Settings(listed=False, fallback_level="easy", tutorial=True),
+        None,
+        request.client.host if request.client else None,
+    )
+    seat, token = await _claim(request, hub, room.code, body.name, script.seat)
+    await _ask(hub, commands.Start(room.code, host_token))
+    return {
+        "code": room.code,
+        "host_token": host_token,
+        "invite": f"/rooms/{room.code}",
+        "seat": seat,
+        "seat_token": token,
+    }
 
 
 PAGE_LIMIT = 100

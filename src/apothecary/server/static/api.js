@@ -59,6 +59,8 @@ export const api = {
   room: (code) => request("GET", `/api/rooms/${encodeURIComponent(code)}`),
   // `same`: a rated room seats the signed-in account, which needs the header (docs/ratings.md).
   create: (body) => request("POST", "/api/rooms", { body, same: true }),
+  // A learn-to-play room, created seated and started (docs/client.md#learn-to-play).
+  tutorial: (game, name) => request("POST", "/api/rooms/tutorial", { body: { game, name } }),
   claim: (code, name, seat) =>
     request("POST", `/api/rooms/${encodeURIComponent(code)}/seats`, {
       body: seat === null || seat === undefined ? { name } : { name, seat },

@@ -5,6 +5,7 @@ import { currentUser } from "./account.js";
 import { api, keep, setting, setSetting } from "./api.js";
 import { h, replace, toast } from "./dom.js";
 import { firstParagraph, inline } from "./markdown.js";
+import { learnButton } from "./learn.js";
 
 const NAME_LIMIT = 40;
 
@@ -104,6 +105,7 @@ function gameCard(game, onChoose) {
         `Set up ${game.title}`,
       ),
       h("a", { href: `/rules/${encodeURIComponent(game.name)}`, class: "rules-link" }, "Read the rules"),
+      game.tutorial ? learnButton(game) : null,
     ),
   );
 }

@@ -9,6 +9,7 @@ import { h, prefersReducedMotion, replace, toast } from "./dom.js";
 import { Connection } from "./connection.js";
 import { banner, roomPage, rulesDialog, soundButton } from "./room/page.js";
 import { ChatPanel, tabbed } from "./room/chat.js";
+import { CoachPanel } from "./room/coach.js";
 import { GameLog, awayWords } from "./room/log.js";
 import { HostTools, RoomLobby } from "./room/lobby.js";
 import { MovesPanel } from "./room/moves.js";
@@ -94,6 +95,7 @@ class RoomScreen {
     this.result = h("section", { id: "result", class: "result panel", hidden: true, "aria-labelledby": "result-title" });
     this.tableSlot = h("div", { class: "table-slot" });
     this.moves = new MovesPanel(this);
+    this.coach = new CoachPanel(this);
     // Both lists scroll: tabindex 0 lets the keyboard reach them to scroll (arrows, Page Down).
     const logList = h("ol", { id: "log", class: "log", tabindex: "0", "aria-live": "polite", "aria-label": "What happened" });
     this.log = new GameLog(logList, this.names, () => this.you);
@@ -108,7 +110,7 @@ class RoomScreen {
       watchers: this.watchers,
       banners: [this.banner.element, this.notice, this.awayBox],
       lobby: this.lobby.element,
-      play: [this.seatsBar, this.status.element, this.result, this.tableSlot, this.moves.element],
+      play: [this.seatsBar, this.status.element, this.coach.element, this.result, this.tableSlot, this.moves.element],
       side: [h("div", { class: "tabs", role: "tablist", "aria-label": "Log and chat" }, logTab, this.chat.tab), logPanel, this.chat.panel, this.hostTools.element],
       rules: rulesDialog(this.info.game, this.info.title),
       sound: soundButton(),
@@ -209,7 +211,8 @@ class RoomScreen {
       return;
     }
     this.connection.refused(ws);
-    toast(message.message || message.error, "error");
+    if (message.error === "tutorial_wrong_move") this.coach.wrong(message.message);
+    else toast(message.message || message.error, "error");
   }
 
   setYou(you) {
@@ -309,6 +312,7 @@ class RoomScreen {
     else lines();
     this.drawAround(msg);
     this.moves.draw(msg);
+    this.coach.draw(msg);
     if (this.connection.settle(msg)) this.moves.lock();
     // The game ended while you looked on: in a tall layout (a phone, a full desktop room)
     // the page is scrolled to the moves, so bring the winner into view, once.
