@@ -57,6 +57,10 @@ class UnknownBotError(ApothecaryError):
     """A bot name that is not registered for the game."""
 
 
+class UnknownLanguageError(ApothecaryError):
+    """A language code apothecary has no catalog for."""
+
+
 def shorten(text: str, limit: int = 400) -> str:
     """``text`` cut to ``limit`` characters, marked where it was cut: input is
     quoted in messages, and a message must not grow with its input (a 100 MB
