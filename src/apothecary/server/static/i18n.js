@@ -11,7 +11,11 @@ export const LANGUAGES = { en: "English", fr: "Français", de: "Deutsch", es: "E
 const STORED = "apothecary.lang";
 // Each language's plural rule, as gettext's Plural-Forms say it (the page may not
 // eval the catalog's formula: the CSP refuses it). A new language adds its rule.
-const PLURAL = { fr: (n) => (n > 1 ? 1 : 0) };
+const MILLIONS = (n) => n !== 0 && n % 1000000 === 0;
+const PLURAL = {
+  fr: (n) => (n === 0 || n === 1 ? 0 : MILLIONS(n) ? 1 : 2),
+  es: (n) => (n === 1 ? 0 : MILLIONS(n) ? 1 : 2),
+};
 const otherwise = (n) => (n !== 1 ? 1 : 0);
 
 let current = "en";
