@@ -13,6 +13,7 @@ above a message goes to the translators with it.
 
 from __future__ import annotations
 
+import datetime
 import io
 import json
 import string
@@ -57,10 +58,16 @@ METHODS = [
 
 _FORMATTER = string.Formatter()
 
+STAMP = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+"""The date every catalog's header gives: a real one would change every file at
+every run, and the test that the compiled files are fresh compares bytes."""
+
 
 def extract() -> Catalog:
     """Every message in the package's sources, with the translators' comments."""
-    catalog = Catalog(project="apothecary", domain=DOMAIN, fuzzy=False)
+    catalog = Catalog(
+        project="apothecary", domain=DOMAIN, fuzzy=False, creation_date=STAMP, revision_date=STAMP
+    )
     found: Iterator[tuple[str, int, Any, list[str], str | None]] = extract_from_dir(
         str(PACKAGE),
         METHODS,
@@ -104,6 +111,7 @@ def update(template: Catalog, code: str) -> Catalog:
     # No fuzzy matching: a guessed translation of a changed message would ship unseen.
     catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
     catalog.obsolete.clear()
+    catalog.creation_date = catalog.revision_date = STAMP
     return catalog
 
 
