@@ -12,9 +12,9 @@ import pytest
 
 pytest.importorskip("babel")
 
-from babel.messages.catalog import Catalog  # noqa: E402
+from babel.messages.catalog import Catalog
 
-from apothecary.i18n.catalogs import (  # noqa: E402
+from apothecary.i18n.catalogs import (
     built,
     extract,
     problems,
@@ -40,7 +40,8 @@ def test_every_message_in_the_sources_is_translated_in_every_language(template: 
 
 def test_the_compiled_catalogs_are_what_the_po_files_make(template: Catalog) -> None:
     stale = [
-        str(path) for path, data in built(template).items()
+        str(path)
+        for path, data in built(template).items()
         if not path.exists() or path.read_bytes() != data
     ]
     assert not stale, f"stale (run python -m apothecary.i18n check): {stale}"
@@ -50,7 +51,9 @@ def test_a_planted_untranslated_message_and_wrong_placeholder_are_caught() -> No
     catalog = Catalog(locale="fr")
     catalog.add("{who} acts", "")
     catalog.add("{who} stops eating", "{qui} arrête de manger")
-    catalog.add(("{count} glass", "{count} glasses"), ("un verre", "{count} verres", "{count} verres"))
+    catalog.add(
+        ("{count} glass", "{count} glasses"), ("un verre", "{count} verres", "{count} verres")
+    )
     catalog.add(("{count} cup", "{count} cups"), ("{n} tasse", "{count} tasses", "{count} tasses"))
     report = review({"fr": catalog})
     assert report.untranslated["fr"] == ["{who} acts"]

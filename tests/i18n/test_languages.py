@@ -68,7 +68,9 @@ def test_a_translation_may_put_the_values_in_another_order() -> None:
 
 
 def test_plural_forms_and_contexts() -> None:
-    language = Fake({"{count} glass": ["{count} verre", "{count} verres"], "colour\x04red": "rouge"})
+    language = Fake(
+        {"{count} glass": ["{count} verre", "{count} verres"], "colour\x04red": "rouge"}
+    )
     assert render(say_n("{count} glass", "{count} glasses", 1).message(), language) == ["1 verre"]
     assert render(say_n("{count} glass", "{count} glasses", 4).message(), language) == ["4 verres"]
     assert str(say_n("{count} glass", "{count} glasses", 4)) == "4 glasses"

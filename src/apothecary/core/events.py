@@ -46,8 +46,9 @@ def new_event(
     args: Mapping[str, JSON],
 ) -> dict[str, JSON]:
     """An event with no consequences yet: ``actor``, ``kind``, ``notation``,
-    ``text``, its ``words`` and their ``msg`` (to say in another language), then ``args`` (the keys of its kind, then those
-    the game adds to every event, in that order), and an empty ``then`` (and
+    ``text``, its ``words`` and their ``msg`` (to say in another language), then
+    ``args`` (the keys of its kind, then those the game adds to every event, in
+    that order), and an empty ``then`` (and
     ``then_words``, ``then_msg``) for :func:`add_then`."""
     return {
         "actor": actor,

@@ -21,9 +21,9 @@ here reads a sentence back apart: a seat is data from the moment it is named.
 from __future__ import annotations
 
 import functools
+import gettext
 import string
 from collections.abc import Callable, Iterable, Sequence
-import gettext
 from typing import TYPE_CHECKING, Any, Protocol, Union
 
 if TYPE_CHECKING:  # core.game imports this module; the alias is only for the checker
@@ -289,7 +289,7 @@ class Capital:
         self.tree = tree
 
 
-Node = Union[str, SeatsRef, Said, Capital]
+Node = str | SeatsRef | Said | Capital
 """What a message is made of: a string said as it is, seats, and templates."""
 
 
@@ -354,9 +354,8 @@ def _render_into(message: object, language: Translator, out: list[JSON]) -> None
     if not isinstance(message, list):
         raise ValueError(f"a message is a list, not {message!r}")
     for node in message:
-        if isinstance(node, str):
-            out.append(node)
-        elif isinstance(node, dict) and ("seat" in node or "seats" in node):
+        seated = isinstance(node, dict) and ("seat" in node or "seats" in node)
+        if isinstance(node, str) or seated:
             out.append(node)
         elif isinstance(node, dict) and "cap" in node:
             inner = render(node["cap"], language)
@@ -379,7 +378,9 @@ def _render_said(node: dict[str, Any], language: Translator, out: list[JSON]) ->
         else:
             said = language.npgettext(context, template, node["plural"], n)
     else:
-        said = language.gettext(template) if context is None else language.pgettext(context, template)
+        said = (
+            language.gettext(template) if context is None else language.pgettext(context, template)
+        )
     parsed = _parsed(said)
     if any(field is not None and field not in values for _, field, _, _ in parsed):
         # A translation naming a value the English does not: the English then

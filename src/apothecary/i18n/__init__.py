@@ -91,7 +91,7 @@ def from_environment(environ: Mapping[str, str] | None = None) -> str:
     return negotiate(preferences)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def translation(code: str) -> gettext.NullTranslations:
     """The catalog of a shipped language (English: the messages as they are).
     Read once per process."""

@@ -58,7 +58,7 @@ METHODS = [
 
 _FORMATTER = string.Formatter()
 
-STAMP = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+STAMP = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
 """The date every catalog's header gives: a real one would change every file at
 every run, and the test that the compiled files are fresh compares bytes."""
 
@@ -130,7 +130,7 @@ def browser_json(catalog: Catalog, code: str) -> str:
     for message in catalog:
         if not message.id or not any(path.endswith(".js") for path, _ in message.locations):
             continue
-        key = message.id[0] if isinstance(message.id, tuple) else message.id
+        key = str(message.id[0] if isinstance(message.id, tuple) else message.id)
         if message.context:
             key = f"{message.context}\u0004{key}"
         english = list(message.id) if isinstance(message.id, tuple) else message.id
@@ -138,8 +138,12 @@ def browser_json(catalog: Catalog, code: str) -> str:
         if isinstance(said, tuple):
             said = list(said)
         messages[key] = said
-    return json.dumps({"language": code, "messages": messages}, ensure_ascii=False, indent=0,
-                      sort_keys=True) + "\n"
+    return (
+        json.dumps(
+            {"language": code, "messages": messages}, ensure_ascii=False, indent=0, sort_keys=True
+        )
+        + "\n"
+    )
 
 
 @dataclass
@@ -164,7 +168,7 @@ class Report:
         return out or ["every message is translated in " + ", ".join(LANGUAGES)]
 
 
-def fields(text: str) -> set[str]:
+def fields(text: Any) -> set[str]:
     """The ``{name}`` placeholders of a message (``{{`` is a brace, not one)."""
     try:
         return {name for _, name, _, _ in _FORMATTER.parse(text) if name is not None}

@@ -71,8 +71,18 @@ export function language() {
   return current;
 }
 
-function fill(text, params) {
-  return String(text).replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
+// A catalog's message with its {name} values put in: a walk over the message (the
+// catalog's own text, never the server's words), so nothing here reads words apart.
+function fill(message, params) {
+  const parts = String(message).split("{");
+  let out = parts[0];
+  for (const part of parts.slice(1)) {
+    const end = part.indexOf("}");
+    const name = end < 0 ? null : part.slice(0, end);
+    if (name !== null && Object.hasOwn(params, name)) out += String(params[name]) + part.slice(end + 1);
+    else out += `{${part}`;
+  }
+  return out;
 }
 
 /** `msgid` in the page's language, each {name} given by `params`. */
