@@ -63,6 +63,11 @@ class LanguageError(ApothecaryError):
     code = "bad_language"
 
 
+class UnknownLanguageError(ApothecaryError):
+    """A language code apothecary has no catalog for (a well-formed tag, unlike
+    :class:`LanguageError`'s)."""
+
+
 def shorten(text: str, limit: int = 400) -> str:
     """``text`` cut to ``limit`` characters, marked where it was cut: input is
     quoted in messages, and a message must not grow with its input (a 100 MB

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 from apothecary.core.game import JSON, Action, Player, State
-from apothecary.core.words import Words, runs_of, say, seat, seats
+from apothecary.core.words import Words, message_of, runs_of, say, seat, seats
 
 __all__ = ["add_then", "after_action", "new_event", "say", "seat", "seats"]
 
@@ -34,6 +34,7 @@ def add_then(event: dict[str, Any], sentences: Sequence[str | Words]) -> None:
     texts = [str(s) for s in sentences]
     event["then"] = [*event.get("then", []), *texts]
     event["then_words"] = [*event.get("then_words", []), *(runs_of(s) for s in sentences)]
+    event["then_msg"] = [*event.get("then_msg", []), *(message_of(s) for s in sentences)]
     event["text"] = "; ".join([str(event["text"]), *texts])
 
 
@@ -45,18 +46,21 @@ def new_event(
     args: Mapping[str, JSON],
 ) -> dict[str, JSON]:
     """An event with no consequences yet: ``actor``, ``kind``, ``notation``,
-    ``text`` and its ``words``, then ``args`` (the keys of its kind, then those
-    the game adds to every event, in that order), and an empty ``then`` (and
-    ``then_words``) for :func:`add_then`."""
+    ``text``, its ``words`` and their ``msg`` (to say in another language), then
+    ``args`` (the keys of its kind, then those the game adds to every event, in
+    that order), and an empty ``then`` (and
+    ``then_words``, ``then_msg``) for :func:`add_then`."""
     return {
         "actor": actor,
         "kind": kind,
         "notation": notation,
         "text": str(text),
         "words": runs_of(text),
+        "msg": message_of(text),
         **args,
         "then": [],
         "then_words": [],
+        "then_msg": [],
     }
 
 

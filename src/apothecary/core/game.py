@@ -29,7 +29,7 @@ from apothecary.core.errors import (
     PlayerCountError,
     quote,
 )
-from apothecary.core.words import SeatsRef, Words, runs_of, say, seat
+from apothecary.core.words import SeatsRef, Words, message_of, runs_of, say, seat
 
 Action: TypeAlias = int
 """An action id: a small non-negative int, dense per game configuration."""
@@ -251,7 +251,9 @@ class Outcome:
             "reason": self.reason,
         }
         if words:
-            out["reason_words"] = runs_of(self.words if self.words is not None else self.reason)
+            said = self.words if self.words is not None else self.reason
+            out["reason_words"] = runs_of(said)
+            out["reason_msg"] = message_of(said)
         return out
 
 
@@ -835,9 +837,21 @@ class State(ABC):
         if actor == viewer or not self.game.info.has_hidden_information:
             notation = self.action_to_string(action)
             text = say("{who} plays {notation}", who=who, notation=notation)
-            return {"actor": actor, "notation": notation, "text": str(text), "words": text.runs()}
+            return {
+                "actor": actor,
+                "notation": notation,
+                "text": str(text),
+                "words": text.runs(),
+                "msg": text.message(),
+            }
         text = say("{who} acts", who=who)
-        return {"actor": actor, "notation": None, "text": str(text), "words": text.runs()}
+        return {
+            "actor": actor,
+            "notation": None,
+            "text": str(text),
+            "words": text.runs(),
+            "msg": text.message(),
+        }
 
     def action_label(self, action: Action) -> str:
         """Words for a legal action of the seat to move, shown before it is

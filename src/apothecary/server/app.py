@@ -25,6 +25,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from apothecary.core.errors import ApothecaryError
+from apothecary.i18n import negotiate
 from apothecary.server.accounts import AccountConfig, Accounts
 from apothecary.server.commands import SocketCommand
 from apothecary.server.guard import Guard, GuardConfig, public_origin
@@ -274,7 +275,8 @@ async def _serve_socket(
         await socket.close(code=1008, reason="say hello first")
         return
     try:
-        connection, welcome = await hub.connect(code, hello.get("token"))
+        lang = negotiate([hello.get("lang")])  # a language we lack: the default
+        connection, welcome = await hub.connect(code, hello.get("token"), lang)
     except RoomError as error:
         await socket.send_json(_error(error.code, str(error)))
         # 1008 (a refusal), or the error's own code: a full room is "try again later".

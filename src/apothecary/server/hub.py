@@ -33,6 +33,8 @@ import orjson
 from apothecary.bots.pool import ThinkingPool, ThinkingTooLong, WorkerDied
 from apothecary.core.bot import Bot, RandomBot
 from apothecary.core.game import Action, State
+from apothecary.i18n import DEFAULT as DEFAULT_LANGUAGE
+from apothecary.i18n import localized
 from apothecary.server.commands import RoomCommand, SocketCommand
 from apothecary.server.placement import NotHere, Placement
 from apothecary.server.placement.local import LocalPlacement
@@ -174,6 +176,8 @@ class Connection:
         """A relayed socket: how many messages the holder has sent it."""
         self.writer: asyncio.Task[None] | None = None
         """The task writing the queue out to this process's socket, once it runs."""
+        self.lang = DEFAULT_LANGUAGE
+        """The language its person reads the table in (their hello said it)."""
         self.told_presence: dict[str, Any] | None = None
         """The room's presence as this connection was last told it (an update or
         a presence message): it is sent a presence message only when that is not so."""
@@ -498,14 +502,21 @@ class Hub:
 
     # -- connections --------------------------------------------------------------------
 
-    async def connect(self, code: str, token: object) -> tuple[Connection, dict[str, Any]]:
-        """A viewer joins: a seat's token, or None to watch. Returns the
-        connection and its welcome message; everyone is told of the presence.
-        In a cluster, a socket of a room held elsewhere is relayed to its holder."""
-        return await self.placement.connect(code, token)
+    async def connect(
+        self, code: str, token: object, lang: str = DEFAULT_LANGUAGE
+    ) -> tuple[Connection, dict[str, Any]]:
+        """A viewer joins: a seat's token, or None to watch, reading ``lang``.
+        Returns the connection and its welcome message; everyone is told of the
+        presence. In a cluster, a socket of a room held elsewhere is relayed to
+        its holder (which, for now, says its words in English)."""
+        return await self.placement.connect(code, token, lang)
 
     async def connect_here(
-        self, code: str, token: object, connection: Connection | None = None
+        self,
+        code: str,
+        token: object,
+        connection: Connection | None = None,
+        lang: str = DEFAULT_LANGUAGE,
     ) -> tuple[Connection, dict[str, Any]]:
         """A viewer joins a room this process holds, as ``connection`` if it is
         given (a socket relayed from another process), else on a new one."""
@@ -523,6 +534,7 @@ class Hub:
             token_hash = None if viewer is None else hash_token(str(token))
             if connection is None:
                 connection = Connection(code, viewer, self.config.send_queue, token_hash)
+                connection.lang = lang
             else:
                 connection.viewer, connection.token_hash = viewer, token_hash
             self.placement.joined(connection)
@@ -664,17 +676,16 @@ class Hub:
                     )
         # Each distinct update is made and put in JSON once: the sockets of one
         # viewer that have been sent as much share it (a seat's tabs, spectators).
-        made: dict[tuple[Viewer, int, int], str] = {}
+        made: dict[tuple[Viewer, int, int, str], str] = {}
         chat = [_encode({"type": "chat", **entry}) for entry in changes.chat]
         now = self.config.clock()
         presence = room.presence_view()  # what every update made here says of it
         for connection in targets:
             connection.told_presence = presence
-            key = (connection.viewer, connection.seen, connection.noticed)
+            key = (connection.viewer, connection.seen, connection.noticed, connection.lang)
             if key not in made:
-                made[key] = _encode(
-                    room.view(connection.viewer, connection.seen, now, connection.noticed)
-                )
+                view = room.view(connection.viewer, connection.seen, now, connection.noticed)
+                made[key] = _encode(localized(view, connection.lang))
             connection.send_text(made[key])
             connection.seen, connection.noticed = len(room.log), len(room.notices)
             for text in chat:

@@ -869,6 +869,7 @@ class Room:
                 "notation": state.action_to_string(action),
                 "label": str(words),
                 "words": words.runs(),
+                "msg": words.message(),
                 "move": state.action_move(action),
             }
             for action in state.legal_actions()

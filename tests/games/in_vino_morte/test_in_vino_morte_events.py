@@ -6,9 +6,11 @@ and checks the event the actor, another seat and a spectator read.
 
 from __future__ import annotations
 
+import gettext
 from typing import Any
 
 from apothecary import Record
+from apothecary.core.words import render
 from apothecary.games.in_vino_morte.rules import InVinoMorteState
 
 
@@ -25,6 +27,9 @@ def test_only_the_dealer_reads_what_it_pours() -> None:
     state = play(3, ["deal 1 poison"])
     before = str(state)
     dealer = state.describe_action("deal 2 wine", 0)
+    # The words' message (for other languages) says, in English, the words themselves.
+    message, then_message = dealer.pop("msg"), dealer.pop("then_msg")
+    assert render(message, gettext.NullTranslations()) == dealer["words"] and then_message == []
     assert dealer == {
         "actor": 0,
         "kind": "deal",

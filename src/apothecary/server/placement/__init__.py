@@ -147,8 +147,11 @@ class Placement(ABC):
         """Do ``command`` where its room is held; its JSON-ready result."""
 
     @abstractmethod
-    async def connect(self, code: str, token: object) -> tuple[Connection, dict[str, Any]]:
-        """A socket joins a room wherever it is held: the connection and its welcome."""
+    async def connect(
+        self, code: str, token: object, lang: str = "en"
+    ) -> tuple[Connection, dict[str, Any]]:
+        """A socket joins a room wherever it is held, its person reading
+        ``lang``: the connection and its welcome."""
 
     @abstractmethod
     async def forward(self, connection: Connection, command: SocketCommand) -> None:

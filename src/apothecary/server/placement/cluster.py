@@ -197,11 +197,14 @@ class ClusterPlacement(Placement):
 
         return await self._where_held(command.code, lambda: command.here(self.hub), there)
 
-    async def connect(self, code: str, token: object) -> tuple[Connection, dict[str, Any]]:
-        """Joined here, or relayed to the room's holder."""
+    async def connect(
+        self, code: str, token: object, lang: str = "en"
+    ) -> tuple[Connection, dict[str, Any]]:
+        """Joined here, or relayed to the room's holder (whose words, for now,
+        are English: the relay does not carry the language yet)."""
         result: tuple[Connection, dict[str, Any]] = await self._where_held(
             code,
-            lambda: self.hub.connect_here(code, token),
+            lambda: self.hub.connect_here(code, token, lang=lang),
             lambda holder: self._connect_there(code, token, holder),
         )
         return result

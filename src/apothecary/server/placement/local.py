@@ -70,9 +70,11 @@ class LocalPlacement(Placement):
         """Done here, by the command's handler."""
         return await command.here(self.hub)
 
-    async def connect(self, code: str, token: object) -> tuple[Connection, dict[str, Any]]:
+    async def connect(
+        self, code: str, token: object, lang: str = "en"
+    ) -> tuple[Connection, dict[str, Any]]:
         """Joined here."""
-        return await self.hub.connect_here(code, token)
+        return await self.hub.connect_here(code, token, lang=lang)
 
     async def forward(self, connection: Connection, command: SocketCommand) -> None:
         """No socket is relayed on one process: done here like any other."""

@@ -5,6 +5,7 @@
 import { accountLink, seatFollows, showAccount } from "./account.js";
 import { api } from "./api.js";
 import { flask, h, replace } from "./dom.js";
+import { chooseLanguage, language, LANGUAGES, loadLanguage, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showProfile } from "./profile.js";
 import { showLeaderboard } from "./ratings.js";
@@ -12,44 +13,63 @@ import { render as renderMarkdown } from "./markdown.js";
 import { showReplay, showUpload } from "./replay.js";
 import { showRoom } from "./room.js";
 
+/** The language menu: the browser's choice until a person makes their own. */
+function languageMenu() {
+  const menu = h(
+    "select",
+    {
+      id: "language",
+      class: "language-menu",
+      "aria-label": t("Language"),
+      onchange: () => {
+        chooseLanguage(menu.value);
+        location.reload();
+      },
+    },
+    Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, selected: code === language() }, name)),
+  );
+  return menu;
+}
+
 function frame() {
   const main = h("main", { id: "app", class: "app", tabindex: "-1" });
-  const nav = h("nav", { "aria-label": "Site" }, h("a", { href: "/", class: "nav-link" }, "Lobby"));
+  const nav = h("nav", { "aria-label": t("Site") }, h("a", { href: "/", class: "nav-link" }, t("Lobby")), languageMenu());
   const header = h(
     "header",
     { class: "site-head" },
-    h("a", { href: "/", class: "brand", "aria-label": "apothecary: the lobby" }, flask(26), h("span", {}, "apothecary")),
+    h("a", { href: "/", class: "brand", "aria-label": t("apothecary: the lobby") }, flask(26), h("span", {}, "apothecary")),
     nav,
   );
   accountLink(nav).catch(() => {}); // a server without accounts' answer leaves "Sign in"
   const footer = h(
     "footer",
     { class: "site-foot" },
-    h("p", {}, "Four poison-themed games, played on this server. Rules run here; each device sees only what its seat may see."),
+    h("p", {}, t("Four poison-themed games, played on this server. Rules run here; each device sees only what its seat may see.")),
   );
-  replace(document.body, h("a", { href: "#app", class: "skip" }, "Skip to the content"), header, main, footer);
+  replace(document.body, h("a", { href: "#app", class: "skip" }, t("Skip to the content")), header, main, footer);
   return main;
 }
 
 async function showRules(main, name) {
-  replace(main, h("p", { class: "muted" }, "Loading the rules…"));
+  replace(main, h("p", { class: "muted" }, t("Loading the rules…")));
   try {
     const [game, markdown] = await Promise.all([api.game(name), api.rules(name)]);
-    document.title = `Rules of ${game.title} · apothecary`;
+    document.title = t("Rules of {game} · apothecary", { game: game.title });
     replace(
       main,
       h(
         "article",
         { class: "panel markdown rules-page" },
-        h("p", {}, h("a", { href: `/?game=${encodeURIComponent(name)}` }, "← Back to the lobby")),
+        h("p", {}, h("a", { href: `/?game=${encodeURIComponent(name)}` }, t("← Back to the lobby"))),
         renderMarkdown(markdown),
       ),
     );
   } catch (error) {
-    replace(main, h("section", { class: "panel" }, h("h1", {}, "No rules found"), h("p", {}, error.message), h("a", { href: "/" }, "Go to the lobby")));
+    replace(main, h("section", { class: "panel" }, h("h1", {}, t("No rules found")), h("p", {}, error.message), h("a", { href: "/" }, t("Go to the lobby"))));
   }
 }
 
+await loadLanguage();
 const main = frame();
 const room = location.pathname.match(/^\/rooms\/([A-Za-z0-9_-]{1,32})\/?$/);
 // /rules/NAME is the rules page; the older /?rules=NAME still works.

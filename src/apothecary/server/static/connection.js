@@ -3,6 +3,7 @@
 // in flight (sent once per position, resent once on the next socket if it went
 // unanswered). The room screen gives it hooks and never touches the socket itself.
 
+import { language } from "./i18n.js";
 import { answers } from "./api.js";
 
 const RETRY_DELAYS = [500, 1000, 2000, 4000, 8000];
@@ -56,7 +57,8 @@ export class Connection {
     this.ws = ws;
     ws.welcomed = false;
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify({ type: "hello", token: this.hooks.token() }));
+      // The language travels with the hello: the server says the table's words in it.
+      ws.send(JSON.stringify({ type: "hello", token: this.hooks.token(), lang: language() }));
     });
     ws.addEventListener("message", (event) => {
       if (this.ws !== ws) return;

@@ -2,6 +2,7 @@
 // option descriptions), and the open rooms to join or watch.
 
 import { currentUser } from "./account.js";
+import { t, tn } from "./i18n.js";
 import { api, keep, setting, setSetting } from "./api.js";
 import { h, replace, toast } from "./dom.js";
 import { firstParagraph, inline } from "./markdown.js";
@@ -10,25 +11,25 @@ import { learnButton } from "./learn.js";
 const NAME_LIMIT = 40;
 
 export async function showLobby(main) {
-  document.title = "apothecary: poison-themed games with friends and bots";
-  const gamesBox = h("div", { class: "game-cards", role: "list" }, h("p", { class: "muted" }, "Loading the games…"));
+  document.title = t("apothecary: poison-themed games with friends and bots");
+  const gamesBox = h("div", { class: "game-cards", role: "list" }, h("p", { class: "muted" }, t("Loading the games…")));
   const formBox = h("div", { id: "setup" });
-  const roomsBox = h("div", { id: "open-rooms" }, h("p", { class: "muted" }, "Looking for open rooms…"));
+  const roomsBox = h("div", { id: "open-rooms" }, h("p", { class: "muted" }, t("Looking for open rooms…")));
   const mineBox = h("section", { id: "my-games", class: "panel my-games", "aria-labelledby": "my-games-title", hidden: true });
   replace(
     main,
     h(
       "section",
       { class: "intro" },
-      h("h1", {}, "Pick your poison"),
+      h("h1", {}, t("Pick your poison")),
       h(
         "p",
         { class: "lead" },
-        "Four tabletop games of nerve and deduction. Set up a room, send the invite to your friends, and fill the empty chairs with bots.",
+        t("Four tabletop games of nerve and deduction. Set up a room, send the invite to your friends, and fill the empty chairs with bots."),
       ),
     ),
     mineBox,
-    h("section", { "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, "Choose a game"), gamesBox),
+    h("section", { "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, t("Choose a game")), gamesBox),
     h("section", { "aria-labelledby": "setup-title", class: "panel setup-panel" }, formBox),
     h(
       "section",
@@ -36,14 +37,14 @@ export async function showLobby(main) {
       h(
         "div",
         { class: "section-head" },
-        h("h2", { id: "rooms-title" }, "Open rooms"),
-        h("button", { type: "button", class: "quiet", onclick: () => refreshRooms(roomsBox) }, "Refresh"),
+        h("h2", { id: "rooms-title" }, t("Open rooms")),
+        h("button", { type: "button", class: "quiet", onclick: () => refreshRooms(roomsBox) }, t("Refresh")),
       ),
       roomsBox,
     ),
   );
   showMyGames(mineBox);
-  const games = await loadedInto(gamesBox, "The games", () => api.games());
+  const games = await loadedInto(gamesBox, t("The games"), () => api.games());
   if (!games) return;
   const wanted = new URLSearchParams(location.search).get("game");
   let chosen = games.find((g) => g.name === wanted) || games[0];
@@ -81,8 +82,8 @@ function gameCard(game, onChoose) {
     .catch(() => {});
   const players =
     game.min_players === game.max_players
-      ? `${game.min_players} players`
-      : `${game.min_players}–${game.max_players} players`;
+      ? tn("{count} player", "{count} players", game.min_players)
+      : t("{min}–{max} players", { min: game.min_players, max: game.max_players });
   return h(
     "div",
     { class: "game-card", role: "listitem", dataset: { game: game.name }, "aria-labelledby": `card-${game.name}` },
@@ -94,7 +95,7 @@ function gameCard(game, onChoose) {
       "p",
       { class: "card-facts" },
       h("span", {}, players),
-      game.has_hidden_information ? h("span", {}, "hidden information") : h("span", {}, "open information"),
+      game.has_hidden_information ? h("span", {}, t("hidden information")) : h("span", {}, t("open information")),
     ),
     h(
       "div",
@@ -102,9 +103,9 @@ function gameCard(game, onChoose) {
       h(
         "button",
         { type: "button", class: "choose", "aria-pressed": "false", onclick: onChoose },
-        `Set up ${game.title}`,
+        t("Set up {game}", { game: game.title }),
       ),
-      h("a", { href: `/rules/${encodeURIComponent(game.name)}`, class: "rules-link" }, "Read the rules"),
+      h("a", { href: `/rules/${encodeURIComponent(game.name)}`, class: "rules-link" }, t("Read the rules")),
       game.tutorial ? learnButton(game) : null,
     ),
   );
@@ -169,7 +170,7 @@ function setupForm(game) {
     maxlength: NAME_LIMIT,
     autocomplete: "nickname",
     value: setting("name", ""),
-    placeholder: "e.g. Lucrezia",
+    placeholder: t("e.g. Lucrezia"),
   });
   const playersInput = h("input", {
     type: "number",
@@ -190,16 +191,16 @@ function setupForm(game) {
     replace(
       seatsBox,
       Array.from({ length: count }, (_, i) => {
-        if (i === 0) return h("li", {}, h("span", { class: "seat-no" }, "seat 0"), h("span", {}, "You (the host)"));
+        if (i === 0) return h("li", {}, h("span", { class: "seat-no" }, t("seat {seat}", { seat: 0 })), h("span", {}, t("You (the host)")));
         const id = `seat-${i}`;
         const select = h(
           "select",
-          { id, name: id, "aria-label": `Seat ${i}` },
-          h("option", { value: "open" }, "Open for a person"),
-          levels.map((level) => h("option", { value: level }, `Bot: ${level}`)),
+          { id, name: id, "aria-label": t("Seat {seat}", { seat: i }) },
+          h("option", { value: "open" }, t("Open for a person")),
+          levels.map((level) => h("option", { value: level }, t("Bot: {level}", { level }))),
         );
         select.value = previous[i - 1] || "open";
-        return h("li", {}, h("label", { class: "seat-no", for: id }, `seat ${i}`), select);
+        return h("li", {}, h("label", { class: "seat-no", for: id }, t("seat {seat}", { seat: i })), select);
       }),
     );
   }
@@ -208,77 +209,77 @@ function setupForm(game) {
 
   const [timerOn, timerSeconds] = switchedNumber(
     { id: "timer-on", name: "timer_on" },
-    { id: "turn-seconds", name: "turn_seconds", min: 5, max: 3600, value: 60, "aria-label": "Seconds per move" },
+    { id: "turn-seconds", name: "turn_seconds", min: 5, max: 3600, value: 60, "aria-label": t("Seconds per move") },
   );
   const [seriesOn, seriesTarget] = switchedNumber(
     { id: "series-on", name: "series_on" },
-    { id: "match-target", name: "match_target", min: 2, max: 99, value: 3, "aria-label": "Wins needed to take the series" },
+    { id: "match-target", name: "match_target", min: 2, max: 99, value: 3, "aria-label": t("Wins needed to take the series") },
   );
   const listed = h("input", { type: "checkbox", id: "listed", name: "listed", checked: true });
   const hints = h("input", { type: "checkbox", id: "hints", name: "hints" });
   const rated = h("input", { type: "checkbox", id: "rated", name: "rated" });
-  const submit = h("button", { type: "submit", class: "primary" }, "Create the room");
+  const submit = h("button", { type: "submit", class: "primary" }, t("Create the room"));
 
   const form = h(
     "form",
     { class: "setup", id: "setup-form", dataset: { game: game.name }, "aria-labelledby": "setup-title" },
-    h("h2", { id: "setup-title" }, `Set up ${game.title}`),
+    h("h2", { id: "setup-title" }, t("Set up {game}", { game: game.title })),
     h(
       "div",
       { class: "setup-grid" },
       h(
         "fieldset",
         {},
-        h("legend", {}, "Players"),
-        h("div", { class: "field" }, h("label", { for: "host-name" }, "Your display name"), nameInput),
+        h("legend", {}, t("Players")),
+        h("div", { class: "field" }, h("label", { for: "host-name" }, t("Your display name")), nameInput),
         h(
           "div",
           { class: "field" },
-          h("label", { for: "players" }, "How many play"),
+          h("label", { for: "players" }, t("How many play")),
           playersInput,
           h("small", { class: "help" }, `${game.min_players} to ${game.max_players}`),
         ),
-        h("p", { class: "field-title" }, "Seats"),
+        h("p", { class: "field-title" }, t("Seats")),
         seatsBox,
       ),
       h(
         "fieldset",
         {},
-        h("legend", {}, "Game options"),
-        game.options.length ? game.options.map(optionField) : h("p", { class: "muted" }, "This game has no options."),
+        h("legend", {}, t("Game options")),
+        game.options.length ? game.options.map(optionField) : h("p", { class: "muted" }, t("This game has no options.")),
       ),
       h(
         "fieldset",
         {},
-        h("legend", {}, "Room"),
+        h("legend", {}, t("Room")),
         h(
           "div",
           { class: "field field-check" },
           timerOn,
-          h("label", { for: "timer-on" }, "Turn timer"),
+          h("label", { for: "timer-on" }, t("Turn timer")),
           h("span", { class: "inline-number" }, timerSeconds, " seconds a move"),
-          h("small", { class: "help" }, "When a person's time runs out, a bot plays for them until they come back."),
+          h("small", { class: "help" }, t("When a person's time runs out, a bot plays for them until they come back.")),
         ),
         h(
           "div",
           { class: "field field-check" },
           seriesOn,
-          h("label", { for: "series-on" }, "Series"),
+          h("label", { for: "series-on" }, t("Series")),
           h("span", { class: "inline-number" }, "first to ", seriesTarget, " wins"),
         ),
         h(
           "div",
           { class: "field field-check" },
           listed,
-          h("label", { for: "listed" }, "List this room under Open rooms"),
-          h("small", { class: "help" }, "Unlisted rooms are found only through their invite link."),
+          h("label", { for: "listed" }, t("List this room under Open rooms")),
+          h("small", { class: "help" }, t("Unlisted rooms are found only through their invite link.")),
         ),
         h(
           "div",
           { class: "field field-check" },
           hints,
-          h("label", { for: "hints" }, "Hints (a casual room)"),
-          h("small", { class: "help" }, "Each seat may ask the strongest bot for a suggestion on its turn; everyone sees that hints are on."),
+          h("label", { for: "hints" }, t("Hints (a casual room)")),
+          h("small", { class: "help" }, t("Each seat may ask the strongest bot for a suggestion on its turn; everyone sees that hints are on.")),
         ),
         h(
           "div",
@@ -297,7 +298,7 @@ function setupForm(game) {
     const name = nameInput.value.trim();
     if (!name) {
       nameInput.focus();
-      toast("Choose a display name first.", "error");
+      toast(t("Choose a display name first."), "error");
       return;
     }
     const players = parseInt(playersInput.value, 10);
@@ -320,7 +321,7 @@ function setupForm(game) {
       keep(answer.code, { seat_token: answer.seat_token, host_token: answer.host_token, seat: answer.seat, name });
       location.assign(answer.invite);
     } catch (error) {
-      toast(`The room was not created: ${error.message}`, "error");
+      toast(t("The room was not created: {reason}", { reason: error.message }), "error");
       submit.disabled = false;
     }
   });
@@ -350,17 +351,17 @@ const ROOMS_PAGE = 20; // rooms a page of the list shows (the server answers a p
 // The list shows the page it showed last (box.dataset.offset), or the last page if the list shrank.
 async function refreshRooms(box) {
   let offset = parseInt(box.dataset.offset || "0", 10);
-  let page = await loadedInto(box, "The rooms", () => api.rooms(offset, ROOMS_PAGE));
+  let page = await loadedInto(box, t("The rooms"), () => api.rooms(offset, ROOMS_PAGE));
   if (!page) return;
   if (!page.rooms.length && page.total > 0) {
     offset = Math.floor((page.total - 1) / ROOMS_PAGE) * ROOMS_PAGE;
-    page = await loadedInto(box, "The rooms", () => api.rooms(offset, ROOMS_PAGE));
+    page = await loadedInto(box, t("The rooms"), () => api.rooms(offset, ROOMS_PAGE));
     if (!page) return;
   }
   box.dataset.offset = `${offset}`;
   const { rooms, total } = page;
   if (!rooms.length) {
-    replace(box, h("p", { class: "muted" }, "No open rooms right now. Create one above, and it shows here."));
+    replace(box, h("p", { class: "muted" }, t("No open rooms right now. Create one above, and it shows here.")));
     return;
   }
   const turn = (to) => () => {
@@ -371,10 +372,10 @@ async function refreshRooms(box) {
     total > ROOMS_PAGE
       ? h(
           "nav",
-          { class: "room-pages", "aria-label": "Pages of open rooms" },
-          h("button", { type: "button", class: "quiet", disabled: offset === 0, onclick: turn(Math.max(0, offset - ROOMS_PAGE)) }, "Newer"),
+          { class: "room-pages", "aria-label": t("Pages of open rooms") },
+          h("button", { type: "button", class: "quiet", disabled: offset === 0, onclick: turn(Math.max(0, offset - ROOMS_PAGE)) }, t("Newer")),
           h("span", { class: "muted" }, ` rooms ${offset + 1}–${offset + rooms.length} of ${total} `),
-          h("button", { type: "button", class: "quiet", disabled: offset + rooms.length >= total, onclick: turn(offset + ROOMS_PAGE) }, "Older"),
+          h("button", { type: "button", class: "quiet", disabled: offset + rooms.length >= total, onclick: turn(offset + ROOMS_PAGE) }, t("Older")),
         )
       : null;
   replace(
@@ -386,7 +387,7 @@ async function refreshRooms(box) {
         const people = room.seats.filter((s) => s.kind === "human").map((s) => s.name);
         const open = room.open_seats.length;
         const status =
-          room.status === "lobby" ? (open ? `${open} of ${room.players} seats open` : "full, about to start") : `playing game ${room.game_no}`;
+          room.status === "lobby" ? (open ? t("{open} of {seats} seats open", { open, seats: room.players }) : t("full, about to start")) : t("playing game {number}", { number: room.game_no });
         const href = `/rooms/${encodeURIComponent(room.code)}`;
         return h(
           "li",
@@ -396,15 +397,15 @@ async function refreshRooms(box) {
             { class: "room-what" },
             h("strong", {}, room.title),
             h("span", { class: "muted" }, ` · ${status}`),
-            h("div", { class: "room-who" }, people.length ? `with ${people.join(", ")}` : "no one seated yet"),
+            h("div", { class: "room-who" }, people.length ? t("with {people}", { people: people.join(", ") }) : t("no one seated yet")),
           ),
           h(
             "div",
             { class: "room-buttons" },
             room.status === "lobby" && open
-              ? h("a", { class: "button primary", href: `${href}#join`, "aria-label": `Join ${room.title} room ${room.code}` }, "Join")
+              ? h("a", { class: "button primary", href: `${href}#join`, "aria-label": t("Join {game} room {code}", { game: room.title, code: room.code }) }, t("Join"))
               : null,
-            h("a", { class: "button", href: `${href}#watch`, "aria-label": `Watch ${room.title} room ${room.code}` }, "Watch"),
+            h("a", { class: "button", href: `${href}#watch`, "aria-label": t("Watch {game} room {code}", { game: room.title, code: room.code }) }, t("Watch")),
           ),
         );
       }),

@@ -2,6 +2,7 @@
 // it, its turnText), why the game ended, and the turn's clock counting down.
 
 import { h, s as svgEl } from "../dom.js";
+import { t } from "../i18n.js";
 import { reasonRuns } from "./result.js";
 
 /** The status words of update `msg`; `screen` gives `you`, `names`, `table` and `holding`. */
@@ -9,7 +10,7 @@ export function statusWords(msg, screen) {
   const { names } = screen;
   if (msg.status === "over" && !screen.holding) {
     const reason = reasonRuns(msg.outcome);
-    return `Game over${reason.length ? `: ${names.text(reason)}` : ""}`;
+    return reason.length ? t("Game over: {reason}", { reason: names.text(reason) }) : t("Game over");
   }
   let own = null;
   if (screen.table && typeof screen.table.turnText === "function") {
@@ -21,20 +22,20 @@ export function statusWords(msg, screen) {
   }
   if (own) return own;
   const seat = msg.to_move;
-  const who = seat === null || seat === undefined || seat < 0 ? null : `${names.seatName(seat)} (seat ${seat})`;
+  const who = seat === null || seat === undefined || seat < 0 ? null : t("{name} (seat {seat})", { name: names.seatName(seat), seat });
   switch (msg.waiting_for) {
     case "human":
-      if (seat === screen.you) return (msg.legal || []).length ? "Your turn: choose a move" : "Your turn";
-      return `Waiting for ${who}`;
+      if (seat === screen.you) return (msg.legal || []).length ? t("Your turn: choose a move") : t("Your turn");
+      return t("Waiting for {who}", { who });
     case "bot":
-      if (msg.seats[seat]?.away) return `A bot is playing for ${who}, who is away`;
-      return `${who} is thinking…`;
+      if (msg.seats[seat]?.away) return t("A bot is playing for {who}, who is away", { who });
+      return t("{who} is thinking…", { who });
     case "chance":
-      return "The game draws by chance…";
+      return t("The game draws by chance…");
     case "next_game":
-      return "The next game of the series starts in a moment…";
+      return t("The next game of the series starts in a moment…");
     default:
-      return "Waiting…";
+      return t("Waiting…");
   }
 }
 

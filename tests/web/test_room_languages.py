@@ -1,0 +1,104 @@
+"""Each viewer reads the table in their own language (issue #32, item 2: "each viewer
+in a room reads the table in their own language"; item 3: "the protocol's fields ...
+stay in English").
+
+One room, two people: seat 0 reads French, seat 1 German (each chose it in the
+language menu, which keeps it in localStorage). The server says the game's words
+(the log's event lines, the move buttons) to each socket in the language its hello
+named; the page's own words come from the browser catalogs. Each must see only
+their own language. Screenshots of a table per language on a phone (390 px) are
+saved as artifacts, and no language may make the page wider than the phone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from serving import make_room
+from test_room_shell import start
+
+# Words only the French, only the German catalog says (an event line and the status).
+FRENCH = ("sert un verre", "verre couvert", "À vous", "En attente de")
+GERMAN = ("schenkt", "verdecktes Glas", "Du bist dran", "Warten auf")
+ENGLISH_EVENT = "deals a"
+
+
+def choose_language(page: Any, base: str, code: str) -> None:
+    """Keep ``code`` as the page's language, as the language menu does."""
+    page.goto(f"{base}/health")  # the same origin, so the same localStorage
+    page.evaluate("([code]) => localStorage.setItem('apothecary.lang', code)", [code])
+
+
+def play_until_the_log_speaks(readers: list[Any]) -> None:
+    """Click a move on whichever page may move until both logs have an event line (the
+    game's first words come with its first move)."""
+    for _ in range(20):
+        if all(r.locator("#log li.log-event").count() for r in readers):
+            return
+        for reader in readers:
+            ours = reader.locator("#legal button[data-action]:not([disabled])")
+            if ours.count():
+                ours.first.click()
+        readers[0].wait_for_timeout(300)  # a bot's move (bot delay 0.05 s) or ours
+    raise AssertionError("no event line came")
+
+
+def log_text(page: Any) -> str:
+    assert not page.errors, page.errors
+    page.locator("#log li.log-event").first.wait_for()
+    return str(page.locator("#log").inner_text())
+
+
+def test_a_french_seat_and_a_german_seat_each_read_only_their_own_language(
+    page: Any, phone_page: Any, web_server: str, api: Any, enter_room: Any, artifacts: Path
+) -> None:
+    body = {"game": "in-vino-morte", "players": 3, "seats": ["open", "open", "easy"]}
+    room = make_room(api, host_name="Ann", seed="langs", **body)
+    claimed = api.post(f"/api/rooms/{room['code']}/seats", json={"name": "Bea"})
+    assert claimed.status_code in (200, 201), claimed.text
+    choose_language(page, web_server, "fr")
+    choose_language(phone_page, web_server, "de")
+    enter_room(page, room)
+    enter_room(phone_page, {"code": room["code"], "token": claimed.json()["token"], "seat": 1})
+    start(api, room)
+    for reader in (page, phone_page):
+        reader.locator("#room[data-status=playing] .table-area").wait_for()
+    buttons = {
+        "fr": page.locator("#legal button[data-action]"),
+        "de": phone_page.locator("#legal button[data-action]"),
+    }
+    labels = {code: b.all_inner_texts() for code, b in buttons.items()}
+    play_until_the_log_speaks([page, phone_page])
+    french, german = log_text(page), log_text(phone_page)
+    status_fr, status_de = page.inner_text("#status"), phone_page.inner_text("#status")
+    page.screenshot(path=str(artifacts / "room-fr-desktop.png"))
+    phone_page.screenshot(path=str(artifacts / "room-de-phone.png"))
+    seen_fr, seen_de = french + "\n" + status_fr, german + "\n" + status_de
+    assert any(w in seen_fr for w in FRENCH), seen_fr
+    assert any(w in seen_de for w in GERMAN), seen_de
+    assert not any(w in seen_fr for w in GERMAN), seen_fr
+    assert not any(w in seen_de for w in FRENCH), seen_de
+    assert ENGLISH_EVENT not in french and ENGLISH_EVENT not in german
+    assert page.evaluate("() => document.documentElement.lang") == "fr"
+    assert phone_page.evaluate("() => document.documentElement.lang") == "de"
+    # Whoever had moves to choose read them in their own language.
+    assert all("Verser" in x or "Échanger" in x for x in labels["fr"]), labels
+    assert all("einschenken" in x or "tauschen" in x for x in labels["de"]), labels
+    assert not page.errors and not phone_page.errors
+
+
+def test_a_table_in_each_language_fits_a_phone(
+    phone_page: Any, web_server: str, api: Any, enter_room: Any, artifacts: Path
+) -> None:
+    for code in ("en", "fr", "de", "es"):
+        body = {"game": "in-vino-morte", "players": 3, "seats": ["open", "easy", "easy"]}
+        room = make_room(api, host_name="Ann", seed=f"phone-{code}", **body)
+        start(api, room)
+        choose_language(phone_page, web_server, code)
+        enter_room(phone_page, room)
+        phone_page.locator("#room[data-status=playing] .table-area").wait_for()
+        play_until_the_log_speaks([phone_page])
+        phone_page.screenshot(path=str(artifacts / f"table-{code}-phone.png"), full_page=True)
+        width = phone_page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 390, f"{code}: the page is {width} px wide on a 390 px phone"
