@@ -50,7 +50,7 @@ from apothecary.server.store import IMPORT_GRACE, LeaseLost, Store
 
 log = logging.getLogger("apothecary.server")
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """The version of the WebSocket protocol (docs/protocol.md)."""
 
 GOING = (1001, "server shutting down")
