@@ -117,7 +117,8 @@ async def _follow(app: PlayApp, pilot: Pilot[None], session: Session) -> bool:
             before = session.state.move_number()
             entry.value = session.state.action_to_string(wrong)
             await pilot.press("enter")
-            await until(pilot, lambda why=why: why[:30] in text_of(app, "#error"))
+            said = why[:30]
+            await until(pilot, lambda: said in text_of(app, "#error"))  # noqa: B023
             assert session.state.move_number() == before  # nothing was played
             assert why[:30] in " ".join(text_of(app, "#coach").split())
             explained = True
@@ -131,7 +132,7 @@ async def _follow(app: PlayApp, pilot: Pilot[None], session: Session) -> bool:
         before = session.state.move_number()
         entry.value = session.state.action_to_string(expected)
         await pilot.press("enter")
-        await until(pilot, lambda before=before: session.state.move_number() > before)
+        await until(pilot, lambda: session.state.move_number() > before)  # noqa: B023
     return explained
 
 
