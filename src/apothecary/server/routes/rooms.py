@@ -258,8 +258,9 @@ def stoppable_only(hub: Hub, game: str, names: Iterable[str]) -> None:
     its wall-clock limit, and a named search bot (``rollout``, ``ismcts``)
     could think for minutes. The levels are sized to think well under a
     second, and so is a bot a level plays with no budget of its own (medium's
-    ``rules``) or one registered as quick (a rules bot). NeedsWorkers names the first other bot; an unknown game or
-    name is left to the room's own checks."""
+    ``rules``) or one registered as quick (a rules bot). NeedsWorkers names
+    the first other bot; an unknown game or name is left to the room's own
+    checks."""
     if hub.config.bot_workers > 0:
         return
     try:
