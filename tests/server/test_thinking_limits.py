@@ -109,6 +109,41 @@ def test_an_endless_bot_is_stopped_and_every_room_plays_on(tmp_path: Path) -> No
         assert len(record.json()["actions"]) > 2  # the endless seat's turns were played
 
 
+QUICK_OFF = PLANTED.replace(
+    "main()\n",
+    "import apothecary.bots\napothecary.bots.quick = lambda game, name: False\nmain()\n",
+)
+"""The planted server with no bot counted quick: every bot queues in the pool."""
+
+
+@pytest.mark.parametrize("planted", [False, True], ids=["quick", "planted-none-quick"])
+def test_an_easy_bot_does_not_wait_behind_another_rooms_search(
+    tmp_path: Path, planted: bool
+) -> None:
+    # One pool worker, held by the endless bot far longer than the test waits
+    # (its limit is 600 s): another room's easy bots, rules bots that answer at
+    # once, think beside the event loop and play their game to its end. Planted:
+    # with no bot counted quick they queue behind the search and play nothing.
+    flags = ("--workers-for-bots", "1", "--bot-seconds", "600", "--pause-after", "3600")
+    arrived = tmp_path / "arrived"
+    arrived.touch()
+    script = QUICK_OFF if planted else PLANTED
+    launcher = [sys.executable, "-c", script, str(arrived)]
+    with (
+        server_process(sqlite_url(tmp_path), *flags, launcher=launcher) as (base, _process),
+        httpx.Client(base_url=base, timeout=10) as client,
+    ):
+        started_room(client, ["endless", "easy"], host_name=None, seed="stuck")
+        time.sleep(1.0)  # the endless bot takes the worker first
+        other = started_room(client, ["easy", "easy"], host_name=None, seed="other")
+        if not planted:
+            wait_over(client, other["code"])
+            return
+        time.sleep(15.0)
+        room = client.get(f"/api/rooms/{other['code']}").json()
+        assert room["status"] == "playing", room  # stuck behind the search, as planted
+
+
 def _my_turn(ws: ClientConnection, seat: int) -> None:
     """Read updates until it is ``seat``'s turn."""
     deadline = time.monotonic() + WAIT

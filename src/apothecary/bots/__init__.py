@@ -94,6 +94,22 @@ def levels(game_name: str) -> dict[str, Level]:
     return {name: own.get(name, defaults[name]) for name in LEVEL_NAMES}
 
 
+def quick(game_name: str, name: str) -> bool:
+    """Whether bot or level ``name`` answers in well under a second at any size
+    (:attr:`~apothecary.core.bot.BotEntry.quick`): a level is its bot, and
+    ``careless`` is as quick as the policy it blunders with. A server thinks
+    such a bot beside its event loop rather than queueing it behind searches."""
+    base, budget = parse_spec(name)
+    if base in LEVEL_NAMES:
+        level = levels(game_name)[base]
+        base, budget = level.bot, {**level.budget, **budget}
+    available = entries(game_name)
+    if base == "careless":
+        base = str(budget.get("policy", "rules"))
+    entry = available.get(base)
+    return entry is not None and entry.quick
+
+
 def names(game_name: str) -> list[str]:
     """Every name ``load`` accepts for ``game_name``: bots, then levels."""
     return [*entries(game_name), *LEVEL_NAMES]
@@ -204,5 +220,6 @@ __all__ = [
     "load",
     "names",
     "parse_spec",
+    "quick",
     "split_specs",
 ]

@@ -732,12 +732,13 @@ class Hub:
                 return
             seat = pending.seat
             bot = room.make_bot(seat)
+            quick = room.bot_is_quick(seat)
             state = room.state
             assert state is not None
             position = state.clone()
         # Think without the lock: people may chat, and a person may take the seat back.
         try:
-            action = await self._think(bot, position, room.code)
+            action = await self._think(bot, position, room.code, quick)
         except asyncio.CancelledError:
             raise
         except (ThinkingTooLong, TimeoutError):
@@ -765,11 +766,13 @@ class Hub:
                 live.waiter = None  # this task is the one that schedules the next
                 await self._change_locked(live, play)
 
-    async def _think(self, bot: Bot, position: State, code: str) -> Action:
+    async def _think(self, bot: Bot, position: State, code: str, quick: bool) -> Action:
         """The bot's move, thought in the pool (its calls are taken in turn
-        between rooms) within ``bot_seconds``."""
+        between rooms) within ``bot_seconds``; a ``quick`` bot in a thread, so
+        that an easy bot never waits behind another room's search (its worker
+        is stopped only at the limit, and started afresh after)."""
         limit = self.config.bot_seconds
-        if self._pool is None:
+        if self._pool is None or quick:
             return await asyncio.wait_for(asyncio.to_thread(bot.step, position), limit)
         try:
             return await asyncio.wrap_future(self._pool.step(bot, position, owner=code))

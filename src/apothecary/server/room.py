@@ -658,6 +658,14 @@ class Room:
         bot.restart_at(state)
         return bot
 
+    def bot_is_quick(self, seat: int) -> bool:
+        """Whether the bot of ``seat`` answers in well under a second whatever the
+        game's size (a tutorial's script, a rules bot, a level of one): the hub
+        thinks it beside the event loop instead of queueing it behind searches."""
+        if self.script is not None:
+            return True
+        return bot_registry.quick(self.game.name, self.seats[seat].level)
+
     def _playing_state(self) -> State:
         if self.state is None or self.status != "playing":
             raise WrongPhase("no game is being played")
