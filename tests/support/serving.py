@@ -79,7 +79,7 @@ def server_process(
         "--db",
         db_url,
         "--workers-for-bots",
-        "0",
+        "1",
         "--bot-delay",
         "0",
         "--allow-seed",
