@@ -79,7 +79,7 @@ def server_process(
         "--db",
         db_url,
         "--workers-for-bots",
-        "1",
+        "0",
         "--bot-delay",
         "0",
         "--allow-seed",
