@@ -1,32 +1,35 @@
 """What a move's commit costs the database: statements, bytes, and the group
 commit's group size and throughput, on SQLite and on PostgreSQL.
 
-    python benchmarks/commit_cost.py [--moves 200] [--rooms 1,10,50,200]
+    .venv/bin/python benchmarks/commit_cost.py [--moves 200] [--rooms 1,10,50,200]
         [--seconds 3] [--no-postgres] [--json FILE]
 
 **Per move, every game.** For each registered game (its default player
 count, a person in every seat), a room plays seeded random moves, chance
 drawn by the room and a rematch when a game ends, and each move is committed
-alone by ``Store.commit`` as the hub commits it. SQLAlchemy's
-``before_cursor_execute`` hook counts each statement the driver is given (an
-executemany is one, its rows counted apart), and the bytes handed to it: the
-SQL text plus each parameter (text as UTF-8, a number as 8 bytes, JSON as
-its text). Transactions are counted by the engine's ``commit`` event. The
-same is measured with the store's memory of each room's row wiped before
-every commit (``--whole``: every commit rewrites the whole room row, as
-every commit did before the narrow update). On PostgreSQL the WAL the moves
-wrote is read too (``pg_current_wal_lsn`` before and after).
+alone by ``Store.commit``. SQLAlchemy's ``before_cursor_execute`` hook counts
+each statement the driver is given (an executemany is one, its rows counted
+apart), and the bytes handed to it: the SQL text plus each parameter (text
+as UTF-8, a number as 8 bytes, JSON as its text). BEGIN and COMMIT are not
+statements the driver is given and are not counted; transactions are
+counted by the engine's ``commit`` event. Each game is measured twice: with
+the store's memory of the room's row wiped before every commit ("whole
+row": every commit rewrites the whole room row, as every commit did before
+the narrow update), and as the store runs. On PostgreSQL the WAL the moves
+wrote is read too (``pg_current_wal_insert_lsn`` before and after).
 
 **Group commit.** N rooms of the first game each play as fast as their
 commits return, every move through ``Store.commit_grouped`` (the hub's
-path) on one event loop, for ``--seconds``: moves a second, the mean group
-(commits per transaction) and the process's CPU per move. The same rooms
-are run once more with each commit alone on the writer (``Store.run(
-Store.commit ...)``, the path before grouping), for comparison.
+path) on one event loop, for ``--seconds`` after an uncounted warm-up: moves
+a second, the mean group (commits per transaction), statements and bytes a
+move, and the process's CPU per move (the benchmark's own move making
+included, the same in both paths). The same is run with each commit alone on
+the writer (``Store.run(Store.commit, ...)``, the path before grouping), for
+comparison.
 
 PostgreSQL is a throwaway cluster started as the tests start theirs
-(tests/support/services.py: fsync off, on this machine), so its figures are
-the database's work, not a disk's.
+(tests/support/services.py: fsync and synchronous_commit off), so its
+figures are the database's work, not a disk's.
 """
 
 from __future__ import annotations
@@ -61,6 +64,8 @@ def _size(value: Any) -> int:
         return len(value)
     if isinstance(value, bool | int | float):
         return 8
+    if hasattr(value, "obj"):  # psycopg's Json wrapper: the driver sends its JSON text
+        return len(json.dumps(value.obj).encode())
     if isinstance(value, dict):
         return sum(_size(v) for v in value.values())
     if isinstance(value, list | tuple):
@@ -115,7 +120,8 @@ def _wal(store: Store) -> int | None:
     if store.url.get_backend_name() != "postgresql":
         return None
     with store.engine.connect() as connection:
-        return int(connection.execute(sa.text("SELECT pg_current_wal_lsn() - '0/0'")).scalar_one())
+        wal = sa.text("SELECT pg_current_wal_insert_lsn() - '0/0'")
+        return int(connection.execute(wal).scalar_one())
 
 
 def per_move(url: str, game: str, moves: int, whole: bool) -> dict[str, Any]:
@@ -127,15 +133,15 @@ def per_move(url: str, game: str, moves: int, whole: bool) -> dict[str, Any]:
         store.commit(room, Changes(), 0.0)
         store.commit(room, room.start(1.0), 1.0)
         rng = random.Random(7)
-        counter = Counter(store.engine)
         wal_before = _wal(store)
+        counter = Counter(store.engine)  # after the WAL query, and read before the next
         for n in range(moves):
             if whole:
                 store._written.clear()  # the row written whole, as before the narrow update
             now = 2.0 + n
             store.commit(room, _next(room, rng, now), now)
-        wal_after = _wal(store)
         statements, rows, sent, transactions = counter.snapshot()
+        wal_after = _wal(store)
         return {
             "game": game,
             "whole_row": whole,
@@ -181,18 +187,23 @@ def throughput(url: str, game: str, count: int, seconds: float, grouped: bool) -
         for room in rooms:
             store.commit(room, Changes(), 0.0)
             store.commit(room, room.start(1.0), 1.0)
+        # A warm-up first, not counted: the engine's compiled-statement cache and
+        # the driver's prepared statements are filled as a running server's are.
+        asyncio.run(_play(store, rooms, min(0.5, seconds / 4), grouped))
         groups, grouped_commits = store.groups, store.grouped
         counter = Counter(store.engine)
         cpu, wall = time.process_time(), time.monotonic()
         made = asyncio.run(_play(store, rooms, seconds, grouped))
         cpu, wall = time.process_time() - cpu, time.monotonic() - wall
-        transactions = counter.snapshot()[3]
+        statements, _rows, sent, transactions = counter.snapshot()
         return {
             "rooms": count,
             "grouped": grouped,
             "moves_per_s": made / wall,
             "mean_group": (store.grouped - grouped_commits) / max(1, store.groups - groups),
             "transactions_per_s": transactions / wall,
+            "statements_per_move": statements / max(1, made),
+            "bytes_per_move": sent / max(1, made),
             "cpu_us_per_move": 1e6 * cpu / max(1, made),
         }
     finally:
@@ -253,7 +264,10 @@ def main(argv: list[str] | None = None) -> None:
                         f" {cost['bytes']:.0f} | {cost['transactions']:.2f} | {wal}"
                     )
             print(f"\n{backend}: {games[0]} rooms committing at once, {args.seconds} s each")
-            print("rooms | grouped | moves/s | mean group | transactions/s | CPU µs/move")
+            print(
+                "rooms | grouped | moves/s | mean group | transactions/s"
+                " | statements/move | bytes/move | CPU µs/move"
+            )
             loads = []
             for count in (int(n) for n in args.rooms.split(",")):
                 for grouped in (False, True):
@@ -263,6 +277,7 @@ def main(argv: list[str] | None = None) -> None:
                     print(
                         f"{count} | {grouped} | {load['moves_per_s']:.0f} |"
                         f" {load['mean_group']:.1f} | {load['transactions_per_s']:.0f} |"
+                        f" {load['statements_per_move']:.2f} | {load['bytes_per_move']:.0f} |"
                         f" {load['cpu_us_per_move']:.0f}"
                     )
             results[backend] = {"per_move": costs, "load": loads}
