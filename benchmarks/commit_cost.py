@@ -2,7 +2,7 @@
 commit's group size and throughput, on SQLite and on PostgreSQL.
 
     .venv/bin/python benchmarks/commit_cost.py [--moves 200] [--rooms 1,10,50,200]
-        [--seconds 3] [--no-postgres] [--json FILE]
+        [--seconds 3] [--latency 2000] [--no-postgres] [--json FILE]
 
 **Per move, every game.** For each registered game (its default player
 count, a person in every seat), a room plays seeded random moves, chance
@@ -25,7 +25,8 @@ a second, the mean group (commits per transaction), statements and bytes a
 move, and the process's CPU per move (the benchmark's own move making
 included, the same in both paths). The same is run with each commit alone on
 the writer (``Store.run(Store.commit, ...)``, the path before grouping), for
-comparison.
+comparison. Then one room's ``--latency`` commits alternate between the two
+paths, each timed: what grouping costs a room with nobody to group with.
 
 PostgreSQL is a throwaway cluster started as the tests start theirs
 (tests/support/services.py: fsync and synchronous_commit off), so its
@@ -38,6 +39,7 @@ import argparse
 import asyncio
 import json
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -210,6 +212,41 @@ def throughput(url: str, game: str, count: int, seconds: float, grouped: bool) -
         store.close()
 
 
+def latency(url: str, game: str, commits: int) -> dict[str, float]:
+    """One room's commits, every other one grouped and the rest alone on the
+    writer, each timed from the call to its return: the two paths side by side,
+    so a machine whose load drifts treats them alike. Medians in µs."""
+    store = Store(url)
+    store.migrate()
+    try:
+        room = _room(game, "latency")
+        store.commit(room, Changes(), 0.0)
+        store.commit(room, room.start(1.0), 1.0)
+        rng = random.Random(3)
+        times: dict[bool, list[float]] = {False: [], True: []}
+
+        async def play() -> None:
+            for n in range(commits + 100):
+                now = 2.0 + n
+                changes = _next(room, rng, now)
+                grouped = n % 2 == 0
+                started = time.perf_counter()
+                if grouped:
+                    await store.commit_grouped(room, changes, now)
+                else:
+                    await store.run(store.commit, room, changes, now)
+                if n >= 100:  # the first hundred warm the caches
+                    times[grouped].append(time.perf_counter() - started)
+
+        asyncio.run(play())
+        return {
+            "alone_us": 1e6 * statistics.median(times[False]),
+            "grouped_us": 1e6 * statistics.median(times[True]),
+        }
+    finally:
+        store.close()
+
+
 @contextmanager
 def _sqlite() -> Iterator[Callable[[str], str]]:
     with tempfile.TemporaryDirectory() as folder:
@@ -240,6 +277,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--rooms", default="1,10,50,200")
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--latency", type=int, default=2000, help="commits timed one by one")
     parser.add_argument("--no-postgres", action="store_true")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
@@ -280,7 +318,13 @@ def main(argv: list[str] | None = None) -> None:
                         f" {load['statements_per_move']:.2f} | {load['bytes_per_move']:.0f} |"
                         f" {load['cpu_us_per_move']:.0f}"
                     )
-            results[backend] = {"per_move": costs, "load": loads}
+            one = latency(url_for("l_room"), games[0], args.latency)
+            print(
+                f"\n{backend}: one {games[0]} room, {args.latency} commits, the paths"
+                f" interleaved: median {one['alone_us']:.0f} µs alone,"
+                f" {one['grouped_us']:.0f} µs grouped"
+            )
+            results[backend] = {"per_move": costs, "load": loads, "latency": one}
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
 
