@@ -227,3 +227,36 @@ def test_one_rooms_commits_keep_their_order(store: Store, statements: Statements
     again = store.load(room.code)
     assert again is not None and again.state is not None and room.state is not None
     assert again.state.history() == room.state.history()
+
+
+def test_a_room_whose_lease_was_taken_fails_alone_in_its_group(store: Store) -> None:
+    """A cluster's commit renews each room's lease (one executemany for the
+    group); a room another process took meanwhile gets LeaseLost, and the
+    other room of the group is written."""
+    lease = ("me", 60.0)
+    kept, taken = started_room(store, "kept"), started_room(store, "taken")
+    for room in (kept, taken):
+        assert store.acquire(room.code, "me", 60.0) is True
+        store.commit(room, move(room, 8.0), 8.0, lease)
+    with store.engine.begin() as connection:  # the lease ran out, and another took it
+        connection.execute(
+            sa.text("UPDATE leases SET expires = 0 WHERE room = :r"), {"r": taken.code}
+        )
+    assert store.acquire(taken.code, "other", 60.0) is True
+    stored_taken = steps_of(store, taken.code)
+
+    async def both() -> list[Any]:
+        return await asyncio.gather(
+            store.commit_grouped(kept, move(kept, 9.0), 9.0, lease),
+            store.commit_grouped(taken, move(taken, 9.0), 9.0, lease),
+            return_exceptions=True,
+        )
+
+    kept_result, taken_result = asyncio.run(both())
+    assert kept_result is None
+    assert isinstance(taken_result, store_module.LeaseLost)
+    assert store.groups_split == 1
+    assert steps_of(store, taken.code) == stored_taken
+    again = store.load(kept.code)
+    assert again is not None and again.state is not None and kept.state is not None
+    assert again.state.history() == kept.state.history()
