@@ -424,9 +424,7 @@ class Hub:
         )
         # In a cluster the room's lease is this process's from its first commit.
         asked = time.monotonic()
-        await self.run_db(
-            self.store.commit, room, Changes(), self.config.clock(), self.placement.lease
-        )
+        await self.store.commit_grouped(room, Changes(), self.config.clock(), self.placement.lease)
         live = self._rooms[room.code] = _Live(room, touched=self.config.clock(), address=address)
         self.placement.committed(room.code, asked)
         self.placement.announce(live)
@@ -483,7 +481,7 @@ class Hub:
             return
         asked = time.monotonic()
         try:
-            await self.run_db(self.store.commit, room, changes, now, self.placement.lease)
+            await self.store.commit_grouped(room, changes, now, self.placement.lease)
             self.placement.committed(room.code, asked)
         except LeaseLost:
             # Another process holds the room now (this one stalled past its

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import os
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -263,6 +264,22 @@ _UPDATE_ROOM = rooms.update().where(rooms.c.code == sa.bindparam("room_code"))
 value was coerced into a bound parameter and walked for the statement's cache
 key, about a third of the commit's CPU on SQLite."""
 
+_INSERT_ROOM = rooms.insert()
+_INSERT_GAME = games.insert()
+_INSERT_ACTIONS = actions.insert()
+_FINISH_GAME = games.update().where(
+    games.c.room == sa.bindparam("g_room"), games.c.game_no == sa.bindparam("g_no")
+)
+_INSERT_CHAT = chat.insert()
+_TRIM_CHAT = chat.delete().where(
+    chat.c.room == sa.bindparam("c_room"), chat.c.id <= sa.bindparam("c_upto")
+)
+_INSERT_NOTICES = notices.insert()
+"""The rest of a commit's statements, made once, so each commit only binds
+values (SQLAlchemy caches each one's compiled form by its key set; the driver
+caches the prepared statement: sqlite3's statement cache, psycopg's after five
+runs)."""
+
 UNREADABLE = "unreadable JSON"
 """What :meth:`Store.kept_analysis` gives for a row whose JSON does not parse
 (never a list of decisions, so it fails any shape check and is recomputed)."""
@@ -348,6 +365,36 @@ class Store:
             else sa.literal_column("((julianday('now') - 2440587.5) * 86400.0)", sa.Float)
         )
         self._executor: concurrent.futures.ThreadPoolExecutor | None = None
+        lease_room = leases.c.room == sa.bindparam("lease_room")
+        seconds = self._clock + sa.bindparam("lease_seconds", type_=sa.Float)
+        self._renew_lease = (
+            leases.update()
+            .where(
+                lease_room,
+                leases.c.owner == sa.bindparam("lease_owner"),
+                leases.c.expires >= self._clock,
+            )
+            .values(expires=seconds)
+        )
+        self._take_lease = leases.insert().values(
+            room=sa.bindparam("lease_room"), owner=sa.bindparam("lease_owner"), expires=seconds
+        )
+        # The group commit (commit_grouped): the commits waiting for the writer,
+        # and whether a flush of them is on its way to it.
+        self._queue: list[_Queued] = []
+        self._queue_lock = threading.Lock()
+        self._armed = False
+        self.group_wait = 0.0
+        """Seconds a first queued commit waits for others (0: to the next tick)."""
+        self.groups = 0
+        """Transactions of commits written, and the commits in them (for benchmarks)."""
+        self.grouped = 0
+        self.groups_split = 0
+        """Groups that failed and were written again one room at a time."""
+        # Each room's row as this store last committed it: a later commit then
+        # writes only the columns that changed. Forgotten when the room is read
+        # again (another process may have written it) or a commit fails.
+        self._written: dict[str, dict[str, Any]] = {}
 
     @property
     def shared(self) -> bool:
@@ -395,40 +442,149 @@ class Store:
         (:meth:`acquire`) waits for this transaction and then sees the renewed
         lease: a room never has two writers, whatever the timing.
         """
-        row = room.snapshot()
-        values = dict(row)
-        code = values.pop("code")
-        with self.engine.begin() as connection:
+        self._commit_group([_Queued(room, changes, now, lease)])
+
+    async def commit_grouped(
+        self, room: Room, changes: Changes, now: float, lease: Lease | None = None
+    ) -> None:
+        """:meth:`commit`, on the writer, in one transaction with every other
+        room's commit queued in the same event-loop tick (or while the writer
+        was busy): returns, or raises what :meth:`commit` would have raised for
+        this room alone, only once that transaction has returned. A group that
+        fails is written again one room at a time, so one room's error (a lost
+        lease, a clash) fails that room alone."""
+        queued = _Queued(room, changes, now, lease)
+        with self._queue_lock:
+            self._queue.append(queued)
+            arm = not self._armed
+            self._armed = True
+        if arm:
+            # Submitted at the next tick, not now: every commit queued by the
+            # callbacks of this tick joins the group.
+            loop = asyncio.get_running_loop()
+            if self.group_wait > 0:
+                loop.call_later(self.group_wait, self._writer().submit, self._flush)
+            else:
+                loop.call_soon(self._writer().submit, self._flush)
+        await asyncio.wrap_future(queued.done)
+
+    def _flush(self) -> None:
+        # On the writer: take every queued commit, write them as groups in
+        # which each room appears once (its commits stay in order).
+        with self._queue_lock:
+            taken, self._queue = self._queue, []
+            self._armed = False
+        group: list[_Queued] = []
+        for queued in taken:
+            if any(other.room.code == queued.room.code for other in group):
+                self._deliver(group)
+                group = []
+            group.append(queued)
+        if group:
+            self._deliver(group)
+
+    def _deliver(self, group: list[_Queued]) -> None:
+        try:
+            self._commit_group(group)
+        except Exception as error:  # each room of the group is told its own result
+            if len(group) == 1:
+                _settle(group[0], error)
+                return
+            self.groups_split += 1
+            for queued in group:
+                try:
+                    self._commit_group([queued])
+                except Exception as alone:
+                    _settle(queued, alone)
+                else:
+                    _settle(queued, None)
+            return
+        for queued in group:
+            _settle(queued, None)
+
+    def _commit_group(self, group: list[_Queued]) -> None:
+        # One transaction for the whole group; the rows each room last had
+        # written are remembered only once it has committed.
+        try:
+            with self.engine.begin() as connection:
+                written = self._write_group(connection, group)
+        except Exception:
+            for queued in group:
+                self._written.pop(queued.room.code, None)
+            raise
+        self._written.update(written)
+        self.groups += 1
+        self.grouped += len(group)
+
+    def _write_group(
+        self, connection: Connection, group: list[_Queued]
+    ) -> dict[str, dict[str, Any]]:
+        rows = {queued.room.code: queued.room.snapshot() for queued in group}
+        # Rooms whose row this store wrote last get only the columns that
+        # changed (most moves change none but the times), the same key set in
+        # one executemany; a room not known gets its whole row.
+        narrow: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+        whole: list[_Queued] = []
+        for queued in group:
+            code = queued.room.code
+            before = self._written.get(code)
+            if before is None:
+                whole.append(queued)
+                continue
+            params = {k: v for k, v in rows[code].items() if k != "code" and before.get(k) != v}
+            params.update(room_code=code, updated=queued.now, alive=queued.now)
+            narrow.setdefault(tuple(sorted(params)), []).append(params)
+        for batch in narrow.values():
+            updated = connection.execute(_UPDATE_ROOM, batch)
+            if updated.rowcount != len(batch):
+                raise StoreError("a room's row is not where this store wrote it")
+        renew = [queued for queued in group if queued.lease is not None]
+        for queued in whole:
+            row = rows[queued.room.code]
+            values = {k: v for k, v in row.items() if k != "code"}
             updated = connection.execute(
                 _UPDATE_ROOM,
-                {**values, "room_code": code, "updated": now, "alive": now},
+                {**values, "room_code": row["code"], "updated": queued.now, "alive": queued.now},
             )
             if updated.rowcount == 0:
-                connection.execute(rooms.insert().values(**row, updated=now, alive=now))
-                if lease is not None:
-                    connection.execute(
-                        leases.insert().values(
-                            room=row["code"], owner=lease[0], expires=self._clock + lease[1]
-                        )
-                    )
-            elif lease is not None:
-                renewed = connection.execute(
-                    leases.update()
-                    .where(
-                        leases.c.room == row["code"],
-                        leases.c.owner == lease[0],
-                        leases.c.expires >= self._clock,
-                    )
-                    .values(expires=self._clock + lease[1])
+                connection.execute(
+                    _INSERT_ROOM, {**row, "updated": queued.now, "alive": queued.now}
                 )
-                if renewed.rowcount == 0:
-                    raise LeaseLost(f"room {row['code']}: this process no longer holds it")
-            _write_changes(connection, row["code"], changes)
-            if changes.finished is not None and room.settings.rated:
+                if queued.lease is not None:
+                    renew.remove(queued)
+                    connection.execute(
+                        self._take_lease,
+                        {
+                            "lease_room": row["code"],
+                            "lease_owner": queued.lease[0],
+                            "lease_seconds": queued.lease[1],
+                        },
+                    )
+        if renew:
+            renewed = connection.execute(
+                self._renew_lease,
+                [
+                    {
+                        "lease_room": q.room.code,
+                        "lease_owner": q.lease[0],
+                        "lease_seconds": q.lease[1],
+                    }
+                    for q in renew
+                    if q.lease is not None
+                ],
+            )
+            if renewed.rowcount != len(renew):
+                codes = ", ".join(q.room.code for q in renew)
+                raise LeaseLost(f"room {codes}: this process no longer holds it")
+        _write_changes(connection, [(queued.room.code, queued.changes) for queued in group])
+        for queued in group:
+            changes = queued.changes
+            if changes.finished is not None and queued.room.settings.rated:
                 # A rated game's ratings move in the transaction that finishes it.
                 from apothecary.server.ratings import rate_finished
 
-                rate_finished(connection, room, changes.finished[0], now)
+                rate_finished(connection, queued.room, changes.finished[0], queued.now)
+        return rows
 
     # -- turn timers across an outage ---------------------------------------------------
 
@@ -448,6 +604,9 @@ class Store:
         )
         if code is not None:
             query = query.where(rooms.c.code == code)
+            self._written.pop(code, None)
+        else:
+            self._written.clear()
         with self.engine.begin() as connection:
             moved = connection.execute(
                 query.values(deadline=rooms.c.deadline + (now - last), alive=now)
@@ -590,6 +749,8 @@ class Store:
         """The room with this code, rebuilt, or None."""
         with self.engine.connect() as connection:
             row = connection.execute(rooms.select().where(rooms.c.code == code)).mappings().first()
+            # Read to be held again: whoever wrote it meanwhile, the next commit writes it whole.
+            self._written.pop(code, None)
             return None if row is None else _rebuild(connection, dict(row))
 
     def load_active(
@@ -618,6 +779,8 @@ class Store:
                 .mappings()
                 .all()
             )
+            for row in rows:
+                self._written.pop(row["code"], None)
             return [_rebuild(connection, dict(row)) for row in rows]
 
     def game_actions(self, code: str, game_no: int) -> tuple[list[str], list[str]]:
@@ -729,66 +892,95 @@ class Store:
 
     def close(self) -> None:
         """Let the queued writes finish, then release the database's connections."""
+        if self._queue:
+            self._writer().submit(self._flush)
         if self._executor is not None:
             self._executor.shutdown(wait=True)
             self._executor = None
         self.engine.dispose()
 
 
-def _write_changes(connection: Connection, code: str, changes: Changes) -> None:
-    """What ``changes`` added to room ``code``, in the commit's transaction."""
-    if changes.new_game is not None:
-        game_no, seating = changes.new_game
-        connection.execute(games.insert().values(room=code, game_no=game_no, seating=seating))
-    if changes.actions:
-        connection.execute(
-            actions.insert(),
-            [
-                {
-                    "room": code,
-                    "game_no": a.game_no,
-                    "step": a.step,
-                    "action": a.action,
-                    "notation": a.notation,
-                    "actor": a.actor,
-                    "at": a.at,
-                }
-                for a in changes.actions
-            ],
-        )
-    if changes.finished is not None:
-        game_no, outcome = changes.finished
-        connection.execute(
-            games.update()
-            .where(games.c.room == code, games.c.game_no == game_no)
-            .values(outcome=outcome)
-        )
-    if changes.chat:
-        connection.execute(
-            chat.insert(),
-            [
-                {
-                    "room": code,
-                    "id": entry["id"],
-                    "seat": entry["seat"],
-                    "name": entry["name"],
-                    "text": entry["text"],
-                    "at": entry["at"],
-                }
-                for entry in changes.chat
-            ],
-        )
+def _write_changes(connection: Connection, group: list[tuple[str, Changes]]) -> None:
+    """What each room's ``changes`` added, in the commit's transaction: one
+    executemany a table for the whole group (games before the actions that
+    refer to them)."""
+    new_games = [
+        {"room": code, "game_no": c.new_game[0], "seating": c.new_game[1]}
+        for code, c in group
+        if c.new_game is not None
+    ]
+    if new_games:
+        connection.execute(_INSERT_GAME, new_games)
+    steps = [
+        {
+            "room": code,
+            "game_no": a.game_no,
+            "step": a.step,
+            "action": a.action,
+            "notation": a.notation,
+            "actor": a.actor,
+            "at": a.at,
+        }
+        for code, c in group
+        for a in c.actions
+    ]
+    if steps:
+        connection.execute(_INSERT_ACTIONS, steps)
+    finished = [
+        {"g_room": code, "g_no": c.finished[0], "outcome": c.finished[1]}
+        for code, c in group
+        if c.finished is not None
+    ]
+    if finished:
+        connection.execute(_FINISH_GAME, finished)
+    said = [
+        {k: entry[k] for k in ("id", "seat", "name", "text", "at")} | {"room": code}
+        for code, c in group
+        for entry in c.chat
+    ]
+    if said:
+        connection.execute(_INSERT_CHAT, said)
         # A room keeps its last CHAT_KEPT messages, in the store as in memory:
         # chat from a long-lived room cannot fill the database.
-        newest = max(int(str(entry["id"])) for entry in changes.chat)
         connection.execute(
-            chat.delete().where(chat.c.room == code, chat.c.id <= newest - CHAT_KEPT)
+            _TRIM_CHAT,
+            [
+                {"c_room": code, "c_upto": max(int(str(e["id"])) for e in c.chat) - CHAT_KEPT}
+                for code, c in group
+                if c.chat
+            ],
         )
-    if changes.notices:
-        connection.execute(
-            notices.insert(),
-            [{"room": code, "game_no": game_no, **entry} for game_no, entry in changes.notices],
-        )
+    told = [
+        {"room": code, "game_no": game_no, **entry}
+        for code, c in group
+        for game_no, entry in c.notices
+    ]
+    if told:
+        connection.execute(_INSERT_NOTICES, told)
+
+
+class _Queued:
+    """One room's commit waiting for the writer, and the future its waiter awaits."""
+
+    __slots__ = ("changes", "done", "lease", "now", "room")
+
+    def __init__(self, room: Room, changes: Changes, now: float, lease: Lease | None) -> None:
+        self.room = room
+        self.changes = changes
+        self.now = now
+        self.lease = lease
+        self.done: concurrent.futures.Future[None] = concurrent.futures.Future()
+
+
+def _settle(queued: _Queued, error: Exception | None) -> None:
+    # A waiter cancelled meanwhile is not told (its commit was still written:
+    # the room in memory has the change, so the store must too).
+    if not queued.done.set_running_or_notify_cancel():
+        return
+    if error is None:
+        queued.done.set_result(None)
+    else:
+        queued.done.set_exception(error)
 
 
 def _rebuild(connection: Connection, row: dict[str, Any]) -> Room:
