@@ -6,7 +6,7 @@ with the ``[test]`` extra (``pip install -e '.[test]'``).
 
 The messages are, in Python, the literal templates of :func:`~apothecary.core.words.say`
 (``say_in`` with a context, ``say_n`` with a plural), ``N_`` (marked for later)
-and :func:`~apothecary.i18n.gettext_in`; in the browser's JavaScript ``t``,
+and :func:`~apothecary.i18n.gettext_in`; in the browser's JavaScript ``t``, ``tx`` (pieces, for nodes),
 ``tn`` (plural) and ``tp`` (context). A comment starting ``Translators:`` just
 above a message goes to the translators with it.
 """
@@ -44,6 +44,7 @@ KEYWORDS: dict[str, Any] = {
     "N_": None,
     "gettext_in": (2,),
     "t": None,
+    "tx": None,
     "tn": (1, 2),
     "tp": ((1, "c"), 2),
 }

@@ -309,8 +309,14 @@ function actionWords(action, name) {
 
 // A pour button's words: the seat by its name, from the move's data.
 function pourWords(deal, you, name) {
-  const what = deal.cheese ? `${deal.glass} with cheese` : deal.glass;
-  return `Pour ${what} ${deal.to === you ? "into your own glass" : `for ${name(deal.to)}`}`;
+  const what = deal.cheese ? t("{glass} with cheese", { glass: glassWord(deal.glass) }) : glassWord(deal.glass);
+  return deal.to === you ? t("Pour {glass} into your own glass", { glass: what }) : t("Pour {glass} for {name}", { glass: what, name: name(deal.to) });
+}
+
+// A glass's kind as a person reads it (the move's data says "wine" or "poison").
+function glassWord(glass) {
+  // Translators: what a glass holds, as the rules page names it.
+  return glass === "poison" ? tp("glass", "poison") : tp("glass", "wine");
 }
 
 // What clicking seat `s`'s glass plays: a drink, a swap or the pour popover.
@@ -319,8 +325,8 @@ function glassControl(s, me, moves, obs, name) {
   const swap = moves.swap.get(s);
   if (swap) return { kind: "swap", key: `swap-${s}`, words: actionWords(swap, name), action: swap };
   if (moves.pourSeat === s) {
-    const deals = moves.deals.filter((d) => d.to === s).map((d) => ({ ...d, words: pourWords(d, me, name), letter: KIND[d.glass].letter + (d.cheese ? "+C" : ""), text: d.cheese ? `${d.glass} + cheese` : d.glass }));
-    return { kind: "pour", key: `pour-${s}`, words: s === me ? "Pour your own glass" : `Pour a glass for ${name(s)}`, deals, title: s === me ? "Your own glass:" : `Pour for ${name(s)}:`, dialog: `Pour for ${s === me ? "you" : name(s)}` };
+    const deals = moves.deals.filter((d) => d.to === s).map((d) => ({ ...d, words: pourWords(d, me, name), letter: KIND[d.glass].letter + (d.cheese ? "+C" : ""), text: d.cheese ? t("{glass} + cheese", { glass: glassWord(d.glass) }) : glassWord(d.glass) }));
+    return { kind: "pour", key: `pour-${s}`, words: s === me ? t("Pour your own glass") : t("Pour a glass for {name}", { name: name(s) }), deals, title: s === me ? t("Your own glass:") : t("Pour for {name}:", { name: name(s) }), dialog: s === me ? t("Pour for yourself") : t("Pour for {name}", { name: name(s) }) };
   }
   return null;
 }
@@ -338,9 +344,9 @@ function seatLayout(s, ctx) {
   const e = lastEvent;
   if (e && (e.actor === s || e.to === s || e.with === s || e.from === s)) classes.push("ivm-last");
   let note = null;
-  if (view.drunk && view.glass) note = { words: "drunk", cls: "ivm-small" };
-  else if (view.secret) note = { words: `${KIND[view.glass].word}, hidden`, cls: "ivm-small ivm-secret-note" };
-  else if (live && view.played && s !== obs.dealer) note = { words: "\u2713 played", cls: "ivm-small" };
+  if (view.drunk && view.glass) note = { words: t("drunk"), cls: "ivm-small" };
+  else if (view.secret) note = { words: t("{glass}, hidden", { glass: glassWord(view.glass) }), cls: "ivm-small ivm-secret-note" };
+  else if (live && view.played && s !== obs.dealer) note = { words: t("\u2713 played"), cls: "ivm-small" };
   const winner = !reveal && obs.phase === "over" && obs.outcome && obs.outcome.winners.includes(s);
   const control = live ? glassControl(s, me, moves, obs, names.name) : null;
   const steal = live && view.cheese ? moves.steal.get(s) : null;
@@ -355,9 +361,9 @@ function seatLayout(s, ctx) {
     toMove,
     note,
     name: { words: shown, title: shown === label ? null : label, number: `#${s}` },
-    fate: winner ? { words: "\u2605 winner", cls: "ivm-winner", label: `${names.name(s)} wins` } : !view.alive ? { words: `${SKULL_NOTE} dead`, cls: "ivm-small ivm-dead-word" } : null,
-    dealer: view.dealer ? { title: `${names.name(s)} deals` } : null,
-    cheese: view.cheese ? { steal: steal ? { key: `steal-${s}`, words: actionWords(steal, names.name), action: steal } : null, title: `${names.name(s)} holds cheese` } : null,
+    fate: winner ? { words: t("\u2605 winner"), cls: "ivm-winner", label: t("{name} wins", { name: names.name(s) }) } : !view.alive ? { words: `${SKULL_NOTE} ${t("dead")}`, cls: "ivm-small ivm-dead-word" } : null,
+    dealer: view.dealer ? { title: t("{name} deals", { name: names.name(s) }) } : null,
+    cheese: view.cheese ? { steal: steal ? { key: `steal-${s}`, words: actionWords(steal, names.name), action: steal } : null, title: t("{name} holds the Caseus Vitae", { name: names.name(s) }) } : null,
     control,
     glassTitle: control ? null : glassWords(s, view, me, names.name),
   };
@@ -513,7 +519,7 @@ export function layout(update, legal, options = {}) {
   const seats = Array.from({ length: n }, (_, s) => seatLayout(s, ctx));
   const centre = foldCentre(centreLines(obs, reveal, { you: me, wide, names }), geo, wide);
   const over = obs.phase === "over";
-  const skip = reveal ? { key: "skip", text: over ? "show result \u25b8" : "next round \u25b8", words: over ? "Show the result" : "Go on to the next round", y: geo.cy + (wide ? 78 : 70) } : null;
+  const skip = reveal ? { key: "skip", text: over ? t("show result \u25b8") : t("next round \u25b8"), words: over ? t("Show the result") : t("Go on to the next round"), y: geo.cy + (wide ? 78 : 70) } : null;
   return { wide, live, n, me, geo, seats, centre, line: moveLine(lastEvent, geo), skip };
 }
 

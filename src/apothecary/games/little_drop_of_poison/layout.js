@@ -112,11 +112,13 @@ export function characterWords(on, obs, names, actor = names.you) {
 /** The header's items. */
 export function headItems(obs) {
   return [
-    { text: `Assassination round ${obs.assassination_round}` },
-    { text: `poison round ${obs.poison_round}` },
-    { text: `first to ${obs.target} points`, goal: true },
-    { text: `deck ${obs.deck}` },
-    { text: `discards ${obs.discard_count}` },
+    { text: t("Assassination round {number}", { number: obs.assassination_round }) },
+    { text: t("poison round {number}", { number: obs.poison_round }) },
+    { text: tn("first to {count} point", "first to {count} points", obs.target), goal: true },
+    // Translators: the cards left to draw.
+    { text: t("deck {count}", { count: obs.deck }) },
+    // Translators: the cards in the discard pile.
+    { text: t("discards {count}", { count: obs.discard_count }) },
   ];
 }
 
@@ -157,7 +159,7 @@ function characterMat(character, obs, moves, view) {
     seat: isKing ? null : seatInfo.seat,
     alive,
     moving: !isKing && obs.to_move === Number(character),
-    title: isKing ? (obs.king ? `The ${obs.king} king` : "The king") : names.label(seatInfo.seat),
+    title: isKing ? (obs.king ? t("The {suit} king", { suit: obs.king }) : t("The king")) : names.label(seatInfo.seat),
     kind: isKing ? null : seatInfo.kind,
     starts: !isKing && obs.starting_seat === seatInfo.seat,
     lethal,
@@ -176,9 +178,9 @@ function characterMat(character, obs, moves, view) {
       })),
     isTarget: moves.target === character,
     ariaLabel: [
-      isKing ? (obs.king ? `the ${obs.king} king` : "the king") : `${names.label(seatInfo.seat)}, ${seatInfo.kind || "peasant"}, ${seatInfo.score} points`,
-      alive ? null : "dead",
-      danger.length ? `drops: ${danger.join(", ")}` : "no drops",
+      isKing ? (obs.king ? t("the {suit} king", { suit: obs.king }) : t("the king")) : tn("{name}, {role}, {count} point", "{name}, {role}, {count} points", seatInfo.score, { name: names.label(seatInfo.seat), role: seatInfo.kind || t("peasant") }),
+      alive ? null : t("dead"),
+      danger.length ? t("drops: {drops}", { drops: danger.join(", ") }) : t("no drops"),
     ].filter(Boolean).join("; "),
     action: null,
     hitLabel: null,
@@ -234,7 +236,7 @@ export function handView(obs, moves, view) {
     buttons.push({ kind: "done", text: words, label: full, action: done });
   }
   const pass = moves.other.get("pass");
-  if (pass) buttons.push({ kind: "pass", text: "Pass", label: "Pass: you have no card to play", action: pass });
+  if (pass) buttons.push({ kind: "pass", text: t("Pass"), label: t("Pass: you have no card to play"), action: pass });
   const title = me && !me.alive ? "Your hand (your peasant is dead this round)" : "Your hand";
   return { shown: true, title, cards, buttons };
 }
@@ -274,7 +276,7 @@ export function revealView(obs, names) {
   }
   return {
     key: `${reveal.assassination_round}.${reveal.poison_round}`,
-    title: `The reveal of poison round ${reveal.poison_round} (assassination round ${reveal.assassination_round})`,
+    title: t("The reveal of poison round {poison} (assassination round {assassination})", { poison: reveal.poison_round, assassination: reveal.assassination_round }),
     rows,
     total: rows.reduce((n, row) => n + row.cards.length, 0),
     result,

@@ -294,17 +294,17 @@ function drawMat(parent, mat, paint, onHit) {
   if (mat.isKing) crown(headRow, 28);
   else kindIcon(headRow, mat.kind, 28);
   html("span", { class: "ldp-who", text: mat.title }, headRow);
-  if (mat.starts) html("span", { class: "ldp-tag ldp-tag-start", text: "starts" }, headRow);
-  if (!mat.alive) html("span", { class: "ldp-tag ldp-tag-dead", text: "dead" }, headRow);
+  if (mat.starts) html("span", { class: "ldp-tag ldp-tag-start", text: t("starts") }, headRow);
+  if (!mat.alive) html("span", { class: "ldp-tag ldp-tag-dead", text: t("dead") }, headRow);
   const sub = html("div", "ldp-mat-sub", node);
   if (mat.isKing) {
     sub.textContent = mat.sub;
   } else {
     html("span", { class: "ldp-kind", text: mat.kind || "" }, sub);
     const score = html("span", { class: "ldp-score", text: `${mat.score} ${mat.score === 1 ? "pt" : "pts"}` }, sub);
-    score.title = "points";
-    if (mat.gain) html("span", { class: "ldp-gain", text: `+${mat.gain} this round` }, sub);
-    html("span", { class: "ldp-handcount", text: `${mat.handCount} in hand` }, sub);
+    score.title = t("points");
+    if (mat.gain) html("span", { class: "ldp-gain", text: t("+{count} this round", { count: mat.gain }) }, sub);
+    html("span", { class: "ldp-handcount", text: t("{count} in hand", { count: mat.handCount }) }, sub);
   }
   drawPile(node, mat, paint);
   if (mat.doing) html("div", { class: "ldp-doing", text: mat.doing }, node);
@@ -333,7 +333,7 @@ function drawHand(box, hand, paint, on) {
   if (!hand.shown) return;
   html("div", { class: "ldp-hand-title", text: hand.title }, box);
   const row = html("div", "ldp-hand-row", box);
-  if (!hand.cards.length) html("span", { class: "ldp-empty", text: "no cards" }, row);
+  if (!hand.cards.length) html("span", { class: "ldp-empty", text: t("no cards") }, row);
   for (const card of hand.cards) {
     const holder = html(card.live ? "button" : "div", "ldp-hand-card", row);
     holder.dataset.slot = String(card.slot);
@@ -423,7 +423,7 @@ export function mount(root, ctx) {
   revealBox.hidden = true;
   const chars = html("div", "ldp-chars", root);
   const handBox = html("section", "ldp-hand", root);
-  handBox.setAttribute("aria-label", "Your hand");
+  handBox.setAttribute("aria-label", t("Your hand"));
 
   const paint = { id, look: new Map(), colours: [], obs: {} };
   const { name: baseName, label: baseLabel } = seatWords(ctx);

@@ -164,10 +164,10 @@ export function controls(obs, moves, selected, geo) {
     const name = cell.name;
     if (moves.places.has(name)) {
       const action = moves.places.get(name);
-      out.set(name, { role: "place", play: action.id, label: `Place the ${action.move.colour || obs.drawn || "drawn"} cauldron on ${name}` });
+      out.set(name, { role: "place", play: action.id, label: (action.move.colour || obs.drawn ? t("Place the {colour} cauldron on {square}", { colour: action.move.colour || obs.drawn, square: name }) : t("Place the drawn cauldron on {square}", { square: name })) });
     } else if (targets.has(name)) {
       const action = targets.get(name);
-      out.set(name, { role: "target", play: action.id, label: `Slide ${pieceWords(action.move.piece)} from ${chosen} to ${name}` });
+      out.set(name, { role: "target", play: action.id, label: t("Slide {piece} from {from} to {to}", { piece: pieceWords(action.move.piece), from: chosen, to: name }) });
     } else if (moves.slides.has(name)) {
       const count = moves.slides.get(name).size;
       const what = pieceWords(kindAt(name));
@@ -178,7 +178,7 @@ export function controls(obs, moves, selected, geo) {
         pressed: isSelected,
         count,
         label: isSelected
-          ? `${what} on ${name}, chosen: now choose one of its ${count} destinations (Escape to put it back)`
+          ? tn("{piece} on {square}, chosen: now choose its {count} destination (Escape to put it back)", "{piece} on {square}, chosen: now choose one of its {count} destinations (Escape to put it back)", count, { piece: what, square: name })
           : `Slide ${what} on ${name} (${count} ${count === 1 ? "destination" : "destinations"})`,
       });
     }

@@ -58,7 +58,7 @@ function buildBoard(figure, plan, id) {
     class: `pp-svg ${frame.wide ? "pp-wide" : "pp-narrow"}`,
     viewBox: frame.viewBox.join(" "),
     role: "group",
-    "aria-label": "Poison Pot board",
+    "aria-label": t("Poison Pot board"),
   }, figure);
   defs(svgRoot, id);
   svg("polygon", { points: frame.corners.map(([x, y]) => `${x},${y}`).join(" "), class: "pp-hex" }, svgRoot);

@@ -97,7 +97,7 @@ function gaugeOf(obs) {
   return {
     watching: false,
     lethal,
-    title: alive ? `Your dose: ${total} of ${lethal}` : `You died at dose ${total}`,
+    title: alive ? t("Your dose: {dose} of {lethal}", { dose: total, lethal }) : t("You died at dose {dose}", { dose: total }),
     note: !alive ? "" : left <= 3 ? `\u26a0 ${left} more kills you` : `${left} more kills you`,
     warn: left <= 3,
     cells,
@@ -131,7 +131,7 @@ function boxOf(obs, legal, latest, names, wide) {
       count,
       doses,
       control: take ? control(`kind-${k}`, `Take a kind-${k} scone (${count} left)`, take) : null,
-      title: `kind ${k}: ${count} unmarked`,
+      title: t("kind {kind}: {count} unmarked", { kind: k, count }),
       last: !!latest && latest.kind === "draw" && latest.scone === k && latest.marked_by === null,
     });
   }
@@ -152,7 +152,7 @@ function boxOf(obs, legal, latest, names, wide) {
       dose,
       known: known(m.dose),
       control: take ? control(`marked-${i}`, words, take) : null,
-      title: `kind ${m.kind}, put back by ${who(m.by)}, ${dose}`,
+      title: t("kind {kind}, put back by {name}, {dose}", { kind: m.kind, name: who(m.by), dose }),
       last: !!lastBack && i === box.marked.length - 1,
     };
   });

@@ -297,7 +297,7 @@ function drawSeat(parent, seat, pen, cx, cy, cw, sizes) {
     svg("rect", { x: cubesX + c * 15, y: cubesY, width: 11, height: 11, rx: 2, class: c < seat.cubes ? "tsa-cube" : "tsa-cube-used" }, cubes);
   }
   if (wide) text(cubes, cubesX - 5, cy + 39, "cubes", { class: "tsa-tiny tsa-right" });
-  svg("title", {}, cubes).textContent = `${seat.cubes} sugar cube${seat.cubes === 1 ? "" : "s"} left`;
+  svg("title", {}, cubes).textContent = tn("{count} sugar cube left", "{count} sugar cubes left", seat.cubes);
   if (seat.extras) text(g, cx + cw - 12, line2 + 19, seat.extras, { class: `tsa-tiny tsa-right ${seat.owed ? "tsa-owed" : ""}` });
   const cupY = cy + 100;
   svg("line", { x1: cx + 10, y1: cupY - 8, x2: cx + cw - 10, y2: cupY - 8, class: "tsa-rule" }, g);
@@ -347,7 +347,7 @@ function draw(board, model, pen) {
   const W = wide ? 960 : 360;
   const focusedKey = keyInFocus(board);
   board.textContent = "";
-  const top = svg("svg", { class: `tsa-svg ${wide ? "tsa-wide" : "tsa-narrow"}`, role: "group", "aria-label": "Tea, Scones and Arsenic table" }, board);
+  const top = svg("svg", { class: `tsa-svg ${wide ? "tsa-wide" : "tsa-narrow"}`, role: "group", "aria-label": t("Tea, Scones and Arsenic table") }, board);
   let y = drawStrip(top, model.strip, pen, W);
   const boxW = wide ? 570 : W - 2 * pad;
   const rightX = wide ? pad + boxW + 14 : pad;
@@ -378,8 +378,8 @@ export function mount(root, ctx) {
   let last = null;
   let wide = root.clientWidth >= 700;
   const names = {
-    name: (s) => (ctx.seatName ? ctx.seatName(s) : `seat ${s}`),
-    label: (s) => (ctx.seatLabel ? ctx.seatLabel(s) : ctx.seatName ? ctx.seatName(s) : `seat ${s}`),
+    name: (s) => (ctx.seatName ? ctx.seatName(s) : t("seat {seat}", { seat: s })),
+    label: (s) => (ctx.seatLabel ? ctx.seatLabel(s) : ctx.seatName ? ctx.seatName(s) : t("seat {seat}", { seat: s })),
   };
   const redraw = () => {
     const model = layout(last, last.legal || [], names, wide);

@@ -8,12 +8,12 @@ import { h, replace, toast } from "./dom.js";
 
 // The header's link: "Sign in", or the account's name; both lead to /account.
 export async function accountLink(nav) {
-  const link = h("a", { href: "/account", class: "nav-link", id: "account-link" }, "Sign in");
+  const link = h("a", { href: "/account", class: "nav-link", id: "account-link" }, t("Sign in"));
   nav.append(link);
   const user = await currentUser();
   if (user) {
     replace(link, user.name);
-    link.setAttribute("aria-label", `Your account: ${user.name}`);
+    link.setAttribute("aria-label", t("Your account: {name}", { name: user.name }));
     link.dataset.user = user.name;
   }
 }
@@ -23,13 +23,13 @@ async function signedIn() {
 }
 
 export async function showAccount(main) {
-  document.title = "Your account · apothecary";
-  replace(main, h("p", { class: "muted" }, "Loading…"));
+  document.title = t("Your account · apothecary");
+  replace(main, h("p", { class: "muted" }, t("Loading…")));
   let user = null;
   try {
     user = await signedIn();
   } catch (error) {
-    replace(main, h("section", { class: "panel" }, h("h1", {}, "The server did not answer"), h("p", {}, error.message)));
+    replace(main, h("section", { class: "panel" }, h("h1", {}, t("The server did not answer")), h("p", {}, error.message)));
     return;
   }
   if (user) replace(main, signedInPage(user));
@@ -75,11 +75,11 @@ function signedOutPage() {
   return h(
     "section",
     { class: "account-page", "aria-labelledby": "account-title" },
-    h("h1", { id: "account-title" }, "Your account"),
+    h("h1", { id: "account-title" }, t("Your account")),
     h(
       "p",
       { class: "lead" },
-      "An account is optional: anyone can play from an invite link. Sign in to keep your name.",
+      t("An account is optional: anyone can play from an invite link. Sign in to keep your name."),
     ),
     h(
       "div",
@@ -121,8 +121,8 @@ function signedInPage(user) {
   return h(
     "section",
     { class: "account-page", "aria-labelledby": "account-title" },
-    h("h1", { id: "account-title" }, `Signed in as ${user.name}`),
-    h("p", { class: "muted" }, `Account made ${new Date(user.created * 1000).toLocaleDateString()}.`),
+    h("h1", { id: "account-title" }, t("Signed in as {name}", { name: user.name })),
+    h("p", { class: "muted" }, t("Account made {date}.", { date: new Date(user.created * 1000).toLocaleDateString(language()) })),
     h(
       "div",
       { class: "actions account-actions" },
@@ -136,7 +136,7 @@ function signedInPage(user) {
             home();
           },
         },
-        "Sign out",
+        t("Sign out"),
       ),
       h(
         "button",
@@ -149,7 +149,7 @@ function signedInPage(user) {
             home();
           },
         },
-        "Sign out on every device",
+        t("Sign out on every device"),
       ),
     ),
     h(
@@ -165,7 +165,7 @@ function signedInPage(user) {
         "Change it",
         async (values) => {
           await api.account.changePassword(values.current, values.new);
-          toast("Password changed; every other device is signed out.");
+          toast(t("Password changed; every other device is signed out."));
         },
       ),
       form(

@@ -237,7 +237,7 @@ function setupForm(game) {
           { class: "field" },
           h("label", { for: "players" }, t("How many play")),
           playersInput,
-          h("small", { class: "help" }, `${game.min_players} to ${game.max_players}`),
+          h("small", { class: "help" }, t("{least} to {most}", { least: game.min_players, most: game.max_players })),
         ),
         h("p", { class: "field-title" }, t("Seats")),
         seatsBox,
@@ -257,7 +257,7 @@ function setupForm(game) {
           { class: "field field-check" },
           timerOn,
           h("label", { for: "timer-on" }, t("Turn timer")),
-          h("span", { class: "inline-number" }, timerSeconds, " seconds a move"),
+          h("span", { class: "inline-number" }, timerSeconds, t(" seconds a move")),
           h("small", { class: "help" }, t("When a person's time runs out, a bot plays for them until they come back.")),
         ),
         h(
@@ -265,7 +265,7 @@ function setupForm(game) {
           { class: "field field-check" },
           seriesOn,
           h("label", { for: "series-on" }, t("Series")),
-          h("span", { class: "inline-number" }, "first to ", seriesTarget, " wins"),
+          h("span", { class: "inline-number" }, t("first to "), seriesTarget, t(" wins")),
         ),
         h(
           "div",
@@ -285,8 +285,8 @@ function setupForm(game) {
           "div",
           { class: "field field-check" },
           rated,
-          h("label", { for: "rated" }, "Rated"),
-          h("small", { class: "help" }, "Games move the players' ratings: accounts and bots only, no hints, and a seat left to the bot at the end is a loss."),
+          h("label", { for: "rated" }, t("Rated")),
+          h("small", { class: "help" }, t("Games move the players' ratings: accounts and bots only, no hints, and a seat left to the bot at the end is a loss.")),
         ),
       ),
     ),
@@ -341,7 +341,7 @@ async function loadedInto(box, what, load) {
   try {
     return await load();
   } catch (error) {
-    replace(box, h("p", { class: "error" }, `${what} could not be loaded: ${error.message}`));
+    replace(box, h("p", { class: "error" }, t("{what} could not be loaded: {error}", { what, error: error.message })));
     return null;
   }
 }
@@ -374,7 +374,7 @@ async function refreshRooms(box) {
           "nav",
           { class: "room-pages", "aria-label": t("Pages of open rooms") },
           h("button", { type: "button", class: "quiet", disabled: offset === 0, onclick: turn(Math.max(0, offset - ROOMS_PAGE)) }, t("Newer")),
-          h("span", { class: "muted" }, ` rooms ${offset + 1}–${offset + rooms.length} of ${total} `),
+          h("span", { class: "muted" }, ` ${t("rooms {first}–{last} of {total}", { first: offset + 1, last: offset + rooms.length, total })} `),
           h("button", { type: "button", class: "quiet", disabled: offset + rooms.length >= total, onclick: turn(offset + ROOMS_PAGE) }, t("Older")),
         )
       : null;
@@ -418,7 +418,7 @@ async function refreshRooms(box) {
 
 // The section's words, in one place.
 const MINE = {
-  title: "My games",
+  title: t("My games"),
   none: "No games yet. A seat you take while signed in shows here, on every device you sign in on.",
   current: "Playing now",
   finished: "Finished games",
@@ -467,7 +467,7 @@ function currentGame(game) {
       h("span", { class: "muted my-status" }, status ? ` · ${status}` : "", series),
       h("div", { class: "room-who" }, game.players.join(", ")),
     ),
-    h("div", { class: "room-buttons" }, h("a", { class: "button primary", href: game.link, "aria-label": `${MINE.open} ${game.title} room ${game.room}` }, MINE.open)),
+    h("div", { class: "room-buttons" }, h("a", { class: "button primary", href: game.link, "aria-label": t("{action} {game} room {room}", { action: MINE.open, game: game.title, room: game.room }) }, MINE.open)),
   );
 }
 
@@ -483,6 +483,6 @@ function finishedGame(game) {
       h("span", { class: "muted" }, ` · ${when} · ${MINE.results[game.result] || game.result}`),
       h("div", { class: "room-who" }, game.players.join(", ")),
     ),
-    h("div", { class: "room-buttons" }, h("a", { class: "button", href: game.replay, "aria-label": `${MINE.replay} ${game.title} game ${game.game_no} of room ${game.room}` }, MINE.replay)),
+    h("div", { class: "room-buttons" }, h("a", { class: "button", href: game.replay, "aria-label": t("{action} {game} game {number} of room {room}", { action: MINE.replay, game: game.title, number: game.game_no, room: game.room }) }, MINE.replay)),
   );
 }

@@ -34,9 +34,9 @@ export async function showRoom(main, code) {
       h(
         "section",
         { class: "panel notice" },
-        h("h1", {}, missing ? "No such room" : "The room could not be opened"),
-        h("p", {}, missing ? `No room has the code ${code}. Check the invite link.` : error.message),
-        h("p", {}, h("a", { href: "/", class: "button primary" }, "Go to the lobby")),
+        h("h1", {}, missing ? t("No such room") : t("The room could not be opened")),
+        h("p", {}, missing ? t("No room has the code {code}. Check the invite link.", { code }) : error.message),
+        h("p", {}, h("a", { href: "/", class: "button primary" }, t("Go to the lobby"))),
       ),
     );
     return;
@@ -85,23 +85,23 @@ class RoomScreen {
     this.watchers = h("span", { class: "watchers", "aria-live": "off" });
     this.banner = banner({ id: "banner", class: "banner" });
     this.awayText = h("span", { id: "away-text" });
-    const takeBack = h("button", { type: "button", class: "primary", id: "take-back", onclick: () => this.send({ type: "back" }) }, "Take my seat back");
+    const takeBack = h("button", { type: "button", class: "primary", id: "take-back", onclick: () => this.send({ type: "back" }) }, t("Take my seat back"));
     this.awayBox = h("div", { id: "away", class: "banner banner-warn", hidden: true }, this.awayText, takeBack);
     this.notice = h("div", { id: "notice", class: "banner banner-bad", hidden: true });
     this.lobby = new RoomLobby(this);
     this.hostTools = new HostTools(this);
-    this.seatsBar = h("ol", { id: "seats", class: "seats-bar", "aria-label": "Seats" });
+    this.seatsBar = h("ol", { id: "seats", class: "seats-bar", "aria-label": t("Seats") });
     this.status = new StatusLine();
     this.result = h("section", { id: "result", class: "result panel", hidden: true, "aria-labelledby": "result-title" });
     this.tableSlot = h("div", { class: "table-slot" });
     this.moves = new MovesPanel(this);
     this.coach = new CoachPanel(this);
     // Both lists scroll: tabindex 0 lets the keyboard reach them to scroll (arrows, Page Down).
-    const logList = h("ol", { id: "log", class: "log", tabindex: "0", "aria-live": "polite", "aria-label": "What happened" });
+    const logList = h("ol", { id: "log", class: "log", tabindex: "0", "aria-live": "polite", "aria-label": t("What happened") });
     this.log = new GameLog(logList, this.names, () => this.you);
     this.chat = new ChatPanel((message) => this.send(message), () => this.you);
-    const logTab = h("button", { type: "button", role: "tab", id: "tab-log", "aria-controls": "log-panel", "aria-selected": "true" }, "Log");
-    const logPanel = h("section", { id: "log-panel", role: "tabpanel", "aria-labelledby": "tab-log", class: "side-panel" }, h("h2", { class: "side-title" }, "Log"), logList);
+    const logTab = h("button", { type: "button", role: "tab", id: "tab-log", "aria-controls": "log-panel", "aria-selected": "true" }, t("Log"));
+    const logPanel = h("section", { id: "log-panel", role: "tabpanel", "aria-labelledby": "tab-log", class: "side-panel" }, h("h2", { class: "side-title" }, t("Log")), logList);
     tabbed([logTab, this.chat.tab], [logPanel, this.chat.panel], (index) => {
       if (index === 1) this.chat.seen();
       if (index === 0) this.log.scroll(true);
@@ -111,7 +111,7 @@ class RoomScreen {
       banners: [this.banner.element, this.notice, this.awayBox],
       lobby: this.lobby.element,
       play: [this.seatsBar, this.status.element, this.coach.element, this.result, this.tableSlot, this.moves.element],
-      side: [h("div", { class: "tabs", role: "tablist", "aria-label": "Log and chat" }, logTab, this.chat.tab), logPanel, this.chat.panel, this.hostTools.element],
+      side: [h("div", { class: "tabs", role: "tablist", "aria-label": t("Log and chat") }, logTab, this.chat.tab), logPanel, this.chat.panel, this.hostTools.element],
       rules: rulesDialog(this.info.game, this.info.title),
       sound: soundButton(),
     });
@@ -133,13 +133,13 @@ class RoomScreen {
     this.token = null;
     keepSeat(this.code, null);
     this.freed = true;
-    replace(this.notice, h("span", { id: "seat-freed" }, "The host freed your seat. You are watching now; you may take an open seat again."));
+    replace(this.notice, h("span", { id: "seat-freed" }, t("The host freed your seat. You are watching now; you may take an open seat again.")));
     this.notice.hidden = false;
   }
 
   send(message) {
     if (this.connection.send(message)) return true;
-    toast("Not connected right now; try again in a moment.", "error");
+    toast(t("Not connected right now; try again in a moment."), "error");
     return false;
   }
 
@@ -148,7 +148,7 @@ class RoomScreen {
     const msg = this.msg;
     if (!msg || !(msg.legal || []).some((a) => a.id === id)) return false;
     if (this.connection.sentFor !== msg.state_id && !this.connection.ready()) {
-      toast("Not connected right now; try again in a moment.", "error");
+      toast(t("Not connected right now; try again in a moment."), "error");
       return false;
     }
     if (!this.connection.act(id, msg.state_id)) return false;
@@ -197,8 +197,8 @@ class RoomScreen {
       };
       replace(
         this.notice,
-        h("span", {}, "This device's key to a seat in this room is not valid any more. "),
-        h("button", { type: "button", class: "primary", id: "watch-instead", onclick: watch }, "Watch instead"),
+        h("span", {}, t("This device's key to a seat in this room is not valid any more. ")),
+        h("button", { type: "button", class: "primary", id: "watch-instead", onclick: watch }, t("Watch instead")),
       );
       this.notice.hidden = false;
       this.banner.hide();
@@ -206,7 +206,7 @@ class RoomScreen {
     }
     if (!ws.welcomed && message.error === "not_found") {
       this.connection.stopped = true;
-      replace(this.notice, h("span", {}, "This room does not exist any more. "), h("a", { href: "/" }, "Go to the lobby"));
+      replace(this.notice, h("span", {}, t("This room does not exist any more. ")), h("a", { href: "/" }, t("Go to the lobby")));
       this.notice.hidden = false;
       return;
     }
@@ -271,7 +271,7 @@ class RoomScreen {
     if (msg.status === "lobby") {
       this.lobby.element.hidden = false;
       this.lobby.draw(msg);
-      document.title = `${this.info.title} · waiting to start · apothecary`;
+      document.title = `${this.info.title} · ${t("waiting to start")} · apothecary`;
       return;
     }
     this.lobby.element.hidden = true;
@@ -353,7 +353,7 @@ class RoomScreen {
   cues(previous, msg) {
     const yourTurn = (msg.legal || []).length > 0;
     const wasYourTurn = previous && previous.state_id === msg.state_id ? (previous.legal || []).length > 0 : false;
-    document.title = `${yourTurn ? "● Your turn · " : ""}${this.info.title} · apothecary`;
+    document.title = `${yourTurn ? `● ${t("Your turn")} · ` : ""}${this.info.title} · apothecary`;
     if (msg.fresh) return;
     const sounds = new Set((msg.events || []).map((event) => soundOf(this.loaded?.module, event)));
     const died = sounds.has("death");
@@ -366,7 +366,7 @@ class RoomScreen {
 
   drawWatchers(msg) {
     const n = msg.spectators || 0;
-    this.watchers.textContent = n ? `${n} watching` : "";
+    this.watchers.textContent = n ? tn("{count} watching", "{count} watching", n) : "";
     this.watchers.hidden = !n;
   }
 

@@ -87,7 +87,7 @@ export class GameLog {
     return h(
       "li",
       { class: "log-result", dataset: { game: String(msg.game_no) } },
-      h("span", { class: "log-text" }, `Game ${msg.game_no}: `, winners),
+      h("span", { class: "log-text" }, `${t("Game {number}:", { number: msg.game_no })} `, winners),
       reason.length ? h("ul", { class: "log-then" }, h("li", {}, this.names.pieces(reason, { capital: true }))) : null,
     );
   }
@@ -98,7 +98,7 @@ export class GameLog {
     const follow = fromStart || this.atBottom();
     if (fromStart) {
       this.list.setAttribute("aria-busy", "true");
-      this.list.append(h("li", { class: "log-game", dataset: { game: String(gameNo) } }, `Game ${gameNo} begins`));
+      this.list.append(h("li", { class: "log-game", dataset: { game: String(gameNo) } }, t("Game {number} begins", { number: gameNo })));
     }
     for (const [kind, entry] of inStepOrder(events, notices)) {
       if (kind === "notice") {
@@ -118,7 +118,7 @@ export class GameLog {
     const own = Array.isArray(event.words) && event.words.length ? event.words : ["…"];
     const then = Array.isArray(event.then_words) ? event.then_words : [];
     // A bot's move for an away person says so, not as if they had made it.
-    const byBot = typeof event.by_bot === "string" ? h("span", { class: "by-bot" }, `${event.by_bot} bot for `, this.names.who(event.actor), ": ") : null;
+    const byBot = typeof event.by_bot === "string" ? h("span", { class: "by-bot" }, tx("{level} bot for {who}:", { level: event.by_bot, who: this.names.who(event.actor) }), " ") : null;
     const data = { step: String(event.step ?? ""), game: String(gameNo), ...(byBot ? { byBot: event.by_bot } : {}) };
     return h(
       "li",

@@ -16,14 +16,14 @@ export class MovesPanel {
   /** `screen` gives `you`, `names`, `code`, `token`, `info` and `act(id)`. */
   constructor(screen) {
     this.screen = screen;
-    this.element = h("section", { id: "legal", class: "legal", "aria-label": "Your moves" });
+    this.element = h("section", { id: "legal", class: "legal", "aria-label": t("Your moves") });
   }
 
   draw(msg) {
     const { screen } = this;
     const legal = msg.legal || [];
     if (screen.you === null) {
-      replace(this.element, h("p", { class: "muted watching" }, "You are watching this game."));
+      replace(this.element, h("p", { class: "muted watching" }, t("You are watching this game.")));
       return;
     }
     if (!legal.length) {
@@ -48,9 +48,9 @@ export class MovesPanel {
     );
     const list = h("div", { class: "moves" }, buttons);
     if (legal.length > COLLAPSE_OVER) {
-      replace(this.element, h("details", { class: "moves-details" }, h("summary", {}, `All ${legal.length} moves as buttons`), list));
+      replace(this.element, h("details", { class: "moves-details" }, h("summary", {}, tn("All {count} move as buttons", "All {count} moves as buttons", legal.length)), list));
     } else {
-      replace(this.element, h("h2", { class: "moves-title" }, "Your moves"), list);
+      replace(this.element, h("h2", { class: "moves-title" }, t("Your moves")), list);
     }
     if (screen.info.settings?.hints && screen.token) this.element.append(this.hintBox(msg, legal, buttons));
     const again = focused !== undefined && buttons.find((b) => b.dataset.action === focused);
@@ -86,7 +86,7 @@ export class MovesPanel {
         button.disabled = false;
       }
     };
-    const button = h("button", { type: "button", class: "quiet", id: "hint", onclick: ask }, "Hint");
+    const button = h("button", { type: "button", class: "quiet", id: "hint", onclick: ask }, t("Hint"));
     return h("p", { class: "hint-line" }, button, " ", answer);
   }
 }

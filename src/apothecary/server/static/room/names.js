@@ -29,7 +29,7 @@ export class SeatNames {
 
   /** The name, with "(you)" for your seat. */
   seatLabel(seat) {
-    return seat === this.you() ? `${this.seatName(seat)} (you)` : this.seatName(seat);
+    return seat === this.you() ? t("{name} (you)", { name: this.seatName(seat) }) : this.seatName(seat);
   }
 
   /** A seat's name as the log and the result show it (yours marked). */

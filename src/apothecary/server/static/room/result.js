@@ -48,7 +48,7 @@ export function drawResult(box, msg, screen, holding) {
     h(
       "table",
       { class: "scores" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Score"), series ? h("th", { scope: "col" }, "Series") : null)),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Seat")), h("th", { scope: "col" }, t("Score")), series ? h("th", { scope: "col" }, t("Series")) : null)),
       h(
         "tbody",
         {},
@@ -56,7 +56,7 @@ export function drawResult(box, msg, screen, holding) {
           h(
             "tr",
             { class: [winners.has(seat) && "won", seat === you && "is-you"] },
-            h("td", {}, winners.has(seat) ? h("span", { class: "crown", "aria-label": "winner" }, "♛ ") : null, names.seatLabel(seat)),
+            h("td", {}, winners.has(seat) ? h("span", { class: "crown", "aria-label": t("winner") }, "♛ ") : null, names.seatLabel(seat)),
             h("td", { class: "num" }, formatScore(scores[seat])),
             series ? h("td", { class: "num" }, `${msg.seats[seat].wins} / ${msg.match_target}`) : null,
           ),
@@ -66,21 +66,21 @@ export function drawResult(box, msg, screen, holding) {
   ];
   if (series) {
     if (msg.series_winner !== null && msg.series_winner !== undefined) {
-      parts.push(h("p", { class: "series-line" }, `${names.seatLabel(msg.series_winner)} takes the series, first to ${msg.match_target} wins.`));
+      parts.push(h("p", { class: "series-line" }, t("{winner} takes the series, first to {target} wins.", { winner: names.seatLabel(msg.series_winner), target: msg.match_target })));
     } else if (msg.waiting_for === "next_game") {
-      parts.push(h("p", { class: "series-line" }, `First to ${msg.match_target} wins takes the series. The next game starts in a moment…`));
+      parts.push(h("p", { class: "series-line" }, t("First to {target} wins takes the series. The next game starts in a moment…", { target: msg.match_target })));
     }
   }
   const actions = h("div", { class: "form-actions" });
   if (screen.hostToken && msg.waiting_for !== "next_game") {
     actions.append(
-      h("button", { type: "button", class: "primary", id: "rematch", onclick: () => screen.rematch() }, series && msg.series_winner !== null ? "Play a new series" : "Rematch"),
+      h("button", { type: "button", class: "primary", id: "rematch", onclick: () => screen.rematch() }, series && msg.series_winner !== null ? t("Play a new series") : t("Rematch")),
     );
   } else if (msg.waiting_for !== "next_game") {
-    actions.append(h("span", { class: "muted" }, "The host may offer a rematch."));
+    actions.append(h("span", { class: "muted" }, t("The host may offer a rematch.")));
   }
-  actions.append(h("a", { href: `/replay/${encodeURIComponent(screen.code)}/${msg.game_no}`, class: "button", id: "open-replay" }, "Open the replay"));
-  actions.append(h("a", { href: "/", class: "button" }, "Back to the lobby"));
+  actions.append(h("a", { href: `/replay/${encodeURIComponent(screen.code)}/${msg.game_no}`, class: "button", id: "open-replay" }, t("Open the replay")));
+  actions.append(h("a", { href: "/", class: "button" }, t("Back to the lobby")));
   parts.push(actions);
   replace(box, parts);
   box.hidden = false;

@@ -80,7 +80,7 @@ export class StatusLine {
     this.clock.hidden = false;
     if (this.clockText.textContent !== shown) {
       this.clockText.textContent = shown;
-      this.clock.setAttribute("aria-label", `${whole} seconds left to move`);
+      this.clock.setAttribute("aria-label", tn("{count} second left to move", "{count} seconds left to move", whole));
     }
     this.clock.classList.toggle("warn", left < 10);
   }

@@ -28,7 +28,7 @@ export function mount(root, ctx) {
   root.classList.add("generic-table");
   const heading = document.createElement("h2");
   heading.className = "generic-title";
-  heading.textContent = "What you can see";
+  heading.textContent = t("What you can see");
   const last = document.createElement("p");
   last.className = "generic-last";
   const body = document.createElement("div");
@@ -77,7 +77,7 @@ export function mount(root, ctx) {
       if (value.length === 0) {
         const span = document.createElement("span");
         span.className = "muted";
-        span.textContent = "none";
+        span.textContent = t("none");
         return span;
       }
       const perSeat = ctx.players > 1 && value.length === ctx.players;
@@ -111,7 +111,7 @@ export function mount(root, ctx) {
     if (Object.keys(value).length === 0) {
       const span = document.createElement("span");
       span.className = "muted";
-      span.textContent = "none";
+      span.textContent = t("none");
       return span;
     }
     const dl = document.createElement("dl");
@@ -130,7 +130,7 @@ export function mount(root, ctx) {
     update(msg) {
       const events = msg.events || [];
       if (events.length) {
-        last.textContent = `Last: ${readWords(eventRuns(events[events.length - 1]), (seat) => ctx.seatLabel(seat))}`;
+        last.textContent = t("Last: {event}", { event: readWords(eventRuns(events[events.length - 1]), (seat) => ctx.seatLabel(seat)) });
       }
       body.replaceChildren(render(msg.observation ?? {}, 0));
     },
