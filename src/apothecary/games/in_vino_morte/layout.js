@@ -10,6 +10,7 @@
 // notation, a label or an event's text.
 
 import { joinNames, readWords } from "/static/words.js";
+import { t, tp } from "/static/i18n.js";
 
 export const WIDE_MIN = 640; // CSS px: the root at least this wide draws the wide table
 export const SKULL_NOTE = "\u2620"; // ☠

@@ -11,6 +11,7 @@
 
 import { clickable as kitClickable, focusedKey as keyInFocus, html, refocus, svg, text, watchWidth } from "/static/tables/kit.js";
 import { KIND, MARK_R, SKULL_NOTE, WIDE_MIN, feltPath, layout, markX, turnText } from "./layout.js";
+import { t } from "/static/i18n.js";
 
 export { soundOf } from "./layout.js";
 

@@ -9,6 +9,7 @@
 // observation's `card_types`: nothing here reads notation, text or labels apart.
 
 import { joinNames } from "/static/words.js";
+import { t, tn } from "/static/i18n.js";
 
 /** "1 card", "2 cards". */
 export function plural(n, one, many = `${one}s`) {

@@ -11,6 +11,7 @@
 
 import { clear, focusKeeper, html, mountId, seatWords, svg, text } from "/static/tables/kit.js";
 import { cardInfo, latestPlay, layout, seatNamer, soundOf as soundOfEvent, turnText } from "./layout.js";
+import { t } from "/static/i18n.js";
 
 const PALETTE = {
   blue: "#0072b2",

@@ -8,6 +8,8 @@
 // numbers in word runs (/static/words.js reads them): nothing here reads notation,
 // a label or an event's text.
 
+import { t, tn } from "/static/i18n.js";
+
 export const D = 60; // distance between neighbouring circles (SVG units)
 export const PIECE = 24; // radius of a piece
 export const HIT = 29; // radius of a circle's click/tap target

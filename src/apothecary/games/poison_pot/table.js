@@ -12,6 +12,7 @@
 import { asButton, clear, fitText, focusKeeper, html, mountId, onActivate, seatWords, svg, text, textWidth, watchWidth } from "/static/tables/kit.js";
 import { readWords } from "/static/words.js";
 import { D, HIT, LOOK, PIECE, ROWS, WIDE, chipName, layout } from "./layout.js";
+import { t } from "/static/i18n.js";
 
 export { soundOf } from "./layout.js";
 

@@ -7,6 +7,7 @@
 // Nothing here reads a notation, a label or an event's text.
 
 import { joinNames, readWords } from "/static/words.js";
+import { t } from "/static/i18n.js";
 
 /** Every kind's doses, in the order the box's digits show them. */
 export const DOSES = [0, 0, 1, 1, 2, 3];

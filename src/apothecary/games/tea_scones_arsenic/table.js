@@ -15,6 +15,7 @@
 
 import { clickable as kitClickable, clip, fitText, focusedKey as keyInFocus, html, lineFits, refocus, svg, text, watchWidth } from "/static/tables/kit.js";
 import { layout, soundOf as eventSound, turnText } from "./layout.js";
+import { t, tn } from "/static/i18n.js";
 
 // Okabe-Ito colours, one per kind; the kind's number is always drawn on it.
 const KIND_FILL = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00"];

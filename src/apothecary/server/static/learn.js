@@ -4,6 +4,7 @@
 
 import { api, keep, setting } from "./api.js";
 import { h, toast } from "./dom.js";
+import { t } from "/static/i18n.js";
 
 /** The button that starts `game`'s tutorial (a game whose info says `tutorial: true`). */
 export function learnButton(game) {

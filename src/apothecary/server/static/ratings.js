@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
+import { t, tn } from "/static/i18n.js";
 
 // "1105 ± 968": the rating and its uncertainty, as the server shows them.
 export function ratingText(entry) {

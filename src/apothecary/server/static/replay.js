@@ -13,6 +13,7 @@ import { clip, h, replace, s as svg, stylesheet, toast } from "./dom.js";
 import { reasonRuns } from "./room/result.js";
 import { loadTable, mountTable } from "./tables/load.js";
 import { eventRuns, joinNames, readWords } from "./words.js";
+import { t, tn } from "/static/i18n.js";
 
 const SEAT_COLOURS = ["#b5472f", "#2f6db5", "#3b8a3e", "#8a5bb5", "#b58a2f", "#2fa3a3", "#b52f7a", "#6b6b6b", "#4a4ab5"];
 

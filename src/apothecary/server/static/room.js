@@ -20,6 +20,7 @@ import { drawSeatsBar, seatChips } from "./room/seats.js";
 import { StatusLine } from "./room/status.js";
 import * as sound from "./sound.js";
 import { loadTable, mountTable, soundOf } from "./tables/load.js";
+import { t, tn } from "/static/i18n.js";
 
 const SEAT_FREED = 4003; // the close code of a seat the host freed
 

@@ -2,6 +2,7 @@
 // the form players write in (spectators read only), and the unread mark on its tab.
 
 import { h, replace } from "../dom.js";
+import { t } from "/static/i18n.js";
 
 const CHAT_LIMIT = 500;
 

@@ -7,6 +7,7 @@
 
 import { api, keep } from "../api.js";
 import { h, replace, stylesheet, toast } from "../dom.js";
+import { t } from "/static/i18n.js";
 
 const SHOWN = 3; // the coach's last lines shown above the instruction
 

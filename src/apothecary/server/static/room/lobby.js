@@ -5,6 +5,7 @@
 import { api, keep, setSetting, setting } from "../api.js";
 import { h, replace, toast } from "../dom.js";
 import { svg as qrSvg } from "../qr.js";
+import { t } from "/static/i18n.js";
 
 const NAME_LIMIT = 40;
 

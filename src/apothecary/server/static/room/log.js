@@ -3,6 +3,7 @@
 // came back, was handed to a bot) between them in step order, and a game's result line.
 
 import { h, replace } from "../dom.js";
+import { t, tx } from "/static/i18n.js";
 
 /** Events and notices in the order they happened (a notice names the step it came before):
  * a list of ["event", event] and ["notice", notice]. */

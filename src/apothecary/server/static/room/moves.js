@@ -4,6 +4,7 @@
 
 import { api } from "../api.js";
 import { h, replace } from "../dom.js";
+import { t, tn } from "/static/i18n.js";
 
 const COLLAPSE_OVER = 12;
 

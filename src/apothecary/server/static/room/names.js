@@ -3,6 +3,7 @@
 
 import { h } from "../dom.js";
 import { readWords, wordPieces } from "../words.js";
+import { t } from "/static/i18n.js";
 
 export class SeatNames {
   /** `seats()` gives the seats as the last update (or the room) lists them, `you()` your seat or null. */

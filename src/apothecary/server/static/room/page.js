@@ -6,6 +6,7 @@ import { api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { render as renderMarkdown } from "../markdown.js";
 import * as sound from "../sound.js";
+import { t } from "/static/i18n.js";
 
 /** The rules of `game` (its name) in a dialog, loaded the first time it opens. */
 export function rulesDialog(game, title) {

@@ -3,6 +3,7 @@
 
 import { h, replace } from "../dom.js";
 import { joinNames } from "../words.js";
+import { t } from "/static/i18n.js";
 
 /** The outcome's reason as words: `reason_words`, or the plain `reason` of an older server. */
 export function reasonRuns(outcome) {

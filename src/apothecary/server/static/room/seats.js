@@ -3,6 +3,7 @@
 // it); `drawSeatsBar` draws it.
 
 import { h, replace } from "../dom.js";
+import { t, tn } from "/static/i18n.js";
 
 /**
  * The chips of update `msg` for the seat `you` (null: watching), named by `names`

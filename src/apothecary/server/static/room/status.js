@@ -2,7 +2,7 @@
 // it, its turnText), why the game ended, and the turn's clock counting down.
 
 import { h, s as svgEl } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 import { reasonRuns } from "./result.js";
 
 /** The status words of update `msg`; `screen` gives `you`, `names`, `table` and `holding`. */

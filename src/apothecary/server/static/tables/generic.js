@@ -3,6 +3,7 @@
 // table of its own (named by its game's manifest) draws a real board instead.
 
 import { eventRuns, readWords } from "../words.js";
+import { t } from "/static/i18n.js";
 
 function words(key) {
   return String(key).replace(/_/g, " ");
