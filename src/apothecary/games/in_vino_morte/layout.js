@@ -10,7 +10,7 @@
 // notation, a label or an event's text.
 
 import { joinNames, readWords } from "/static/words.js";
-import { t, tp } from "/static/i18n.js";
+import { t, tn, tp } from "/static/i18n.js";
 
 export const WIDE_MIN = 640; // CSS px: the root at least this wide draws the wide table
 export const SKULL_NOTE = "\u2620"; // ☠
@@ -84,12 +84,12 @@ export function legalByMove(legal) {
  * name alone as the board draws it beside its "#N": the update's seat list
  * gives it (a shell's name may carry "(seat N)" for twins), else `name(s)`.
  */
-export function seatNames(update, name = (s) => `seat ${s}`) {
+export function seatNames(update, name = (s) => t("seat {seat}", { seat: s })) {
   const places = (update && update.seats) || [];
   const own = (s) => {
     const place = places[s];
     if (!place) return name(s);
-    return place.name || (place.kind === "open" ? "open seat" : `seat ${s}`);
+    return place.name || (place.kind === "open" ? t("open seat") : t("seat {seat}", { seat: s }));
   };
   return { name, own };
 }
@@ -295,11 +295,15 @@ export function seatView(obs, s, reveal, reducedMotion = false) {
 }
 
 function glassWords(s, view, you, name) {
-  const whose = s === you ? "Your glass" : `${name(s)}'s glass`;
-  if (!view.glass) return `${whose}: none`;
-  if (view.glass === "covered") return `${whose}: covered`;
-  if (view.secret) return `${whose}: ${view.glass} (only you, the dealer, see it)`;
-  return `${whose}: ${view.glass}${view.drunk ? ", drunk" : ""}`;
+  // Translators: {glass} is "wine" or "poison" (said below); {name} a seat's name.
+  const glass = view.glass === "wine" ? t("wine") : view.glass === "poison" ? t("poison") : view.glass;
+  const mine = s === you;
+  const who = { name: name(s), glass };
+  if (!view.glass) return mine ? t("Your glass: none") : t("{name}'s glass: none", who);
+  if (view.glass === "covered") return mine ? t("Your glass: covered") : t("{name}'s glass: covered", who);
+  if (view.secret) return mine ? t("Your glass: {glass} (only you, the dealer, see it)", who) : t("{name}'s glass: {glass} (only you, the dealer, see it)", who);
+  if (view.drunk) return mine ? t("Your glass: {glass}, drunk", who) : t("{name}'s glass: {glass}, drunk", who);
+  return mine ? t("Your glass: {glass}", who) : t("{name}'s glass: {glass}", who);
 }
 
 // A legal action's words with its seats by name (its label, as it came, only
@@ -375,59 +379,65 @@ function seatLayout(s, ctx) {
 // The centre's words, line by line ([words, class, most lines, summary]).
 function centreLines(obs, reveal, ctx) {
   const { you, wide, names } = ctx;
-  const centreName = (s) => (s === you ? "you" : `${names.own(s)} #${s}`);
+  const centreName = (s) => (s === you ? t("you") : `${names.own(s)} #${s}`);
   const seatsWords = (list) => joinNames(list.map(centreName));
   // Who a finished round killed: the verb and the round first ("round 1:
   // you, medium bot #2 died" read as a list once a phone had wrapped it).
   const deathWords = (round) => {
     const died = round.died;
-    if (!died.length) return [`nobody died in round ${round.round}`, "ivm-centre-small"];
-    return [`died in round ${round.round}: ${seatsWords(died)}`, "ivm-centre-small", 3, `${died.length} players died in round ${round.round}`];
+    if (!died.length) return [t("nobody died in round {round}", { round: round.round }), "ivm-centre-small"];
+    const summary = tn("{count} player died in round {round}", "{count} players died in round {round}", died.length, { round: round.round });
+    return [t("died in round {round}: {names}", { round: round.round, names: seatsWords(died) }), "ivm-centre-small", 3, summary];
   };
   const lines = [];
   if (reveal) {
-    lines.push([`Round ${reveal.lr.round}: the reveal`, "ivm-centre-title"]);
+    lines.push([t("Round {round}: the reveal", { round: reveal.lr.round }), "ivm-centre-title"]);
     const died = reveal.lr.died;
     const done = reveal.shown >= reveal.lr.revealed.length;
-    const dies = died.length === 1 && died[0] !== you ? "dies" : "die";
-    if (done) lines.push(died.length ? [`${seatsWords(died)} ${dies}`, "ivm-centre-line", 2, `${died.length} players die`] : ["nobody dies", "ivm-centre-line"]);
-    else lines.push(["the glasses are turned over\u2026", "ivm-centre-line"]);
+    const summary = tn("{count} player dies", "{count} players die", died.length);
+    // Translators: {names} is one seat ("Ann dies"), you ("you die") or a list ("Ann and Bob die").
+    const dies = died.length === 1 && died[0] !== you ? t("{names} dies", { names: seatsWords(died) }) : t("{names} die", { names: seatsWords(died) });
+    if (done) lines.push(died.length ? [dies, "ivm-centre-line", 2, summary] : [t("nobody dies"), "ivm-centre-line"]);
+    else lines.push([t("the glasses are turned over\u2026"), "ivm-centre-line"]);
     return lines;
   }
   if (obs.phase === "over") {
     const winners = obs.outcome ? obs.outcome.winners : [];
-    lines.push(["Game over", "ivm-centre-title"]);
-    if (winners.length === 1) lines.push([`${winners[0] === you ? "You are" : centreName(winners[0]) + " is"} the last alive`, "ivm-centre-line"]);
-    else if (winners.length) lines.push([`${seatsWords(winners)} share the win`, "ivm-centre-line", 2, `${winners.length} players share the win`]);
-    else lines.push(["nobody survives", "ivm-centre-line"]);
+    lines.push([t("Game over"), "ivm-centre-title"]);
+    if (winners.length === 1) lines.push([winners[0] === you ? t("You are the last alive") : t("{name} is the last alive", { name: centreName(winners[0]) }), "ivm-centre-line"]);
+    else if (winners.length) lines.push([t("{names} share the win", { names: seatsWords(winners) }), "ivm-centre-line", 2, tn("{count} player shares the win", "{count} players share the win", winners.length)]);
+    else lines.push([t("nobody survives"), "ivm-centre-line"]);
     if (obs.last_round) lines.push(deathWords(obs.last_round));
     return lines;
   }
-  lines.push([`Round ${obs.round}`, "ivm-centre-title"]);
-  lines.push([obs.dealer === you ? "You deal" : `${centreName(obs.dealer)} deals`, "ivm-centre-line"]);
+  lines.push([t("Round {round}", { round: obs.round }), "ivm-centre-title"]);
+  lines.push([obs.dealer === you ? t("You deal") : t("{name} deals", { name: centreName(obs.dealer) }), "ivm-centre-line"]);
   const deck = obs.deck;
-  const rule = `deck ${deck.wine} W + ${deck.poison} P`;
-  const cheese = `cheese \u2264 ${obs.cheese_limit} this round`;
+  // Translators: the deck's glasses left; keep W and P, the letters drawn on the glasses.
+  const rule = t("deck {wine} W + {poison} P", { wine: deck.wine, poison: deck.poison });
+  const cheese = t("cheese \u2264 {limit} this round", { limit: obs.cheese_limit });
   if (!obs.cheese_rule) lines.push([rule, "ivm-centre-small"]);
   else if (wide) lines.push([`${rule} \u00b7 ${cheese}`, "ivm-centre-small"]);
   else lines.push([rule, "ivm-centre-small"], [cheese, "ivm-centre-small"]);
   if (obs.phase === "deal") {
     const next = obs.deal_order.find((s) => obs.glasses[s] === null);
-    if (next !== undefined) lines.push([`pouring for ${next === you ? "you" : next === obs.dealer ? "the dealer" : centreName(next)}`, "ivm-centre-small"]);
+    if (next !== undefined) lines.push([next === you ? t("pouring for you") : next === obs.dealer ? t("pouring for the dealer") : t("pouring for {name}", { name: centreName(next) }), "ivm-centre-small"]);
   }
   if (obs.last_round && !obs.events.length) lines.push(deathWords(obs.last_round));
   // this round so far, the latest three; a name others share keeps its "#N"
   const own = Array.from({ length: obs.players }, (_, s) => names.own(s));
   const short = (s) => {
-    if (s === you) return "you";
+    if (s === you) return t("you");
     const alike = own.filter((other) => other === own[s]).length > 1;
     return clip(own[s], wide ? 14 : 8) + (alike ? ` #${s}` : "");
   };
   for (const e of obs.events.slice(-3)) {
     let words;
-    if (e.kind === "drink") words = `${short(e.actor)} drank ${e.glass} ${e.died ? SKULL_NOTE : "\u2713"}`;
+    const glass = e.glass === "wine" ? t("wine") : e.glass === "poison" ? t("poison") : e.glass;
+    if (e.kind === "drink") words = `${t("{name} drank {glass}", { name: short(e.actor), glass })} ${e.died ? SKULL_NOTE : "\u2713"}`;
     else if (e.kind === "swap") words = `${short(e.actor)} \u21c4 ${short(e.with)}`;
-    else words = `${short(e.actor)} stole ${e.from === you ? "your" : `${short(e.from)}'s`} cheese`;
+    else if (e.from === you) words = t("{name} stole your cheese", { name: short(e.actor) });
+    else words = t("{name} stole {other}'s cheese", { name: short(e.actor), other: short(e.from) });
     lines.push([words, "ivm-centre-event"]);
   }
   return lines;
@@ -528,23 +538,28 @@ export function layout(update, legal, options = {}) {
 export function turnText(obs, reveal, name) {
   if (!obs) return "";
   const me = obs.seat;
-  if (reveal && obs.phase === "over") return `Round ${reveal.lr.round}: the glasses are turned over\u2026`;
+  if (reveal && obs.phase === "over") return t("Round {round}: the glasses are turned over\u2026", { round: reveal.lr.round });
   if (obs.phase === "over") {
     const w = obs.outcome ? obs.outcome.winners : [];
-    if (w.length === 1) return w[0] === me ? "You are the last one alive: you win" : `${name(w[0])} is the last one alive and wins`;
-    if (w.length) return `${joinNames(w.map((s) => (s === me ? "you" : name(s))))} share the win`;
-    return "Game over: nobody survives";
+    if (w.length === 1) return w[0] === me ? t("You are the last one alive: you win") : t("{name} is the last one alive and wins", { name: name(w[0]) });
+    if (w.length) return t("{names} share the win", { names: joinNames(w.map((s) => (s === me ? t("you") : name(s)))) });
+    return t("Game over: nobody survives");
   }
   const mover = obs.to_move;
   if (obs.phase === "deal") {
     const next = obs.deal_order.find((s) => obs.glasses[s] === null);
-    const whom = next === obs.dealer ? (mover === me ? "your own glass" : "their own glass") : next === me ? "you" : `${name(next)}`;
-    if (mover === me) return `Your deal: pour ${next === obs.dealer ? "" : "a glass for "}${whom}: wine or poison`;
-    return `${name(mover)} (the dealer) is pouring a glass for ${next === me ? "you" : whom}`;
+    if (mover === me) {
+      if (next === obs.dealer) return t("Your deal: pour your own glass: wine or poison");
+      return t("Your deal: pour a glass for {name}: wine or poison", { name: name(next) });
+    }
+    const dealer = { name: name(mover), other: name(next) };
+    if (next === obs.dealer) return t("{name} (the dealer) is pouring a glass for their own glass", dealer);
+    if (next === me) return t("{name} (the dealer) is pouring a glass for you", dealer);
+    return t("{name} (the dealer) is pouring a glass for {other}", dealer);
   }
   const steal = obs.cheese_rule && obs.cheese.some((c, s) => c && obs.alive[s]) && !obs.cheese[mover];
-  if (mover === me) return `Your turn: drink your glass or swap it${steal ? ", or steal a cheese" : ""}`;
-  return `${name(mover)} is deciding: drink or swap${steal ? " (or steal cheese)" : ""}`;
+  if (mover === me) return steal ? t("Your turn: drink your glass or swap it, or steal a cheese") : t("Your turn: drink your glass or swap it");
+  return steal ? t("{name} is deciding: drink or swap (or steal cheese)", { name: name(mover) }) : t("{name} is deciding: drink or swap", { name: name(mover) });
 }
 
 /**

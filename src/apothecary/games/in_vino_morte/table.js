@@ -111,7 +111,7 @@ function drawSeat(parent, seat, onPour) {
   if (control && control.kind === "pour") {
     group.classList.add("ivm-pour-here");
     clickable(glassSpot, control.key, control.words, (node) => onPour.open(seat.seat, control, node));
-    text(group, 0, -41 * k - 6, "pour here", { class: "ivm-small ivm-pour-note" });
+    text(group, 0, -41 * k - 6, t("pour here"), { class: "ivm-small ivm-pour-note" });
   } else if (control) clickable(glassSpot, control.key, control.words, () => onPour.act(control.action.id));
   else svg("title", {}, glassSpot).textContent = seat.glassTitle;
 }

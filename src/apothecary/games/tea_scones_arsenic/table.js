@@ -125,8 +125,8 @@ function drawGauge(parent, gauge, x, y, w) {
   const g = svg("g", { class: "tsa-gauge" }, parent);
   panel(g, x, y, w, 92);
   if (gauge.watching) {
-    text(g, x + 14, y + 26, "Watching: doses are hidden", { class: "tsa-h" });
-    text(g, x + 14, y + 50, `A total of ${gauge.lethal} or more kills.`, { class: "tsa-small" });
+    text(g, x + 14, y + 26, t("Watching: doses are hidden"), { class: "tsa-h" });
+    text(g, x + 14, y + 50, t("A total of {dose} or more kills.", { dose: gauge.lethal }), { class: "tsa-small" });
     return y + 62;
   }
   text(g, x + 14, y + 24, gauge.title, { class: "tsa-h" });
@@ -211,16 +211,17 @@ function drawBox(parent, box, pen, x, y, w) {
   panel(g, x, y, w, h, "tsa-box-panel");
   text(g, x + 14, y + 24, box.heading, { class: "tsa-h" });
   if (box.shuffle) button(g, x + w - 128, y + 8, 116, 28, box.shuffle, pen.act, "tsa-btn-quiet");
-  else if (box.justShuffled) text(g, x + w - 14, y + 24, "\u21bb just shuffled", { class: "tsa-small tsa-right tsa-last-text" });
+  else if (box.justShuffled) text(g, x + w - 14, y + 24, `\u21bb ${t("just shuffled")}`, { class: "tsa-small tsa-right tsa-last-text" });
   const cy0 = y + headH;
   for (const kind of box.kinds) drawKind(g, kind, pen, x, cy0, colW, { r, gridH, colH });
   // the digits under each kind were unlabelled rows of "0 0 1 1 2 3"
   let my = cy0 + colH + 4;
-  text(g, x + 14, my + 14, "Digits: the doses of each kind's six scones;", { class: "tsa-small tsa-dose-caption" });
-  text(g, x + 14, my + 31, "a struck one you know has left the box.", { class: "tsa-small tsa-dose-caption" });
+  // Translators: two lines under the box; keep the line break where the text may wrap.
+  const caption = t("Digits: the doses of each kind's six scones;\na struck one you know has left the box.").split("\n");
+  caption.forEach((line, i) => text(g, x + 14, my + 14 + 17 * i, line, { class: "tsa-small tsa-dose-caption" }));
   my += captionH;
   if (box.marked.length) {
-    text(g, x + 14, my + 16, "Put back, marked by who put them back:", { class: "tsa-small tsa-bold" });
+    text(g, x + 14, my + 16, t("Put back, marked by who put them back:"), { class: "tsa-small tsa-bold" });
     my += 24;
     for (const m of box.marked) drawMarked(g, m, { ...pen, perRow }, x, my, (w - 20) / perRow, markedRowH);
   }
@@ -313,7 +314,7 @@ function drawSeat(parent, seat, pen, cx, cy, cw, sizes) {
   if (stopH) {
     // a phone's half-width seat has room for the first words only
     const words = stop.words;
-    button(g, cx + 12, cy + ch, cw - 24, 36, stop, pen.act, "tsa-btn-stop", cw - 24 < 8.4 * words.length ? "\u25a0 Stop eating" : words);
+    button(g, cx + 12, cy + ch, cw - 24, 36, stop, pen.act, "tsa-btn-stop", cw - 24 < 8.4 * words.length ? `\u25a0 ${t("Stop eating")}` : words);
   }
 }
 
