@@ -98,8 +98,8 @@ export function seatNamer(players, baseName, baseLabel, you) {
   const name = (seat) => (twins.has(seat) ? `${baseName(seat)} ${seat}` : baseName(seat));
   // The shell's label is the name with "(you)" for the reader's own seat; a twin's
   // number goes in by putting that mark on our own name, never by editing its string.
-  const label = (seat) => (!twins.has(seat) ? baseLabel(seat) : seat === you ? `${name(seat)} (you)` : name(seat));
-  const who = (seat) => (seat === you ? "you" : name(seat));
+  const label = (seat) => (!twins.has(seat) ? baseLabel(seat) : seat === you ? t("{name} (you)", { name: name(seat) }) : name(seat));
+  const who = (seat) => (seat === you ? t("you") : name(seat));
   return { name, label, who, you };
 }
 

@@ -186,7 +186,7 @@ function drawCorners(g, plan, id) {
   const bottom = frame.bottom - 14;
   const xLeft = frame.left + 8;
   const xRight = -frame.left - 8;
-  text(g, xLeft, top, "face down", { class: "pp-corner-title" });
+  text(g, xLeft, top, t("face down"), { class: "pp-corner-title" });
   corners.remaining.forEach(({ colour, count }, k) => {
     const y = top + 30 + 31 * k;
     piece(svg("g", { transform: `translate(${xLeft + 13},${y})` }, g), colour, id, 0.55);
@@ -194,8 +194,8 @@ function drawCorners(g, plan, id) {
   });
   if (corners.neutral) {
     piece(svg("g", { transform: `translate(${xLeft + 13},${bottom - 22})` }, g), corners.neutral, id, 0.55);
-    text(g, xLeft + 31, bottom - 21, "neutral", { class: "pp-corner-note" });
-    text(g, xLeft, bottom + 4, "counts for nobody", { class: "pp-corner-small" });
+    text(g, xLeft + 31, bottom - 21, t("neutral"), { class: "pp-corner-note" });
+    text(g, xLeft, bottom + 4, t("counts for nobody"), { class: "pp-corner-small" });
   }
   const drawn = (at) => {
     svg("circle", { r: PIECE + 6, class: "pp-drawn-ring" }, at);
