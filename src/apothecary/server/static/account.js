@@ -5,7 +5,7 @@
 
 import { api, keep, kept, keptSeats } from "./api.js";
 import { h, replace, toast } from "./dom.js";
-import { t } from "/static/i18n.js";
+import { language, t } from "/static/i18n.js";
 
 // The header's link: "Sign in", or the account's name; both lead to /account.
 export async function accountLink(nav) {
@@ -87,12 +87,12 @@ function signedOutPage() {
       { class: "account-forms" },
       form(
         "sign-in",
-        "Sign in",
+        t("Sign in"),
         [
-          ["name", "User name", { type: "text", autocomplete: "username", maxlength: 24 }],
-          ["password", "Password", { ...PASSWORD, autocomplete: "current-password" }],
+          ["name", t("User name"), { type: "text", autocomplete: "username", maxlength: 24 }],
+          ["password", t("Password"), { ...PASSWORD, autocomplete: "current-password" }],
         ],
-        "Sign in",
+        t("Sign in"),
         async (values) => {
           await api.account.signIn(values.name, values.password);
           await claimKeptSeats();
@@ -101,12 +101,12 @@ function signedOutPage() {
       ),
       form(
         "sign-up",
-        "New account",
+        t("New account"),
         [
-          ["name", "User name (3–24 letters, digits, _ . -)", { type: "text", autocomplete: "username", maxlength: 24 }],
-          ["password", "Password (a long passphrase is best)", { ...PASSWORD, autocomplete: "new-password" }],
+          ["name", t("User name (3–24 letters, digits, _ . -)"), { type: "text", autocomplete: "username", maxlength: 24 }],
+          ["password", t("Password (a long passphrase is best)"), { ...PASSWORD, autocomplete: "new-password" }],
         ],
-        "Make the account",
+        t("Make the account"),
         async (values) => {
           await api.account.signUp(values.name, values.password);
           await claimKeptSeats();
@@ -158,12 +158,12 @@ function signedInPage(user) {
       { class: "account-forms" },
       form(
         "new-password",
-        "Change the password",
+        t("Change the password"),
         [
-          ["current", "Current password", { ...PASSWORD, autocomplete: "current-password" }],
-          ["new", "New password", { ...PASSWORD, autocomplete: "new-password" }],
+          ["current", t("Current password"), { ...PASSWORD, autocomplete: "current-password" }],
+          ["new", t("New password"), { ...PASSWORD, autocomplete: "new-password" }],
         ],
-        "Change it",
+        t("Change it"),
         async (values) => {
           await api.account.changePassword(values.current, values.new);
           toast(t("Password changed; every other device is signed out."));
@@ -171,9 +171,9 @@ function signedInPage(user) {
       ),
       form(
         "delete-account",
-        "Delete the account",
-        [["password", "Password, to confirm", { ...PASSWORD, autocomplete: "current-password" }]],
-        "Delete it for good",
+        t("Delete the account"),
+        [["password", t("Password, to confirm"), { ...PASSWORD, autocomplete: "current-password" }]],
+        t("Delete it for good"),
         async (values) => {
           await api.account.remove(values.password);
           home();

@@ -416,47 +416,48 @@ async function refreshRooms(box) {
 
 // -- My games (docs/accounts.md#my-games): the signed-in account's rooms and finished games ----
 
-// The section's words, in one place.
-const MINE = {
+// The section's words, in one place (said when drawn: the catalog loads after this module).
+const MINE = () => ({
   title: t("My games"),
-  none: "No games yet. A seat you take while signed in shows here, on every device you sign in on.",
-  current: "Playing now",
-  finished: "Finished games",
-  yourTurn: "your turn",
-  lobby: "waiting to start",
-  waiting: (name) => `waiting for ${name}`,
-  open: "Open",
-  replay: "Replay",
-  results: { won: "won", lost: "lost", drawn: "drawn" },
-  series: (wins) => `series ${wins.join("–")}`,
-  failed: (message) => `Your games could not be loaded: ${message}`,
-};
+  none: t("No games yet. A seat you take while signed in shows here, on every device you sign in on."),
+  current: t("Playing now"),
+  finished: t("Finished games"),
+  yourTurn: t("your turn"),
+  lobby: t("waiting to start"),
+  waiting: (name) => t("waiting for {name}", { name }),
+  open: t("Open"),
+  replay: t("Replay"),
+  results: { won: t("won"), lost: t("lost"), drawn: t("drawn") },
+  // Translators: a series' wins so far, as in "series 2–1".
+  series: (wins) => t("series {wins}", { wins: wins.join("–") }),
+  failed: (message) => t("Your games could not be loaded: {message}", { message }),
+});
 
 async function showMyGames(box) {
   if (!(await currentUser())) return; // signed out: the section stays hidden
   box.hidden = false;
-  replace(box, h("h2", { id: "my-games-title" }, MINE.title), h("p", { class: "muted" }, "…"));
+  replace(box, h("h2", { id: "my-games-title" }, MINE().title), h("p", { class: "muted" }, "…"));
   let games;
   try {
     games = await api.account.games();
   } catch (error) {
-    replace(box, h("h2", { id: "my-games-title" }, MINE.title), h("p", { class: "error" }, MINE.failed(error.message)));
+    replace(box, h("h2", { id: "my-games-title" }, MINE().title), h("p", { class: "error" }, MINE().failed(error.message)));
     return;
   }
   const { current, finished } = games;
   replace(
     box,
-    h("h2", { id: "my-games-title" }, MINE.title),
-    !current.length && !finished.length ? h("p", { class: "muted" }, MINE.none) : null,
-    current.length ? [h("h3", {}, MINE.current), h("ul", { class: "room-list", id: "my-current" }, current.map(currentGame))] : null,
-    finished.length ? [h("h3", {}, MINE.finished), h("ul", { class: "room-list", id: "my-finished" }, finished.map(finishedGame))] : null,
+    h("h2", { id: "my-games-title" }, MINE().title),
+    !current.length && !finished.length ? h("p", { class: "muted" }, MINE().none) : null,
+    current.length ? [h("h3", {}, MINE().current), h("ul", { class: "room-list", id: "my-current" }, current.map(currentGame))] : null,
+    finished.length ? [h("h3", {}, MINE().finished), h("ul", { class: "room-list", id: "my-finished" }, finished.map(finishedGame))] : null,
   );
 }
 
 function currentGame(game) {
   const status =
-    game.status === "lobby" ? MINE.lobby : game.your_turn ? MINE.yourTurn : game.to_move === null ? "" : MINE.waiting(game.players[game.to_move]);
-  const series = game.match_target ? ` · ${MINE.series(game.series)}` : "";
+    game.status === "lobby" ? MINE().lobby : game.your_turn ? MINE().yourTurn : game.to_move === null ? "" : MINE().waiting(game.players[game.to_move]);
+  const series = game.match_target ? ` · ${MINE().series(game.series)}` : "";
   return h(
     "li",
     { class: ["room-item", game.your_turn && "your-turn"], dataset: { code: game.room, turn: game.your_turn ? "yours" : "" } },
@@ -467,7 +468,7 @@ function currentGame(game) {
       h("span", { class: "muted my-status" }, status ? ` · ${status}` : "", series),
       h("div", { class: "room-who" }, game.players.join(", ")),
     ),
-    h("div", { class: "room-buttons" }, h("a", { class: "button primary", href: game.link, "aria-label": t("{action} {game} room {room}", { action: MINE.open, game: game.title, room: game.room }) }, MINE.open)),
+    h("div", { class: "room-buttons" }, h("a", { class: "button primary", href: game.link, "aria-label": t("{action} {game} room {room}", { action: MINE().open, game: game.title, room: game.room }) }, MINE().open)),
   );
 }
 
@@ -480,9 +481,9 @@ function finishedGame(game) {
       "div",
       { class: "room-what" },
       h("strong", {}, game.title),
-      h("span", { class: "muted" }, ` · ${when} · ${MINE.results[game.result] || game.result}`),
+      h("span", { class: "muted" }, ` · ${when} · ${MINE().results[game.result] || game.result}`),
       h("div", { class: "room-who" }, game.players.join(", ")),
     ),
-    h("div", { class: "room-buttons" }, h("a", { class: "button", href: game.replay, "aria-label": t("{action} {game} game {number} of room {room}", { action: MINE.replay, game: game.title, number: game.game_no, room: game.room }) }, MINE.replay)),
+    h("div", { class: "room-buttons" }, h("a", { class: "button", href: game.replay, "aria-label": t("{action} {game} game {number} of room {room}", { action: MINE().replay, game: game.title, number: game.game_no, room: game.room }) }, MINE().replay)),
   );
 }

@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { h, replace, svgNode, svgText } from "./dom.js";
 import { loadPage, ratingText } from "./ratings.js";
-import { t, tn } from "/static/i18n.js";
+import { language, t, tn } from "/static/i18n.js";
 
 const WIDTH = 480;
 const HEIGHT = 180;

@@ -20,8 +20,11 @@ export function inStepOrder(events, notices) {
 
 /** "a medium bot", "an easy bot", "a bot" (no level known). */
 export function aBot(level) {
-  if (!level) return "a bot";
-  return `${"aeiou".includes(level[0].toLowerCase()) ? "an" : "a"} ${level} bot`;
+  if (!level) return t("a bot");
+  const known = { easy: t("an easy bot"), medium: t("a medium bot"), hard: t("a hard bot") };
+  if (Object.hasOwn(known, level)) return known[level];
+  // Translators: {level} is a bot's level as the server names it ("strong", "random", ...).
+  return "aeiou".includes(level[0].toLowerCase()) ? t("an {level} bot", { level }) : t("a {level} bot", { level });
 }
 
 /** "A medium bot": aBot with a capital. */
@@ -33,9 +36,9 @@ export function ABot(level) {
 /** Why a bot plays for you, from your seat's away_reason (null: a seat stored before reasons). */
 export function awayWords(place) {
   const bot = aBot(place.level);
-  if (place.away_reason === "host") return `The host handed your seat to ${bot} while you were away. `;
-  if (place.away_reason === "timeout") return `Your time ran out, so ${bot} is playing for you. `;
-  return `${ABot(place.level)} is playing for you. `;
+  if (place.away_reason === "host") return `${t("The host handed your seat to {bot} while you were away.", { bot })} `;
+  if (place.away_reason === "timeout") return `${t("Your time ran out, so {bot} is playing for you.", { bot })} `;
+  return `${t("{bot} is playing for you.", { bot: ABot(place.level) })} `;
 }
 
 /** A notice's words around `who` (the node naming its seat); null for a kind this client does not know. */
@@ -43,15 +46,15 @@ export function noticeWords(notice, who) {
   const bot = aBot(notice.level);
   switch (notice.kind) {
     case "left":
-      return [who, " left the table"];
+      return tx("{name} left the table", { name: who });
     case "returned":
-      return [who, " is back at the table"];
+      return tx("{name} is back at the table", { name: who });
     case "bot_plays":
-      if (notice.reason === "host") return [who, ` is away: the host handed the seat to ${bot}`];
-      if (notice.reason === "timeout") return ["Time ran out for ", who, `: ${bot} plays for them`];
-      return [`${ABot(notice.level)} plays for `, who];
+      if (notice.reason === "host") return tx("{name} is away: the host handed the seat to {bot}", { name: who, bot });
+      if (notice.reason === "timeout") return tx("Time ran out for {name}: {bot} plays for them", { name: who, bot });
+      return tx("{bot} plays for {name}", { bot: ABot(notice.level), name: who });
     case "took_back":
-      return [who, " took the seat back from the bot"];
+      return tx("{name} took the seat back from the bot", { name: who });
     default:
       return null;
   }

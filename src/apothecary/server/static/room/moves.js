@@ -4,7 +4,7 @@
 
 import { api } from "../api.js";
 import { h, replace } from "../dom.js";
-import { t, tn } from "/static/i18n.js";
+import { t, tn, tx } from "/static/i18n.js";
 
 const COLLAPSE_OVER = 12;
 
@@ -70,19 +70,19 @@ export class MovesPanel {
     const answer = h("span", { class: "hint-answer", id: "hint-answer", "aria-live": "polite" });
     const ask = async () => {
       button.disabled = true;
-      replace(answer, "Thinking…");
+      replace(answer, t("Thinking…"));
       try {
         const data = await api.hint(screen.code, screen.token);
         if (data.state_id !== msg.state_id) {
-          replace(answer, "The position moved on; ask again.");
+          replace(answer, t("The position moved on; ask again."));
           return;
         }
         const best = data.suggestion;
         const action = legal.find((a) => a.id === best.action);
-        replace(answer, "The bot suggests: ", h("strong", {}, screen.names.text(actionRuns(action || best))));
+        replace(answer, tx("The bot suggests: {move}", { move: h("strong", {}, screen.names.text(actionRuns(action || best))) }));
         for (const b of buttons) b.classList.toggle("hinted", b.dataset.action === String(best.action));
       } catch (error) {
-        replace(answer, `No hint: ${error.message}`);
+        replace(answer, t("No hint: {reason}", { reason: error.message }));
       } finally {
         button.disabled = false;
       }

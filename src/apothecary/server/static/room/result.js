@@ -15,8 +15,9 @@ export function reasonRuns(outcome) {
 /** "Ann (you) wins", "Ann, Bob and Cy share the win", "Nobody wins"; `label(seat)` names a seat. */
 export function winnersWords(outcome, label) {
   const names = (outcome.winners || []).map((s) => label(s));
-  if (!names.length) return "Nobody wins";
-  return `${joinNames(names)} ${names.length > 1 ? "share the win" : "wins"}`;
+  if (!names.length) return t("Nobody wins");
+  const who = joinNames(names);
+  return names.length > 1 ? t("{names} share the win", { names: who }) : t("{name} wins", { name: who });
 }
 
 /** A score as the table shows it: whole numbers as they are, others to two places. */
@@ -40,7 +41,7 @@ export function drawResult(box, msg, screen, holding) {
   const scores = outcome.scores || [];
   const order = msg.seats.map((s) => s.seat).sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0));
   const youWon = you !== null && winners.has(you);
-  const headline = youWon ? (winners.size > 1 ? "You share the win!" : "You win!") : winnersWords(outcome, (s) => names.seatLabel(s));
+  const headline = youWon ? (winners.size > 1 ? t("You share the win!") : t("You win!")) : winnersWords(outcome, (s) => names.seatLabel(s));
   const series = msg.match_target !== null && msg.match_target !== undefined;
   const reason = reasonRuns(outcome);
   const parts = [
