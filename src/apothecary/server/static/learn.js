@@ -11,7 +11,7 @@ export function learnButton(game) {
   const button = h("button", { type: "button", class: "learn", dataset: { learn: game.name } }, t("Learn to play"));
   button.addEventListener("click", async () => {
     button.disabled = true;
-    const name = setting("name") || "You";
+    const name = setting("name") || t("You");
     try {
       const answer = await api.tutorial(game.name, name);
       keep(answer.code, { seat_token: answer.seat_token, host_token: answer.host_token, seat: answer.seat, name });

@@ -46,7 +46,7 @@ function perGame(profile) {
         h("strong", { class: "rating" }, ratingText(row)),
         ` · ${t("{played} played, {won} won", { played: row.games, won: row.wins })}`,
       ),
-      points.length ? plot(points, `The rating in ${label} after each game`) : null,
+      points.length ? plot(points, t("The rating in {game} after each game", { game: label })) : null,
     );
   });
 }
@@ -78,9 +78,9 @@ function recent(profile) {
 }
 
 export async function showProfile(main, name) {
-  const profile = await loadPage(main, "No such player", () => api.profile(name));
+  const profile = await loadPage(main, t("No such player"), () => api.profile(name));
   if (!profile) return;
-  document.title = `${profile.name} · apothecary`;
+  document.title = t("{name} · apothecary", { name: profile.name });
   replace(
     main,
     h(

@@ -63,9 +63,9 @@ export async function loadPage(main, missing, load) {
 }
 
 export async function showLeaderboard(main, game) {
-  const answer = await loadPage(main, "No leaderboard", () => api.leaderboard(game));
+  const answer = await loadPage(main, t("No leaderboard"), () => api.leaderboard(game));
   if (!answer) return;
-  document.title = `${t("Leaderboard of {game}", { game: answer.title })} · apothecary`;
+  document.title = t("Leaderboard of {game} · apothecary", { game: answer.title });
   const boards = answer.boards.length
     ? answer.boards.map((board) => h("section", { class: "board-part", id: `board-${board.players}` }, h("h2", {}, tn("{count} player", "{count} players", board.players)), boardTable(board)))
     : [h("p", { class: "muted", id: "board-empty" }, t("No rated game of this game has been played yet."))];

@@ -39,7 +39,7 @@ export function showUpload(main) {
   input.addEventListener("change", async () => {
     const file = input.files && input.files[0];
     if (!file) return;
-    replace(status, "Checking the record…");
+    replace(status, t("Checking the record…"));
     try {
       const answer = await api.upload(await file.text());
       location.assign(answer.link);
@@ -67,9 +67,9 @@ export async function showReplay(main, code, gameNo) {
   try {
     facts = await api.replay(code, gameNo);
   } catch (error) {
-    if (error.code === "not_finished") refused(main, "This game is not over", error.message);
-    else if (error.status === 404) refused(main, "No such game", error.message);
-    else refused(main, "The replay could not be opened", error.message);
+    if (error.code === "not_finished") refused(main, t("This game is not over"), error.message);
+    else if (error.status === 404) refused(main, t("No such game"), error.message);
+    else refused(main, t("The replay could not be opened"), error.message);
     return;
   }
   const game = await api.game(facts.game);
@@ -118,7 +118,7 @@ class ReplayScreen {
 
   start() {
     const f = this.facts;
-    document.title = `${t("Replay of {game}", { game: f.title })} · apothecary`;
+    document.title = t("Replay of {game} · apothecary", { game: f.title });
     this.slider = h("input", { type: "range", id: "replay-slider", min: 0, max: f.steps, value: this.step, "aria-label": t("Move") });
     this.slider.addEventListener("input", () => this.go(Number(this.slider.value)));
     this.counter = h("span", { class: "replay-counter", id: "replay-counter", "aria-live": "polite" });
@@ -143,7 +143,7 @@ class ReplayScreen {
     this.analysisBox = h("section", { class: "panel replay-analysis", id: "replay-analysis", "aria-label": t("Analysis") });
     const outcome = f.outcome || {};
     const winners = joinNames((outcome.winners || []).map((s) => this.seatName(s)));
-    const reason = this.named(reasonRuns(outcome).length ? reasonRuns(outcome) : ["The game is over"]);
+    const reason = this.named(reasonRuns(outcome).length ? reasonRuns(outcome) : [t("The game is over")]);
     this.root = h(
       "div",
       { class: "replay", id: "replay", dataset: { game: f.game, table: this.kind } },
@@ -155,11 +155,11 @@ class ReplayScreen {
         h(
           "div",
           { class: "replay-controls" },
-          button("replay-first", "« start", "To the start", () => 0),
-          button("replay-back", "◀", "One move back", () => this.step - 1),
+          button("replay-first", `« ${t("start")}`, t("To the start"), () => 0),
+          button("replay-back", "◀", t("One move back"), () => this.step - 1),
           this.slider,
-          button("replay-forward", "▶", "One move on", () => this.step + 1),
-          button("replay-last", "end »", "To the end", () => f.steps),
+          button("replay-forward", "▶", t("One move on"), () => this.step + 1),
+          button("replay-last", `${t("end")} »`, t("To the end"), () => f.steps),
           this.counter,
         ),
         h("p", { class: "replay-view-line" }, h("label", { for: "replay-view" }, t("Whose eyes: ")), this.viewSelect, " ", h("label", { for: "replay-link" }, t("Link: ")), this.share),
@@ -312,7 +312,7 @@ class ReplayScreen {
     } else {
       this.board.classList.remove("replay-grid");
       const you = frame.view === "spectator" ? null : Number(frame.view);
-      await this.mount(area(you, you === null ? "A spectator sees" : `${this.seatName(you)} sees`), you, frame);
+      await this.mount(area(you, you === null ? t("A spectator sees") : t("{name} sees", { name: this.seatName(you) })), you, frame);
     }
   }
 
@@ -341,7 +341,7 @@ class ReplayScreen {
         this.progress.max = Math.max(1, job.total);
         this.progress.value = job.done;
         const exact = job.decisions.filter((d) => d.method === "solver").length;
-        const how = `${exact} exact, ${job.decisions.length - exact} estimated by ${job.plan.policy} playouts`;
+        const how = t("{exact} exact, {estimated} estimated by {policy} playouts", { exact, estimated: job.decisions.length - exact, policy: job.plan.policy });
         this.progressText.textContent = job.status === "done" ? t("{total} decisions valued: {how}", { total: job.total, how }) : t("{done} of {total} decisions valued…", { done: job.done, total: job.total });
         this.analysisBox.dataset.status = job.status;
         this.drawDecision();
@@ -389,7 +389,7 @@ class ReplayScreen {
         svg("text", { x: Math.max(x0, x1) + 3, y: y + 13, class: "bar-value" }, m.value.toFixed(3)),
       );
     });
-    const gap = d.gap === null || d.gap === undefined ? "" : ` Gap to the best: ${d.gap.toFixed(3)}.`;
+    const gap = d.gap === null || d.gap === undefined ? "" : ` ${t("Gap to the best: {gap}.", { gap: d.gap.toFixed(3) })}`;
     replace(
       this.chart,
       h("h3", {}, (d.method === "solver" ? t("Move {step}: {seat} (exact)", { step: d.step + 1, seat: this.seatName(d.seat) }) : t("Move {step}: {seat} (estimated)", { step: d.step + 1, seat: this.seatName(d.seat) }))),

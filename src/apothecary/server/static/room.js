@@ -74,7 +74,7 @@ class RoomScreen {
   }
 
   start() {
-    document.title = `${this.info.title} · apothecary`;
+    document.title = t("{game} · apothecary", { game: this.info.title });
     this.build();
     this.connection.start();
     setInterval(() => this.status.tick(), 250);
@@ -122,7 +122,7 @@ class RoomScreen {
 
   // -- the connection's hooks ------------------------------------------------------------------
   lost(offline) {
-    this.banner.show(offline ? "You are offline. Reconnecting when the network is back…" : "Connection lost. Reconnecting…");
+    this.banner.show(offline ? t("You are offline. Reconnecting when the network is back…") : t("Connection lost. Reconnecting…"));
     this.root.classList.add("offline");
   }
 
@@ -272,7 +272,7 @@ class RoomScreen {
     if (msg.status === "lobby") {
       this.lobby.element.hidden = false;
       this.lobby.draw(msg);
-      document.title = `${this.info.title} · ${t("waiting to start")} · apothecary`;
+      document.title = t("{game} · waiting to start · apothecary", { game: this.info.title });
       return;
     }
     this.lobby.element.hidden = true;
@@ -354,7 +354,7 @@ class RoomScreen {
   cues(previous, msg) {
     const yourTurn = (msg.legal || []).length > 0;
     const wasYourTurn = previous && previous.state_id === msg.state_id ? (previous.legal || []).length > 0 : false;
-    document.title = `${yourTurn ? `● ${t("Your turn")} · ` : ""}${this.info.title} · apothecary`;
+    document.title = yourTurn ? `● ${t("Your turn · {game} · apothecary", { game: this.info.title })}` : t("{game} · apothecary", { game: this.info.title });
     if (msg.fresh) return;
     const sounds = new Set((msg.events || []).map((event) => soundOf(this.loaded?.module, event)));
     const died = sounds.has("death");

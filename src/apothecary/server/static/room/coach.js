@@ -87,7 +87,7 @@ export class CoachPanel {
     const { info } = this.screen;
     const play = async () => {
       try {
-        const name = "You";
+        const name = t("You");
         const answer = await api.create({ game: info.game, players: info.players, options: info.options, seats: ["open", ...Array(info.players - 1).fill("easy")], listed: false, host_name: name });
         keep(answer.code, { seat_token: answer.seat_token, host_token: answer.host_token, seat: answer.seat, name });
         await api.start(answer.code, answer.host_token);

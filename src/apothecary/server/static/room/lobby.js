@@ -5,7 +5,7 @@
 import { api, keep, setSetting, setting } from "../api.js";
 import { h, replace, toast } from "../dom.js";
 import { svg as qrSvg } from "../qr.js";
-import { t } from "/static/i18n.js";
+import { t, tn } from "/static/i18n.js";
 
 const NAME_LIMIT = 40;
 
@@ -157,12 +157,13 @@ export class RoomLobby {
     const options = Object.entries(room.info.options || {});
     const defaults = Object.fromEntries((room.game.options || []).map((o) => [o.name, o.default]));
     const changed = options.filter(([k, v]) => defaults[k] !== v);
-    facts.push(`${room.info.players} players`);
-    facts.push(settings.turn_seconds ? `${Math.round(settings.turn_seconds)} s a move` : "no turn timer");
-    if (settings.match_target) facts.push(`a series: first to ${settings.match_target} wins`);
-    facts.push(settings.listed === false ? "unlisted" : "listed");
-    if (settings.hints) facts.push("hints on: a seat may ask the strongest bot on its turn");
-    changed.forEach(([k, v]) => facts.push(`${k.replace(/_/g, " ")}: ${v === true ? "on" : v === false ? "off" : v}`));
+    facts.push(tn("{count} player", "{count} players", room.info.players));
+    facts.push(settings.turn_seconds ? t("{seconds} s a move", { seconds: Math.round(settings.turn_seconds) }) : t("no turn timer"));
+    if (settings.match_target) facts.push(tn("a series: first to {count} win", "a series: first to {count} wins", settings.match_target));
+    facts.push(settings.listed === false ? t("unlisted") : t("listed"));
+    if (settings.hints) facts.push(t("hints on: a seat may ask the strongest bot on its turn"));
+    // Translators: a game option changed from its default, as in "cheese rule: on".
+    changed.forEach(([k, v]) => facts.push(t("{option}: {value}", { option: k.replace(/_/g, " "), value: v === true ? t("on") : v === false ? t("off") : v })));
     return h("p", { class: "facts muted" }, facts.join(" · "));
   }
 

@@ -16,7 +16,7 @@ export class SeatNames {
   ownName(seat) {
     const place = this.seats()[seat];
     if (!place) return `seat ${seat}`;
-    return place.name || (place.kind === "open" ? "open seat" : `seat ${seat}`);
+    return place.name || (place.kind === "open" ? t("open seat") : t("seat {seat}", { seat }));
   }
 
   /** The name, with "(seat N)" where two seats share it. */
