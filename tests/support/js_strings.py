@@ -277,3 +277,137 @@ def _is_assignment(items: list[Token], k: int) -> bool:
 def shown_in(path: Path, root: Path) -> list[Shown]:
     """:func:`shown` for the file at ``path``, named relative to ``root``."""
     return shown(path.read_text(encoding="utf-8"), str(path.relative_to(root)))
+
+
+# -- Prose anywhere: the literals the scan above cannot place (words kept in a table, a
+# function's argument, a returned array), caught by how they read instead.
+
+PROSE = re.compile(r"[A-Za-zÀ-ÿ]{2,}[ \u00a0]+[A-Za-zÀ-ÿ]{2,}|^[A-Z][a-z]{2,}[.!?…:]?$|[a-z]{2,}[.!?…]$")
+"""Two words in a row, or one capitalized word alone ("Open", "Replay"), or a word that
+ends a sentence: what a person reads, rather than a class, a key or an identifier."""
+
+CODE_CALLS = {
+    "querySelector",
+    "querySelectorAll",
+    "closest",
+    "matches",
+    "getElementById",
+    "add",
+    "remove",
+    "toggle",
+    "contains",
+    "addEventListener",
+    "removeEventListener",
+    "getAttribute",
+    "removeAttribute",
+    "hasAttribute",
+    "toggleAttribute",
+    "createElement",
+    "createElementNS",
+    "startsWith",
+    "endsWith",
+    "includes",
+    "indexOf",
+    "split",
+    "join",
+    "replace",
+    "fetch",
+    "getItem",
+    "setItem",
+    "removeItem",
+    "log",
+    "warn",
+    "error",
+    "info",
+    "debug",
+    "import",
+    "RegExp",
+    "svg",
+    "html",
+    "ns",
+}
+"""Calls whose arguments are code (selectors, classes, event names, console messages for
+developers, element names), never words on the page."""
+
+CODE_KEYS = {
+    "class",
+    "className",
+    "cls",
+    "id",
+    "role",
+    "type",
+    "name",
+    "autocomplete",
+    "href",
+    "src",
+    "rel",
+    "for",
+    "method",
+    "kind",
+    "key",
+    "tone",
+    "pattern",
+    "inputmode",
+    "d",
+    "transform",
+    "viewBox",
+    "style",
+    "tag",
+    "state",
+    "status",
+}
+"""Object keys whose value is code."""
+
+
+def prose(source: str, path: str = "<js>") -> list[Shown]:
+    """Every literal outside ``t``/``tn``/``tp``/``tx`` that reads as prose and does not
+    stand where code goes (see :data:`CODE_CALLS` and :data:`CODE_KEYS`)."""
+    found: list[Shown] = []
+    stack: list[_Frame] = [_Frame("top")]
+    items = tokens(source)
+    for k, token in enumerate(items):
+        before = items[k - 1] if k else None
+        frame = stack[-1]
+        if token.kind == "str":
+            for part in token.parts:
+                found += [Shown(path, token.line + s.line - 1, s.text) for s in prose(part, path)]
+            if any(f.callee in TRANSLATING for f in stack) or _compared(items, k):
+                continue
+            if _in_code(stack) or (frame.callee in {"h", "s", "setAttribute"} and frame.argument == 0):
+                continue
+            text = " ".join(token.value.split())
+            if PROSE.search(text):
+                found.append(Shown(path, token.line, text))
+            continue
+        if token.kind != "punct":
+            continue
+        v = token.value
+        if v in "([{":
+            callee = before.value if v == "(" and before and before.kind == "name" else None
+            defined = items[k - 2] if k >= 2 else None
+            if defined and defined.kind == "name" and defined.value == "function":
+                callee = None
+            stack.append(_Frame(v, callee=callee))
+        elif v in ")]}" and len(stack) > 1:
+            stack.pop()
+        elif v == ",":
+            frame.argument += 1
+            frame.key = None
+        elif v == ":" and frame.opener == "{" and before and before.kind in ("name", "str"):
+            frame.key = before.value
+    return found
+
+
+def _in_code(stack: list[_Frame]) -> bool:
+    """Whether the innermost call or object key open on ``stack`` takes code."""
+    for frame in reversed(stack):
+        if frame.opener == "(" and frame.callee is not None:
+            return frame.callee in CODE_CALLS
+        if frame.opener == "{" and frame.key is not None:
+            return frame.key in CODE_KEYS
+    return False
+
+
+def prose_in(path: Path, root: Path) -> list[Shown]:
+    """:func:`prose` for the file at ``path``, named relative to ``root``."""
+    return prose(path.read_text(encoding="utf-8"), str(path.relative_to(root)))

@@ -295,8 +295,7 @@ export function seatView(obs, s, reveal, reducedMotion = false) {
 }
 
 function glassWords(s, view, you, name) {
-  // Translators: {glass} is "wine" or "poison" (said below); {name} a seat's name.
-  const glass = view.glass === "wine" ? t("wine") : view.glass === "poison" ? t("poison") : view.glass;
+  const glass = view.glass === "wine" || view.glass === "poison" ? glassWord(view.glass) : view.glass;
   const mine = s === you;
   const who = { name: name(s), glass };
   if (!view.glass) return mine ? t("Your glass: none") : t("{name}'s glass: none", who);
@@ -433,7 +432,7 @@ function centreLines(obs, reveal, ctx) {
   };
   for (const e of obs.events.slice(-3)) {
     let words;
-    const glass = e.glass === "wine" ? t("wine") : e.glass === "poison" ? t("poison") : e.glass;
+    const glass = e.glass === "wine" || e.glass === "poison" ? glassWord(e.glass) : e.glass;
     if (e.kind === "drink") words = `${t("{name} drank {glass}", { name: short(e.actor), glass })} ${e.died ? SKULL_NOTE : "\u2713"}`;
     else if (e.kind === "swap") words = `${short(e.actor)} \u21c4 ${short(e.with)}`;
     else if (e.from === you) words = t("{name} stole your cheese", { name: short(e.actor) });

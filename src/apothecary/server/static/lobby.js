@@ -3,6 +3,7 @@
 
 import { currentUser } from "./account.js";
 import { t, tn } from "./i18n.js";
+import { levelWord } from "./room/log.js";
 import { api, keep, setting, setSetting } from "./api.js";
 import { h, replace, toast } from "./dom.js";
 import { firstParagraph, inline } from "./markdown.js";
@@ -197,7 +198,7 @@ function setupForm(game) {
           "select",
           { id, name: id, "aria-label": t("Seat {seat}", { seat: i }) },
           h("option", { value: "open" }, t("Open for a person")),
-          levels.map((level) => h("option", { value: level }, t("Bot: {level}", { level }))),
+          levels.map((level) => h("option", { value: level }, t("Bot: {level}", { level: levelWord(level) }))),
         );
         select.value = previous[i - 1] || "open";
         return h("li", {}, h("label", { class: "seat-no", for: id }, t("seat {seat}", { seat: i })), select);

@@ -6,6 +6,7 @@ import { api, keep, setSetting, setting } from "../api.js";
 import { h, replace, toast } from "../dom.js";
 import { svg as qrSvg } from "../qr.js";
 import { t, tn } from "/static/i18n.js";
+import { levelWord } from "./log.js";
 
 const NAME_LIMIT = 40;
 
@@ -107,7 +108,7 @@ export class RoomLobby {
       const select = h(
         "select",
         { "aria-label": t("Bot level for seat {seat}", { seat: place.seat }) },
-        levels.map((l) => h("option", { value: l }, l)),
+        levels.map((l) => h("option", { value: l }, levelWord(l))),
       );
       select.value = room.info.settings?.fallback_level && levels.includes(room.info.settings.fallback_level) ? room.info.settings.fallback_level : levels[0];
       controls.push(
@@ -240,8 +241,8 @@ export class HostTools {
       return;
     }
     const levels = room.game.levels.map((l) => l.name);
-    const who = h("select", { id: "host-seat", "aria-label": t("Whose seat") }, people.map((s) => h("option", { value: String(s.seat) }, `${room.names.seatName(s.seat)}${s.connected ? "" : " (not here)"}`)));
-    const level = h("select", { id: "host-level", "aria-label": t("Bot level") }, levels.map((l) => h("option", { value: l }, l)));
+    const who = h("select", { id: "host-seat", "aria-label": t("Whose seat") }, people.map((s) => h("option", { value: String(s.seat) }, s.connected ? room.names.seatName(s.seat) : t("{name} (not here)", { name: room.names.seatName(s.seat) }))));
+    const level = h("select", { id: "host-level", "aria-label": t("Bot level") }, levels.map((l) => h("option", { value: l }, levelWord(l))));
     // The level the room's timer would hand the seat to, not the list's first (easy).
     const fallback = room.info.settings?.fallback_level;
     if (levels.includes(fallback)) level.value = fallback;

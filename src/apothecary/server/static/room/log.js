@@ -18,6 +18,13 @@ export function inStepOrder(events, notices) {
   return merged;
 }
 
+/** A bot level's name ("easy") in the page's language; a level this page does not know stays as the server names it. */
+export function levelWord(level) {
+  // Translators: the bots' levels, in the host's menu.
+  const known = { easy: t("easy"), medium: t("medium"), hard: t("hard") };
+  return Object.hasOwn(known, level) ? known[level] : level;
+}
+
 /** "a medium bot", "an easy bot", "a bot" (no level known). */
 export function aBot(level) {
   if (!level) return t("a bot");
