@@ -2,7 +2,7 @@
 // option descriptions), and the open rooms to join or watch.
 
 import { currentUser } from "./account.js";
-import { t, tn } from "./i18n.js";
+import { t, tn, tx } from "./i18n.js";
 import { levelWord } from "./room/log.js";
 import { api, keep, setting, setSetting } from "./api.js";
 import { h, replace, toast } from "./dom.js";
@@ -258,7 +258,7 @@ function setupForm(game) {
           { class: "field field-check" },
           timerOn,
           h("label", { for: "timer-on" }, t("Turn timer")),
-          h("span", { class: "inline-number" }, timerSeconds, t(" seconds a move")),
+          h("span", { class: "inline-number" }, tx("{seconds} seconds a move", { seconds: timerSeconds })),
           h("small", { class: "help" }, t("When a person's time runs out, a bot plays for them until they come back.")),
         ),
         h(
@@ -266,7 +266,7 @@ function setupForm(game) {
           { class: "field field-check" },
           seriesOn,
           h("label", { for: "series-on" }, t("Series")),
-          h("span", { class: "inline-number" }, t("first to "), seriesTarget, t(" wins")),
+          h("span", { class: "inline-number" }, tx("first to {target} wins", { target: seriesTarget })),
         ),
         h(
           "div",

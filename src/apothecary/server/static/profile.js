@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { h, replace, svgNode, svgText } from "./dom.js";
 import { loadPage, ratingText } from "./ratings.js";
-import { language, t, tn } from "/static/i18n.js";
+import { language, t, tn, tx } from "/static/i18n.js";
 
 const WIDTH = 480;
 const HEIGHT = 180;
@@ -42,8 +42,7 @@ function perGame(profile) {
       h(
         "p",
         {},
-        t("Rating "),
-        h("strong", { class: "rating" }, ratingText(row)),
+        tx("Rating {rating}", { rating: h("strong", { class: "rating" }, ratingText(row)) }),
         ` · ${t("{played} played, {won} won", { played: row.games, won: row.wins })}`,
       ),
       points.length ? plot(points, t("The rating in {game} after each game", { game: label })) : null,

@@ -42,7 +42,7 @@ async function otherGames(current) {
     return h(
       "p",
       { class: "board-games" },
-      t("Other games: "),
+      `${t("Other games:")} `,
       games.filter((g) => g.name !== current).map((g, i) => [i ? " · " : "", h("a", { href: `/leaderboard/${g.name}` }, g.title)]),
     );
   } catch {

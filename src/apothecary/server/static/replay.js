@@ -151,7 +151,7 @@ class ReplayScreen {
         "header",
         { class: "replay-head panel" },
         h("h1", {}, t("Replay: {game}, game {number}", { game: f.title, number: f.game_no })),
-        h("p", { class: "muted" }, `${reason}${".!".includes(reason.at(-1)) ? "" : "."}`, winners ? ` ${t("Won by {winners}.", { winners })}` : t(" Nobody won.")),
+        h("p", { class: "muted" }, `${reason}${".!".includes(reason.at(-1)) ? "" : "."}`, winners ? ` ${t("Won by {winners}.", { winners })}` : ` ${t("Nobody won.")}`),
         h(
           "div",
           { class: "replay-controls" },
@@ -162,7 +162,7 @@ class ReplayScreen {
           button("replay-last", `${t("end")} »`, t("To the end"), () => f.steps),
           this.counter,
         ),
-        h("p", { class: "replay-view-line" }, h("label", { for: "replay-view" }, t("Whose eyes: ")), this.viewSelect, " ", h("label", { for: "replay-link" }, t("Link: ")), this.share),
+        h("p", { class: "replay-view-line" }, h("label", { for: "replay-view" }, t("Whose eyes:")), " ", this.viewSelect, " ", h("label", { for: "replay-link" }, t("Link:")), " ", this.share),
       ),
       h("div", { class: "replay-body" }, this.board, h("aside", { class: "replay-side" }, this.analysisBox, h("section", { class: "panel" }, h("h2", {}, t("Moves")), this.moves))),
     );

@@ -6,7 +6,7 @@ import { api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { render as renderMarkdown } from "../markdown.js";
 import * as sound from "../sound.js";
-import { t } from "/static/i18n.js";
+import { t, tx } from "/static/i18n.js";
 
 /** The rules of `game` (its name) in a dialog, loaded the first time it opens. */
 export function rulesDialog(game, title) {
@@ -81,7 +81,7 @@ export function roomPage(code, info, parts) {
     h(
       "header",
       { class: "room-head" },
-      h("div", { class: "room-name" }, h("p", { class: "eyebrow" }, t("Room "), h("code", { class: "room-code" }, code)), h("h1", {}, info.title)),
+      h("div", { class: "room-name" }, h("p", { class: "eyebrow" }, tx("Room {code}", { code: h("code", { class: "room-code" }, code) })), h("h1", {}, info.title)),
       h(
         "div",
         { class: "head-tools" },
