@@ -394,8 +394,9 @@ function centreLines(obs, reveal, ctx) {
     const died = reveal.lr.died;
     const done = reveal.shown >= reveal.lr.revealed.length;
     const summary = tn("{count} player dies", "{count} players die", died.length);
-    // Translators: {names} is one seat ("Ann dies"), you ("you die") or a list ("Ann and Bob die").
-    const dies = died.length === 1 && died[0] !== you ? t("{names} dies", { names: seatsWords(died) }) : t("{names} die", { names: seatsWords(died) });
+    const alone = died.length === 1;
+    // Translators: {names} is one seat ("Ann dies") or a list ("Ann and Bob die").
+    const dies = alone && died[0] === you ? t("you die") : alone ? t("{names} dies", { names: seatsWords(died) }) : t("{names} die", { names: seatsWords(died) });
     if (done) lines.push(died.length ? [dies, "ivm-centre-line", 2, summary] : [t("nobody dies"), "ivm-centre-line"]);
     else lines.push([t("the glasses are turned over\u2026"), "ivm-centre-line"]);
     return lines;
