@@ -226,9 +226,7 @@ def shown(source: str, path: str = "<js>") -> list[Shown]:
                 quoted = token.start if not token.parts and source[token.start] != "`" else -1
                 found.append(Shown(path, token.line, token.value.strip(), quoted))
             for part in token.parts:
-                found += [
-                    Shown(path, token.line + s.line - 1, s.text) for s in shown(part, path)
-                ]
+                found += [Shown(path, token.line + s.line - 1, s.text) for s in shown(part, path)]
             if frame.callee and frame.argument == 0 and frame.first is None:
                 frame.first = token.value
             continue
@@ -282,9 +280,17 @@ def shown_in(path: Path, root: Path) -> list[Shown]:
 # -- Prose anywhere: the literals the scan above cannot place (words kept in a table, a
 # function's argument, a returned array), caught by how they read instead.
 
-PROSE = re.compile(r"[A-Za-zÀ-ÿ]{2,}[ \u00a0]+[A-Za-zÀ-ÿ]{2,}|^[A-Z][a-z]{2,}[.!?…:]?$|[a-z]{2,}[.!?…]$")
+PROSE = re.compile(
+    r"[A-Za-zÀ-ÿ]{2,}[ \u00a0]+[A-Za-zÀ-ÿ]{2,}"  # two words
+    r"|^[A-Z][a-z]{2,}[.!?…:]?$"  # one capitalized word
+    r"|[a-z]{2,}[.!?…]$"  # the end of a sentence
+)
 """Two words in a row, or one capitalized word alone ("Open", "Replay"), or a word that
 ends a sentence: what a person reads, rather than a class, a key or an identifier."""
+
+CLASSES = re.compile(r"(?:[\w.]*[-_.][\w.-]*)(?: [\w.]*[-_.][\w.-]*)*")
+"""Words that each carry a ``-``, ``_`` or ``.`` (``tsa-cell tsa-cell-hot``): class names,
+keys, file names, never prose."""
 
 CODE_CALLS = {
     "querySelector",
@@ -373,10 +379,11 @@ def prose(source: str, path: str = "<js>") -> list[Shown]:
                 found += [Shown(path, token.line + s.line - 1, s.text) for s in prose(part, path)]
             if any(f.callee in TRANSLATING for f in stack) or _compared(items, k):
                 continue
-            if _in_code(stack) or (frame.callee in {"h", "s", "setAttribute"} and frame.argument == 0):
+            tag = frame.callee in {"h", "s", "setAttribute"} and frame.argument == 0
+            if tag or _in_code(stack):
                 continue
             text = " ".join(token.value.split())
-            if PROSE.search(text):
+            if PROSE.search(text) and not CLASSES.fullmatch(text):
                 found.append(Shown(path, token.line, text))
             continue
         if token.kind != "punct":
