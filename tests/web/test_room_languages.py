@@ -12,11 +12,14 @@ saved as artifacts, and no language may make the page wider than the phone.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from serving import make_room
 from test_room_shell import start
+
+from apothecary.i18n.catalogs import read
 
 # Words only the French, only the German catalog says (an event line and the status).
 FRENCH = ("sert un verre", "verre couvert", "À vous", "En attente de")
@@ -102,3 +105,79 @@ def test_a_table_in_each_language_fits_a_phone(
         phone_page.screenshot(path=str(artifacts / f"table-{code}-phone.png"), full_page=True)
         width = phone_page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= 390, f"{code}: the page is {width} px wide on a 390 px phone"
+
+
+def english_left(text: str, code: str, keep: tuple[str, ...] = ()) -> list[str]:
+    """The English of the catalog's messages that ``text`` (a page read in ``code``)
+    still shows: each run of two words or more between a message's placeholders, where
+    the ``code`` catalog says it otherwise. ``keep`` are names (a game's title, a
+    player's) that are the same in every language."""
+    left = set()
+    for message in read(code):
+        if not message.id or not message.string:
+            continue
+        english = message.id if isinstance(message.id, tuple) else (message.id,)
+        said = message.string if isinstance(message.string, tuple) else (message.string,)
+        for run in (r.strip(" :;,.()·") for e in english for r in re.split(r"\{\w*\}", e)):
+            if len(run) < 8 or not re.search(r"[A-Za-z]{2,}\W+[A-Za-z]{2,}", run):
+                continue
+            if any(run in s for s in said) or any(run in k for k in keep):
+                continue
+            if re.search(rf"(?<![A-Za-z]){re.escape(run)}(?![A-Za-z])", text):
+                left.add(run)
+    return sorted(left)
+
+
+# The page's own words as a person sees them (SVG text too), less the log's event lines
+# and the move buttons: those are the server's words in the viewer's language (the first
+# test above), and an engine's words have their own tests.
+VISIBLE_TEXT = """() => {
+  const server = Array.from(document.querySelectorAll("#log, #legal"));
+  server.forEach((node) => (node.hidden = true));
+  const svg = Array.from(document.querySelectorAll("svg text"), (node) => node.textContent);
+  const text = [document.body.innerText, ...svg].join("\\n");
+  server.forEach((node) => (node.hidden = false));
+  return text;
+}"""
+
+
+def test_english_left_finds_a_planted_english_sentence() -> None:
+    # The guard below must catch English on a French page, and not the French itself.
+    found = english_left("À vous · Waiting for the host to start the game…", "fr")
+    assert "Waiting for the host to start the game…" in found, found
+    assert english_left("En attente que l'hôte lance la partie…", "fr") == []
+
+
+def test_each_table_in_each_language_on_a_phone(
+    phone_page: Any, web_server: str, api: Any, enter_room: Any, artifacts: Path
+) -> None:
+    games = api.get("/api/games").json()
+    assert len(games) >= 4, games
+    for game in games:
+        players = game["default_players"]
+        seats = ["open"] + ["easy"] * (players - 1)
+        for code in ("en", "fr", "de", "es"):
+            room = make_room(
+                api,
+                host_name="Ann",
+                seed=f"{game['name']}-{code}",
+                game=game["name"],
+                players=players,
+                seats=seats,
+            )
+            start(api, room)
+            choose_language(phone_page, web_server, code)
+            enter_room(phone_page, room)
+            phone_page.locator("#room[data-status=playing] .table-area").wait_for()
+            phone_page.wait_for_timeout(500)  # the bots' first moves (bot delay 0.05 s)
+            phone_page.screenshot(
+                path=str(artifacts / f"table-{game['name']}-{code}-phone.png"), full_page=True
+            )
+            width = phone_page.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= 390, f"{game['name']} in {code}: the page is {width} px wide"
+            assert phone_page.evaluate("() => document.documentElement.lang") == code
+            if code in ("fr", "de"):
+                text = phone_page.evaluate(VISIBLE_TEXT)
+                keep = (game["title"], "Ann")
+                assert english_left(text, code, keep) == [], f"{game['name']} in {code}:\n{text}"
+            assert not phone_page.errors, phone_page.errors

@@ -24,6 +24,12 @@ export function colourWord(colour) {
 
 const colourList = (colours) => joinNames(colours.map(colourWord));
 
+/** A character's kind ("rat", "weasel": the king's and each peasant's) in the page's language. */
+export function kindWord(kind) {
+  const named = { rat: t("rat"), weasel: t("weasel") };
+  return Object.hasOwn(named, kind) ? named[kind] : kind;
+}
+
 /** Expand {code: count} into a list of codes, in the deck's order of kinds. */
 export function expand(counts, order) {
   const out = [];
@@ -113,7 +119,7 @@ export function shortWho(who, seat, most) {
 
 /** The character `on` ("king" or a seat as text) as `actor` would be told of it. */
 export function characterWords(on, obs, names, actor = names.you) {
-  if (on === "king") return obs.king ? t("the {suit} king", { suit: colourWord(obs.king) }) : t("the king");
+  if (on === "king") return obs.king ? t("the {suit} king", { suit: kindWord(obs.king) }) : t("the king");
   const seat = Number(on);
   if (seat === actor) return actor === names.you ? t("your own peasant") : t("their own peasant");
   return seat === names.you ? t("your peasant") : t("{name}'s peasant", { name: names.name(seat) });
@@ -171,7 +177,7 @@ function characterMat(character, obs, moves, view) {
     seat: isKing ? null : seatInfo.seat,
     alive,
     moving: !isKing && obs.to_move === Number(character),
-    title: isKing ? (obs.king ? t("The {suit} king", { suit: colourWord(obs.king) }) : t("The king")) : names.label(seatInfo.seat),
+    title: isKing ? (obs.king ? t("The {suit} king", { suit: kindWord(obs.king) }) : t("The king")) : names.label(seatInfo.seat),
     kind: isKing ? null : seatInfo.kind,
     starts: !isKing && obs.starting_seat === seatInfo.seat,
     lethal,
@@ -190,7 +196,7 @@ function characterMat(character, obs, moves, view) {
       })),
     isTarget: moves.target === character,
     ariaLabel: [
-      isKing ? (obs.king ? t("the {suit} king", { suit: colourWord(obs.king) }) : t("the king")) : tn("{name}, {role}, {count} point", "{name}, {role}, {count} points", seatInfo.score, { name: names.label(seatInfo.seat), role: seatInfo.kind || t("peasant") }),
+      isKing ? (obs.king ? t("the {suit} king", { suit: kindWord(obs.king) }) : t("the king")) : tn("{name}, {role}, {count} point", "{name}, {role}, {count} points", seatInfo.score, { name: names.label(seatInfo.seat), role: seatInfo.kind ? kindWord(seatInfo.kind) : t("peasant") }),
       alive ? null : t("dead"),
       danger.length ? t("drops: {drops}", { drops: danger.join(", ") }) : t("no drops"),
     ].filter(Boolean).join("; "),

@@ -10,7 +10,7 @@
 // the clicks and keys.
 
 import { clear, focusKeeper, html, mountId, seatWords, svg, text } from "/static/tables/kit.js";
-import { cardInfo, latestPlay, layout, seatNamer, soundOf as soundOfEvent, turnText } from "./layout.js";
+import { cardInfo, kindWord, latestPlay, layout, seatNamer, soundOf as soundOfEvent, turnText } from "./layout.js";
 import { t } from "/static/i18n.js";
 
 const PALETTE = {
@@ -301,7 +301,7 @@ function drawMat(parent, mat, paint, onHit) {
   if (mat.isKing) {
     sub.textContent = mat.sub;
   } else {
-    html("span", { class: "ldp-kind", text: mat.kind || "" }, sub);
+    html("span", { class: "ldp-kind", text: mat.kind ? kindWord(mat.kind) : "" }, sub);
     const score = html("span", { class: "ldp-score", text: `${mat.score} ${mat.score === 1 ? "pt" : "pts"}` }, sub);
     score.title = t("points");
     if (mat.gain) html("span", { class: "ldp-gain", text: t("+{count} this round", { count: mat.gain }) }, sub);
