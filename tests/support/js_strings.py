@@ -35,6 +35,7 @@ TEXT_CHILDREN = {
     "h": (2, 99),
     "s": (2, 99),
     "svgText": (3, 3),
+    "text": (3, 3),  # the tables' kit: text(parent, x, y, words)
     "toast": (0, 0),
     "alert": (0, 0),
     "confirm": (0, 0),
@@ -88,6 +89,17 @@ class Shown:
         return f"{self.path}:{self.line}: {self.text!r}"
 
 
+def _escape(source: str, j: int) -> tuple[str, int]:
+    """The character the escape at ``source[j] == "\\"`` stands for (``\\u21bb`` is one
+    arrow, not the letters "u21bb"), and the index after it."""
+    found = re.compile(r"u\{([0-9a-fA-F]+)\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})").match(
+        source, j + 1
+    )
+    if found:
+        return chr(int(next(g for g in found.groups() if g), 16)), found.end()
+    return source[j + 1 : j + 2], j + 2
+
+
 def _template(source: str, i: int, line: int) -> tuple[Token, int, int]:
     """The template literal starting at ``source[i] == "`"``: its token, the index
     after it and the line it ends on."""
@@ -96,8 +108,8 @@ def _template(source: str, i: int, line: int) -> tuple[Token, int, int]:
     parts: list[str] = []
     while j < n and source[j] != "`":
         if source[j] == "\\":
-            text.append(source[j + 1 : j + 2])
-            j += 2
+            said, j = _escape(source, j)
+            text.append(said)
             continue
         if source.startswith("${", j):
             depth, k = 1, j + 2
@@ -140,8 +152,8 @@ def tokens(source: str) -> list[Token]:
             j, text = i + 1, []
             while j < n and source[j] != c:
                 if source[j] == "\\":
-                    text.append(source[j + 1 : j + 2])
-                    j += 2
+                    said, j = _escape(source, j)
+                    text.append(said)
                     continue
                 text.append(source[j])
                 j += 1
@@ -226,7 +238,9 @@ def shown(source: str, path: str = "<js>") -> list[Shown]:
                 quoted = token.start if not token.parts and source[token.start] != "`" else -1
                 found.append(Shown(path, token.line, token.value.strip(), quoted))
             for part in token.parts:
-                found += [Shown(path, token.line + s.line - 1, s.text) for s in shown(part, path)]
+                # a template the page shows shows what its ${...} gives, too
+                inner = _bare(part, path) if _shows(stack) else shown(part, path)
+                found += [Shown(path, token.line + s.line - 1, s.text) for s in inner]
             if frame.callee and frame.argument == 0 and frame.first is None:
                 frame.first = token.value
             continue
@@ -253,6 +267,27 @@ def shown(source: str, path: str = "<js>") -> list[Shown]:
             dot = items[k - 2] if k >= 2 else None
             if dot and dot.kind == "punct" and dot.value == ".":
                 frame.assigned = before.value
+    return found
+
+
+def _bare(source: str, path: str) -> list[Shown]:
+    """Every literal with a word in ``source`` (code whose value is shown) that is not a
+    message nor compared: ``${n === 1 ? "pt" : "pts"}`` in a shown template."""
+    found: list[Shown] = []
+    calls: list[str | None] = []
+    items = tokens(source)
+    for k, token in enumerate(items):
+        before = items[k - 1] if k else None
+        if token.kind == "punct" and token.value in "([{":
+            named = token.value == "(" and before is not None and before.kind == "name"
+            calls.append(before.value if named and before else None)
+        elif token.kind == "punct" and token.value in ")]}" and calls:
+            calls.pop()
+        elif token.kind == "str" and not any(c in TRANSLATING for c in calls):
+            if WORD.search(token.value) and not _compared(items, k):
+                found.append(Shown(path, token.line, token.value.strip()))
+            for part in token.parts:
+                found += _bare(part, path)
     return found
 
 

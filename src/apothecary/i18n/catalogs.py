@@ -72,7 +72,8 @@ def extract() -> Catalog:
     found: Iterator[tuple[str, int, Any, list[str], str | None]] = extract_from_dir(
         str(PACKAGE),
         METHODS,
-        {"**/static/**.js": {"template_string": "false"}},
+        # a message inside a template literal's ${...} is a message too
+        {pattern: {"parse_template_string": "true"} for pattern, how in METHODS if how == "javascript"},
         KEYWORDS,
         comment_tags=("Translators:",),
         strip_comment_tags=True,

@@ -10,8 +10,8 @@
 // the clicks and keys.
 
 import { clear, focusKeeper, html, mountId, seatWords, svg, text } from "/static/tables/kit.js";
-import { cardInfo, kindWord, latestPlay, layout, seatNamer, soundOf as soundOfEvent, turnText } from "./layout.js";
-import { t } from "/static/i18n.js";
+import { cardInfo, colourWord, kindWord, latestPlay, layout, seatNamer, soundOf as soundOfEvent, turnText } from "./layout.js";
+import { t, tn } from "/static/i18n.js";
 
 const PALETTE = {
   blue: "#0072b2",
@@ -215,7 +215,7 @@ function drawMeters(s, mat, paint) {
     if (meter.blocked) {
       svg("rect", { x: x0, y: 3, width: barW, height: 12, rx: 3, class: "ldp-blocked-bar" }, g);
       shield(g, x0 + 9, 9, 7, c.fill);
-      text(g, x0 + 20, 10, `${meter.colour} blocked`, { class: "ldp-meter-note" });
+      text(g, x0 + 20, 10, t("{colour} blocked", { colour: colourWord(meter.colour) }), { class: "ldp-meter-note" });
     } else {
       for (let k = 0; k < mat.lethal; k += 1) {
         const filled = k < meter.drops;
@@ -257,7 +257,8 @@ function drawPlays(s, mat, paint, y) {
       }
     }
     const tx = x + Math.min(n, 6) * 9 + 18;
-    text(s, tx, y + 11, `${n} from`, { class: "ldp-fd-note" });
+    // Translators: over a name on the next line: "3 from" / "Ann" (cards face down from a seat).
+    text(s, tx, y + 11, t("{count} from", { count: n }), { class: "ldp-fd-note" });
     text(s, tx, y + 26, who, { class: "ldp-fd-who" });
     x += width + 8;
   }
@@ -302,7 +303,8 @@ function drawMat(parent, mat, paint, onHit) {
     sub.textContent = mat.sub;
   } else {
     html("span", { class: "ldp-kind", text: mat.kind ? kindWord(mat.kind) : "" }, sub);
-    const score = html("span", { class: "ldp-score", text: `${mat.score} ${mat.score === 1 ? "pt" : "pts"}` }, sub);
+    // Translators: a short count of points on a peasant's mat.
+    const score = html("span", { class: "ldp-score", text: tn("{count} pt", "{count} pts", mat.score) }, sub);
     score.title = t("points");
     if (mat.gain) html("span", { class: "ldp-gain", text: t("+{count} this round", { count: mat.gain }) }, sub);
     html("span", { class: "ldp-handcount", text: t("{count} in hand", { count: mat.handCount }) }, sub);

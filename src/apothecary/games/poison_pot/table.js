@@ -11,7 +11,7 @@
 
 import { asButton, clear, fitText, focusKeeper, html, mountId, onActivate, seatWords, svg, text, textWidth, watchWidth } from "/static/tables/kit.js";
 import { readWords } from "/static/words.js";
-import { D, HIT, LOOK, PIECE, ROWS, WIDE, chipName, layout } from "./layout.js";
+import { D, HIT, LOOK, PIECE, ROWS, WIDE, chipName, colourWord, layout } from "./layout.js";
 import { t } from "/static/i18n.js";
 
 export { soundOf } from "./layout.js";
@@ -206,14 +206,14 @@ function drawCorners(g, plan, id) {
     const { x, y } = corners.drawnAt;
     if (corners.drawn) {
       drawn(svg("g", { transform: `translate(${x + 30},${y + 14})` }, g));
-      text(g, x + 70, y + 4, `drawn: ${corners.drawn}`, { class: "pp-corner-title" });
+      text(g, x + 70, y + 4, t("drawn: {colour}", { colour: colourWord(corners.drawn) }), { class: "pp-corner-title" });
       text(g, x + 70, y + 28, corners.drawnNote, { class: "pp-corner-small" });
     }
     text(g, x, bottom + 4, corners.placed, { class: "pp-corner-note" });
     return;
   }
   if (corners.drawn) {
-    text(g, xRight, top, `drawn: ${corners.drawn}`, { class: "pp-corner-title pp-end" });
+    text(g, xRight, top, t("drawn: {colour}", { colour: colourWord(corners.drawn) }), { class: "pp-corner-title pp-end" });
     drawn(svg("g", { transform: `translate(${xRight - 30},${top + 44})` }, g));
   }
   text(g, xRight, bottom + 4, corners.placed, { class: "pp-corner-note pp-end" });

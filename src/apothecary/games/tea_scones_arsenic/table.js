@@ -151,7 +151,7 @@ function drawKind(g, kind, pen, x, y, colW, sizes) {
   const { r, gridH, colH } = sizes;
   const cx = x + 8 + (kind.kind - 1) * colW;
   const col = svg("g", { class: "tsa-kind", "data-kind": kind.kind }, g);
-  text(col, cx + colW / 2, y + 18, `kind ${kind.kind}`, { class: "tsa-small tsa-mid tsa-bold" });
+  text(col, cx + colW / 2, y + 18, t("kind {kind}", { kind: kind.kind }), { class: "tsa-small tsa-mid tsa-bold" });
   // the unmarked scones of this kind: 6 places, 2 by 3
   for (let i = 0; i < 6; i++) {
     const sx = cx + colW / 2 + (i % 2 === 0 ? -r * 1.15 : r * 1.15);
@@ -159,7 +159,7 @@ function drawKind(g, kind, pen, x, y, colW, sizes) {
     if (i < kind.count) scone(col, sx, sy, r, kind.kind);
     else emptySlot(col, sx, sy, r);
   }
-  text(col, cx + colW / 2, y + 26 + gridH + 14, `${kind.count} left`, { class: "tsa-small tsa-mid" });
+  text(col, cx + colW / 2, y + 26 + gridH + 14, t("{count} left", { count: kind.count }), { class: "tsa-small tsa-mid" });
   // doses: those known to be out of the unmarked box are struck
   const dy = y + 26 + gridH + 20 + 15;
   const per = pen.wide ? 6 : 3;
@@ -298,12 +298,12 @@ function drawSeat(parent, seat, pen, cx, cy, cw, sizes) {
   for (let c = 0; c < 3; c++) {
     svg("rect", { x: cubesX + c * 15, y: cubesY, width: 11, height: 11, rx: 2, class: c < seat.cubes ? "tsa-cube" : "tsa-cube-used" }, cubes);
   }
-  if (wide) text(cubes, cubesX - 5, cy + 39, "cubes", { class: "tsa-tiny tsa-right" });
+  if (wide) text(cubes, cubesX - 5, cy + 39, t("cubes"), { class: "tsa-tiny tsa-right" });
   svg("title", {}, cubes).textContent = tn("{count} sugar cube left", "{count} sugar cubes left", seat.cubes);
   if (seat.extras) text(g, cx + cw - 12, line2 + 19, seat.extras, { class: `tsa-tiny tsa-right ${seat.owed ? "tsa-owed" : ""}` });
   const cupY = cy + 100;
   svg("line", { x1: cx + 10, y1: cupY - 8, x2: cx + cw - 10, y2: cupY - 8, class: "tsa-rule" }, g);
-  if (!seat.cup.length) text(g, cx + 12, cupY + 14, "cup: empty", { class: "tsa-tiny" });
+  if (!seat.cup.length) text(g, cx + 12, cupY + 14, t("cup: empty"), { class: "tsa-tiny" });
   seat.cup.forEach((c, j) => {
     const sx = cx + 12 + r + (j % perLine) * (r * 2 + 6);
     const sy = cupY + r + Math.floor(j / perLine) * (r * 2 + 16);
