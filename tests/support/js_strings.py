@@ -319,6 +319,7 @@ PROSE = re.compile(
     r"[A-Za-zÀ-ÿ]{2,}[ \u00a0]+[A-Za-zÀ-ÿ]{2,}"  # two words
     r"|^[A-Z][a-z]{2,}[.!?…:]?$"  # one capitalized word
     r"|[a-z]{2,}[.!?…]$"  # the end of a sentence
+    r"|\([a-z]{2,}\)"  # an aside: " (you)"
 )
 """Two words in a row, or one capitalized word alone ("Open", "Replay"), or a word that
 ends a sentence: what a person reads, rather than a class, a key or an identifier."""

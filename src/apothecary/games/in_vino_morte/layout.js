@@ -339,7 +339,7 @@ function seatLayout(s, ctx) {
   const { obs, me, n, geo, wide, live, reveal, moves, names, lastEvent } = ctx;
   const view = seatView(obs, s, reveal, ctx.reducedMotion);
   const k = glassScale(n, s, me, wide);
-  const label = names.own(s) + (s === me ? " (you)" : "");
+  const label = s === me ? t("{name} (you)", { name: names.own(s) }) : names.own(s);
   const toMove = live && obs.to_move === s;
   const classes = [];
   if (!view.alive) classes.push(view.diedNow ? "ivm-dying" : "ivm-dead");
@@ -520,7 +520,7 @@ export function layout(update, legal, options = {}) {
   const me = obs.seat;
   const seat0 = me === null || me === undefined ? 0 : me;
   const names = seatNames(update, options.name);
-  const labels = Array.from({ length: n }, (_, s) => names.own(s) + (s === me ? " (you)" : ""));
+  const labels = Array.from({ length: n }, (_, s) => (s === me ? t("{name} (you)", { name: names.own(s) }) : names.own(s)));
   const geo = fitLayout(n, seat0, widestWords(labels, wide), wide);
   // geo.points runs from the bottom (you); seat s is (s - you) steps round
   geo.seat = (s) => geo.points[(s - seat0 + n) % n];

@@ -341,8 +341,9 @@ export function chipName(update, seat, label, you, most) {
   const own = seats[seat] && seats[seat].name;
   const twins = own ? seats.filter((s) => s && s.name === own).length : 0;
   if (twins < 2) return clipName(label, most);
-  const tail = ` #${seat}${seat === you ? " (you)" : ""}`;
-  return `${clipName(own, Math.max(1, most - tail.length))}${tail}`;
+  // the name is cut so that its number (and "(you)") always shows
+  const mark = seat === you ? t("{name} (you)", { name: `#${seat}` }) : `#${seat}`;
+  return `${clipName(own, Math.max(1, most - mark.length - 1))} ${mark}`;
 }
 
 /**

@@ -279,7 +279,7 @@ class ReplayScreen {
       players: this.facts.players,
       you,
       seatName: (seat) => this.seatName(seat),
-      seatLabel: (seat) => (seat === you ? `${this.seatName(seat)} (you)` : this.seatName(seat)),
+      seatLabel: (seat) => (seat === you ? t("{name} (you)", { name: this.seatName(seat) }) : this.seatName(seat)),
       act: () => {},
       prefersReducedMotion: true,
     };

@@ -25,7 +25,7 @@ export class SeatNames {
     const place = seats[seat];
     const name = this.ownName(seat);
     const twins = place ? seats.filter((s) => s.name === place.name).length : 0;
-    return twins > 1 ? `${name} (seat ${seat})` : name;
+    return twins > 1 ? t("{name} (seat {seat})", { name, seat }) : name;
   }
 
   /** The name, with "(you)" for your seat. */
