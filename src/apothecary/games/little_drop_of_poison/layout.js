@@ -24,6 +24,14 @@ export function colourWord(colour) {
 
 const colourList = (colours) => joinNames(colours.map(colourWord));
 
+/** "the weasel king" (`capital`: "The weasel king"), "the king" when its kind is not known. */
+export function kingWords(kind, capital = false) {
+  if (kind === "rat") return capital ? t("The rat king") : t("the rat king");
+  if (kind === "weasel") return capital ? t("The weasel king") : t("the weasel king");
+  if (kind) return capital ? t("The {suit} king", { suit: kind }) : t("the {suit} king", { suit: kind });
+  return capital ? t("The king") : t("the king");
+}
+
 /** A character's kind ("rat", "weasel": the king's and each peasant's) in the page's language. */
 export function kindWord(kind) {
   const named = { rat: t("rat"), weasel: t("weasel") };
@@ -119,7 +127,7 @@ export function shortWho(who, seat, most) {
 
 /** The character `on` ("king" or a seat as text) as `actor` would be told of it. */
 export function characterWords(on, obs, names, actor = names.you) {
-  if (on === "king") return obs.king ? t("the {suit} king", { suit: kindWord(obs.king) }) : t("the king");
+  if (on === "king") return kingWords(obs.king);
   const seat = Number(on);
   if (seat === actor) return actor === names.you ? t("your own peasant") : t("their own peasant");
   return seat === names.you ? t("your peasant") : t("{name}'s peasant", { name: names.name(seat) });
@@ -177,7 +185,7 @@ function characterMat(character, obs, moves, view) {
     seat: isKing ? null : seatInfo.seat,
     alive,
     moving: !isKing && obs.to_move === Number(character),
-    title: isKing ? (obs.king ? t("The {suit} king", { suit: kindWord(obs.king) }) : t("The king")) : names.label(seatInfo.seat),
+    title: isKing ? (kingWords(obs.king, true)) : names.label(seatInfo.seat),
     kind: isKing ? null : seatInfo.kind,
     starts: !isKing && obs.starting_seat === seatInfo.seat,
     lethal,
@@ -196,7 +204,7 @@ function characterMat(character, obs, moves, view) {
       })),
     isTarget: moves.target === character,
     ariaLabel: [
-      isKing ? (obs.king ? t("the {suit} king", { suit: kindWord(obs.king) }) : t("the king")) : tn("{name}, {role}, {count} point", "{name}, {role}, {count} points", seatInfo.score, { name: names.label(seatInfo.seat), role: seatInfo.kind ? kindWord(seatInfo.kind) : t("peasant") }),
+      isKing ? (kingWords(obs.king)) : tn("{name}, {role}, {count} point", "{name}, {role}, {count} points", seatInfo.score, { name: names.label(seatInfo.seat), role: seatInfo.kind ? kindWord(seatInfo.kind) : t("peasant") }),
       alive ? null : t("dead"),
       danger.length ? t("drops: {drops}", { drops: danger.join(", ") }) : t("no drops"),
     ].filter(Boolean).join("; "),
