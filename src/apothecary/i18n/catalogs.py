@@ -6,9 +6,10 @@ with the ``[test]`` extra (``pip install -e '.[test]'``).
 
 The messages are, in Python, the literal templates of :func:`~apothecary.core.words.say`
 (``say_in`` with a context, ``say_n`` with a plural), ``N_`` (marked for later)
-and :func:`~apothecary.i18n.gettext_in`; in the browser's JavaScript ``t``, ``tx`` (pieces, for nodes),
-``tn`` (plural) and ``tp`` (context). A comment starting ``Translators:`` just
-above a message goes to the translators with it.
+and :func:`~apothecary.i18n.gettext_in`; in the browser's JavaScript ``t``, ``tx``
+(a message as pieces, for nodes), ``tn`` (plural) and ``tp`` (context), also inside a
+template literal's ``${...}``. A comment starting ``Translators:`` just above a message
+goes to the translators with it.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def extract() -> Catalog:
         str(PACKAGE),
         METHODS,
         # a message inside a template literal's ${...} is a message too
-        {pattern: {"parse_template_string": "true"} for pattern, how in METHODS if how == "javascript"},
+        {pattern: {"parse_template_string": "true"} for pattern, how in METHODS if how != "python"},
         KEYWORDS,
         comment_tags=("Translators:",),
         strip_comment_tags=True,
