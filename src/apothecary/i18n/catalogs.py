@@ -6,9 +6,10 @@ with the ``[test]`` extra (``pip install -e '.[test]'``).
 
 The messages are, in Python, the literal templates of :func:`~apothecary.core.words.say`
 (``say_in`` with a context, ``say_n`` with a plural), ``N_`` (marked for later)
-and :func:`~apothecary.i18n.gettext_in`; in the browser's JavaScript ``t``,
-``tn`` (plural) and ``tp`` (context). A comment starting ``Translators:`` just
-above a message goes to the translators with it.
+and :func:`~apothecary.i18n.gettext_in`; in the browser's JavaScript ``t``, ``tx``
+(a message as pieces, for nodes), ``tn`` (plural) and ``tp`` (context), also inside a
+template literal's ``${...}``. A comment starting ``Translators:`` just above a message
+goes to the translators with it.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ KEYWORDS: dict[str, Any] = {
     "N_": None,
     "gettext_in": (2,),
     "t": None,
+    "tx": None,
     "tn": (1, 2),
     "tp": ((1, "c"), 2),
 }
@@ -71,7 +73,8 @@ def extract() -> Catalog:
     found: Iterator[tuple[str, int, Any, list[str], str | None]] = extract_from_dir(
         str(PACKAGE),
         METHODS,
-        {"**/static/**.js": {"template_string": "false"}},
+        # a message inside a template literal's ${...} is a message too
+        {pattern: {"parse_template_string": "true"} for pattern, how in METHODS if how != "python"},
         KEYWORDS,
         comment_tags=("Translators:",),
         strip_comment_tags=True,

@@ -10,6 +10,7 @@
 // notation, a label or an event's text.
 
 import { joinNames, readWords } from "/static/words.js";
+import { t, tn, tp } from "/static/i18n.js";
 
 export const WIDE_MIN = 640; // CSS px: the root at least this wide draws the wide table
 export const SKULL_NOTE = "\u2620"; // ☠
@@ -83,12 +84,12 @@ export function legalByMove(legal) {
  * name alone as the board draws it beside its "#N": the update's seat list
  * gives it (a shell's name may carry "(seat N)" for twins), else `name(s)`.
  */
-export function seatNames(update, name = (s) => `seat ${s}`) {
+export function seatNames(update, name = (s) => t("seat {seat}", { seat: s })) {
   const places = (update && update.seats) || [];
   const own = (s) => {
     const place = places[s];
     if (!place) return name(s);
-    return place.name || (place.kind === "open" ? "open seat" : `seat ${s}`);
+    return place.name || (place.kind === "open" ? t("open seat") : t("seat {seat}", { seat: s }));
   };
   return { name, own };
 }
@@ -294,11 +295,14 @@ export function seatView(obs, s, reveal, reducedMotion = false) {
 }
 
 function glassWords(s, view, you, name) {
-  const whose = s === you ? "Your glass" : `${name(s)}'s glass`;
-  if (!view.glass) return `${whose}: none`;
-  if (view.glass === "covered") return `${whose}: covered`;
-  if (view.secret) return `${whose}: ${view.glass} (only you, the dealer, see it)`;
-  return `${whose}: ${view.glass}${view.drunk ? ", drunk" : ""}`;
+  const glass = view.glass === "wine" || view.glass === "poison" ? glassWord(view.glass) : view.glass;
+  const mine = s === you;
+  const who = { name: name(s), glass };
+  if (!view.glass) return mine ? t("Your glass: none") : t("{name}'s glass: none", who);
+  if (view.glass === "covered") return mine ? t("Your glass: covered") : t("{name}'s glass: covered", who);
+  if (view.secret) return mine ? t("Your glass: {glass} (only you, the dealer, see it)", who) : t("{name}'s glass: {glass} (only you, the dealer, see it)", who);
+  if (view.drunk) return mine ? t("Your glass: {glass}, drunk", who) : t("{name}'s glass: {glass}, drunk", who);
+  return mine ? t("Your glass: {glass}", who) : t("{name}'s glass: {glass}", who);
 }
 
 // A legal action's words with its seats by name (its label, as it came, only
@@ -309,8 +313,14 @@ function actionWords(action, name) {
 
 // A pour button's words: the seat by its name, from the move's data.
 function pourWords(deal, you, name) {
-  const what = deal.cheese ? `${deal.glass} with cheese` : deal.glass;
-  return `Pour ${what} ${deal.to === you ? "into your own glass" : `for ${name(deal.to)}`}`;
+  const what = deal.cheese ? t("{glass} with cheese", { glass: glassWord(deal.glass) }) : glassWord(deal.glass);
+  return deal.to === you ? t("Pour {glass} into your own glass", { glass: what }) : t("Pour {glass} for {name}", { glass: what, name: name(deal.to) });
+}
+
+// A glass's kind as a person reads it (the move's data says "wine" or "poison").
+function glassWord(glass) {
+  // Translators: what a glass holds, as the rules page names it.
+  return glass === "poison" ? tp("glass", "poison") : tp("glass", "wine");
 }
 
 // What clicking seat `s`'s glass plays: a drink, a swap or the pour popover.
@@ -319,8 +329,8 @@ function glassControl(s, me, moves, obs, name) {
   const swap = moves.swap.get(s);
   if (swap) return { kind: "swap", key: `swap-${s}`, words: actionWords(swap, name), action: swap };
   if (moves.pourSeat === s) {
-    const deals = moves.deals.filter((d) => d.to === s).map((d) => ({ ...d, words: pourWords(d, me, name), letter: KIND[d.glass].letter + (d.cheese ? "+C" : ""), text: d.cheese ? `${d.glass} + cheese` : d.glass }));
-    return { kind: "pour", key: `pour-${s}`, words: s === me ? "Pour your own glass" : `Pour a glass for ${name(s)}`, deals, title: s === me ? "Your own glass:" : `Pour for ${name(s)}:`, dialog: `Pour for ${s === me ? "you" : name(s)}` };
+    const deals = moves.deals.filter((d) => d.to === s).map((d) => ({ ...d, words: pourWords(d, me, name), letter: KIND[d.glass].letter + (d.cheese ? "+C" : ""), text: d.cheese ? t("{glass} + cheese", { glass: glassWord(d.glass) }) : glassWord(d.glass) }));
+    return { kind: "pour", key: `pour-${s}`, words: s === me ? t("Pour your own glass") : t("Pour a glass for {name}", { name: name(s) }), deals, title: s === me ? t("Your own glass:") : t("Pour for {name}:", { name: name(s) }), dialog: s === me ? t("Pour for yourself") : t("Pour for {name}", { name: name(s) }) };
   }
   return null;
 }
@@ -329,7 +339,7 @@ function seatLayout(s, ctx) {
   const { obs, me, n, geo, wide, live, reveal, moves, names, lastEvent } = ctx;
   const view = seatView(obs, s, reveal, ctx.reducedMotion);
   const k = glassScale(n, s, me, wide);
-  const label = names.own(s) + (s === me ? " (you)" : "");
+  const label = s === me ? t("{name} (you)", { name: names.own(s) }) : names.own(s);
   const toMove = live && obs.to_move === s;
   const classes = [];
   if (!view.alive) classes.push(view.diedNow ? "ivm-dying" : "ivm-dead");
@@ -338,9 +348,9 @@ function seatLayout(s, ctx) {
   const e = lastEvent;
   if (e && (e.actor === s || e.to === s || e.with === s || e.from === s)) classes.push("ivm-last");
   let note = null;
-  if (view.drunk && view.glass) note = { words: "drunk", cls: "ivm-small" };
-  else if (view.secret) note = { words: `${KIND[view.glass].word}, hidden`, cls: "ivm-small ivm-secret-note" };
-  else if (live && view.played && s !== obs.dealer) note = { words: "\u2713 played", cls: "ivm-small" };
+  if (view.drunk && view.glass) note = { words: t("drunk"), cls: "ivm-small" };
+  else if (view.secret) note = { words: t("{glass}, hidden", { glass: glassWord(view.glass) }), cls: "ivm-small ivm-secret-note" };
+  else if (live && view.played && s !== obs.dealer) note = { words: t("\u2713 played"), cls: "ivm-small" };
   const winner = !reveal && obs.phase === "over" && obs.outcome && obs.outcome.winners.includes(s);
   const control = live ? glassControl(s, me, moves, obs, names.name) : null;
   const steal = live && view.cheese ? moves.steal.get(s) : null;
@@ -355,9 +365,9 @@ function seatLayout(s, ctx) {
     toMove,
     note,
     name: { words: shown, title: shown === label ? null : label, number: `#${s}` },
-    fate: winner ? { words: "\u2605 winner", cls: "ivm-winner", label: `${names.name(s)} wins` } : !view.alive ? { words: `${SKULL_NOTE} dead`, cls: "ivm-small ivm-dead-word" } : null,
-    dealer: view.dealer ? { title: `${names.name(s)} deals` } : null,
-    cheese: view.cheese ? { steal: steal ? { key: `steal-${s}`, words: actionWords(steal, names.name), action: steal } : null, title: `${names.name(s)} holds cheese` } : null,
+    fate: winner ? { words: t("\u2605 winner"), cls: "ivm-winner", label: t("{name} wins", { name: names.name(s) }) } : !view.alive ? { words: `${SKULL_NOTE} ${t("dead")}`, cls: "ivm-small ivm-dead-word" } : null,
+    dealer: view.dealer ? { title: t("{name} deals", { name: names.name(s) }) } : null,
+    cheese: view.cheese ? { steal: steal ? { key: `steal-${s}`, words: actionWords(steal, names.name), action: steal } : null, title: t("{name} holds the Caseus Vitae", { name: names.name(s) }) } : null,
     control,
     glassTitle: control ? null : glassWords(s, view, me, names.name),
   };
@@ -368,59 +378,66 @@ function seatLayout(s, ctx) {
 // The centre's words, line by line ([words, class, most lines, summary]).
 function centreLines(obs, reveal, ctx) {
   const { you, wide, names } = ctx;
-  const centreName = (s) => (s === you ? "you" : `${names.own(s)} #${s}`);
+  const centreName = (s) => (s === you ? t("you") : `${names.own(s)} #${s}`);
   const seatsWords = (list) => joinNames(list.map(centreName));
   // Who a finished round killed: the verb and the round first ("round 1:
   // you, medium bot #2 died" read as a list once a phone had wrapped it).
   const deathWords = (round) => {
     const died = round.died;
-    if (!died.length) return [`nobody died in round ${round.round}`, "ivm-centre-small"];
-    return [`died in round ${round.round}: ${seatsWords(died)}`, "ivm-centre-small", 3, `${died.length} players died in round ${round.round}`];
+    if (!died.length) return [t("nobody died in round {round}", { round: round.round }), "ivm-centre-small"];
+    const summary = tn("{count} player died in round {round}", "{count} players died in round {round}", died.length, { round: round.round });
+    return [t("died in round {round}: {names}", { round: round.round, names: seatsWords(died) }), "ivm-centre-small", 3, summary];
   };
   const lines = [];
   if (reveal) {
-    lines.push([`Round ${reveal.lr.round}: the reveal`, "ivm-centre-title"]);
+    lines.push([t("Round {round}: the reveal", { round: reveal.lr.round }), "ivm-centre-title"]);
     const died = reveal.lr.died;
     const done = reveal.shown >= reveal.lr.revealed.length;
-    const dies = died.length === 1 && died[0] !== you ? "dies" : "die";
-    if (done) lines.push(died.length ? [`${seatsWords(died)} ${dies}`, "ivm-centre-line", 2, `${died.length} players die`] : ["nobody dies", "ivm-centre-line"]);
-    else lines.push(["the glasses are turned over\u2026", "ivm-centre-line"]);
+    const summary = tn("{count} player dies", "{count} players die", died.length);
+    const alone = died.length === 1;
+    // Translators: {names} is one seat ("Ann dies") or a list ("Ann and Bob die").
+    const dies = alone && died[0] === you ? t("you die") : alone ? t("{names} dies", { names: seatsWords(died) }) : t("{names} die", { names: seatsWords(died) });
+    if (done) lines.push(died.length ? [dies, "ivm-centre-line", 2, summary] : [t("nobody dies"), "ivm-centre-line"]);
+    else lines.push([t("the glasses are turned over\u2026"), "ivm-centre-line"]);
     return lines;
   }
   if (obs.phase === "over") {
     const winners = obs.outcome ? obs.outcome.winners : [];
-    lines.push(["Game over", "ivm-centre-title"]);
-    if (winners.length === 1) lines.push([`${winners[0] === you ? "You are" : centreName(winners[0]) + " is"} the last alive`, "ivm-centre-line"]);
-    else if (winners.length) lines.push([`${seatsWords(winners)} share the win`, "ivm-centre-line", 2, `${winners.length} players share the win`]);
-    else lines.push(["nobody survives", "ivm-centre-line"]);
+    lines.push([t("Game over"), "ivm-centre-title"]);
+    if (winners.length === 1) lines.push([winners[0] === you ? t("You are the last alive") : t("{name} is the last alive", { name: centreName(winners[0]) }), "ivm-centre-line"]);
+    else if (winners.length) lines.push([t("{names} share the win", { names: seatsWords(winners) }), "ivm-centre-line", 2, tn("{count} player shares the win", "{count} players share the win", winners.length)]);
+    else lines.push([t("nobody survives"), "ivm-centre-line"]);
     if (obs.last_round) lines.push(deathWords(obs.last_round));
     return lines;
   }
-  lines.push([`Round ${obs.round}`, "ivm-centre-title"]);
-  lines.push([obs.dealer === you ? "You deal" : `${centreName(obs.dealer)} deals`, "ivm-centre-line"]);
+  lines.push([t("Round {round}", { round: obs.round }), "ivm-centre-title"]);
+  lines.push([obs.dealer === you ? t("You deal") : t("{name} deals", { name: centreName(obs.dealer) }), "ivm-centre-line"]);
   const deck = obs.deck;
-  const rule = `deck ${deck.wine} W + ${deck.poison} P`;
-  const cheese = `cheese \u2264 ${obs.cheese_limit} this round`;
+  // Translators: the deck's glasses left; keep W and P, the letters drawn on the glasses.
+  const rule = t("deck {wine} W + {poison} P", { wine: deck.wine, poison: deck.poison });
+  const cheese = t("cheese \u2264 {limit} this round", { limit: obs.cheese_limit });
   if (!obs.cheese_rule) lines.push([rule, "ivm-centre-small"]);
   else if (wide) lines.push([`${rule} \u00b7 ${cheese}`, "ivm-centre-small"]);
   else lines.push([rule, "ivm-centre-small"], [cheese, "ivm-centre-small"]);
   if (obs.phase === "deal") {
     const next = obs.deal_order.find((s) => obs.glasses[s] === null);
-    if (next !== undefined) lines.push([`pouring for ${next === you ? "you" : next === obs.dealer ? "the dealer" : centreName(next)}`, "ivm-centre-small"]);
+    if (next !== undefined) lines.push([next === you ? t("pouring for you") : next === obs.dealer ? t("pouring for the dealer") : t("pouring for {name}", { name: centreName(next) }), "ivm-centre-small"]);
   }
   if (obs.last_round && !obs.events.length) lines.push(deathWords(obs.last_round));
   // this round so far, the latest three; a name others share keeps its "#N"
   const own = Array.from({ length: obs.players }, (_, s) => names.own(s));
   const short = (s) => {
-    if (s === you) return "you";
+    if (s === you) return t("you");
     const alike = own.filter((other) => other === own[s]).length > 1;
     return clip(own[s], wide ? 14 : 8) + (alike ? ` #${s}` : "");
   };
   for (const e of obs.events.slice(-3)) {
     let words;
-    if (e.kind === "drink") words = `${short(e.actor)} drank ${e.glass} ${e.died ? SKULL_NOTE : "\u2713"}`;
+    const glass = e.glass === "wine" || e.glass === "poison" ? glassWord(e.glass) : e.glass;
+    if (e.kind === "drink") words = `${t("{name} drank {glass}", { name: short(e.actor), glass })} ${e.died ? SKULL_NOTE : "\u2713"}`;
     else if (e.kind === "swap") words = `${short(e.actor)} \u21c4 ${short(e.with)}`;
-    else words = `${short(e.actor)} stole ${e.from === you ? "your" : `${short(e.from)}'s`} cheese`;
+    else if (e.from === you) words = t("{name} stole your cheese", { name: short(e.actor) });
+    else words = t("{name} stole {other}'s cheese", { name: short(e.actor), other: short(e.from) });
     lines.push([words, "ivm-centre-event"]);
   }
   return lines;
@@ -503,7 +520,7 @@ export function layout(update, legal, options = {}) {
   const me = obs.seat;
   const seat0 = me === null || me === undefined ? 0 : me;
   const names = seatNames(update, options.name);
-  const labels = Array.from({ length: n }, (_, s) => names.own(s) + (s === me ? " (you)" : ""));
+  const labels = Array.from({ length: n }, (_, s) => (s === me ? t("{name} (you)", { name: names.own(s) }) : names.own(s)));
   const geo = fitLayout(n, seat0, widestWords(labels, wide), wide);
   // geo.points runs from the bottom (you); seat s is (s - you) steps round
   geo.seat = (s) => geo.points[(s - seat0 + n) % n];
@@ -513,7 +530,7 @@ export function layout(update, legal, options = {}) {
   const seats = Array.from({ length: n }, (_, s) => seatLayout(s, ctx));
   const centre = foldCentre(centreLines(obs, reveal, { you: me, wide, names }), geo, wide);
   const over = obs.phase === "over";
-  const skip = reveal ? { key: "skip", text: over ? "show result \u25b8" : "next round \u25b8", words: over ? "Show the result" : "Go on to the next round", y: geo.cy + (wide ? 78 : 70) } : null;
+  const skip = reveal ? { key: "skip", text: over ? t("show result \u25b8") : t("next round \u25b8"), words: over ? t("Show the result") : t("Go on to the next round"), y: geo.cy + (wide ? 78 : 70) } : null;
   return { wide, live, n, me, geo, seats, centre, line: moveLine(lastEvent, geo), skip };
 }
 
@@ -521,23 +538,28 @@ export function layout(update, legal, options = {}) {
 export function turnText(obs, reveal, name) {
   if (!obs) return "";
   const me = obs.seat;
-  if (reveal && obs.phase === "over") return `Round ${reveal.lr.round}: the glasses are turned over\u2026`;
+  if (reveal && obs.phase === "over") return t("Round {round}: the glasses are turned over\u2026", { round: reveal.lr.round });
   if (obs.phase === "over") {
     const w = obs.outcome ? obs.outcome.winners : [];
-    if (w.length === 1) return w[0] === me ? "You are the last one alive: you win" : `${name(w[0])} is the last one alive and wins`;
-    if (w.length) return `${joinNames(w.map((s) => (s === me ? "you" : name(s))))} share the win`;
-    return "Game over: nobody survives";
+    if (w.length === 1) return w[0] === me ? t("You are the last one alive: you win") : t("{name} is the last one alive and wins", { name: name(w[0]) });
+    if (w.length) return t("{names} share the win", { names: joinNames(w.map((s) => (s === me ? t("you") : name(s)))) });
+    return t("Game over: nobody survives");
   }
   const mover = obs.to_move;
   if (obs.phase === "deal") {
     const next = obs.deal_order.find((s) => obs.glasses[s] === null);
-    const whom = next === obs.dealer ? (mover === me ? "your own glass" : "their own glass") : next === me ? "you" : `${name(next)}`;
-    if (mover === me) return `Your deal: pour ${next === obs.dealer ? "" : "a glass for "}${whom}: wine or poison`;
-    return `${name(mover)} (the dealer) is pouring a glass for ${next === me ? "you" : whom}`;
+    if (mover === me) {
+      if (next === obs.dealer) return t("Your deal: pour your own glass: wine or poison");
+      return t("Your deal: pour a glass for {name}: wine or poison", { name: name(next) });
+    }
+    const dealer = { name: name(mover), other: name(next) };
+    if (next === obs.dealer) return t("{name} (the dealer) is pouring a glass for their own glass", dealer);
+    if (next === me) return t("{name} (the dealer) is pouring a glass for you", dealer);
+    return t("{name} (the dealer) is pouring a glass for {other}", dealer);
   }
   const steal = obs.cheese_rule && obs.cheese.some((c, s) => c && obs.alive[s]) && !obs.cheese[mover];
-  if (mover === me) return `Your turn: drink your glass or swap it${steal ? ", or steal a cheese" : ""}`;
-  return `${name(mover)} is deciding: drink or swap${steal ? " (or steal cheese)" : ""}`;
+  if (mover === me) return steal ? t("Your turn: drink your glass or swap it, or steal a cheese") : t("Your turn: drink your glass or swap it");
+  return steal ? t("{name} is deciding: drink or swap (or steal cheese)", { name: name(mover) }) : t("{name} is deciding: drink or swap", { name: name(mover) });
 }
 
 /**

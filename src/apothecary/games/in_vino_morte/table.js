@@ -11,6 +11,7 @@
 
 import { clickable as kitClickable, focusedKey as keyInFocus, html, refocus, svg, text, watchWidth } from "/static/tables/kit.js";
 import { KIND, MARK_R, SKULL_NOTE, WIDE_MIN, feltPath, layout, markX, turnText } from "./layout.js";
+import { t } from "/static/i18n.js";
 
 export { soundOf } from "./layout.js";
 
@@ -110,7 +111,7 @@ function drawSeat(parent, seat, onPour) {
   if (control && control.kind === "pour") {
     group.classList.add("ivm-pour-here");
     clickable(glassSpot, control.key, control.words, (node) => onPour.open(seat.seat, control, node));
-    text(group, 0, -41 * k - 6, "pour here", { class: "ivm-small ivm-pour-note" });
+    text(group, 0, -41 * k - 6, t("pour here"), { class: "ivm-small ivm-pour-note" });
   } else if (control) clickable(glassSpot, control.key, control.words, () => onPour.act(control.action.id));
   else svg("title", {}, glassSpot).textContent = seat.glassTitle;
 }
@@ -142,7 +143,7 @@ export function mount(root, ctx) {
   const board = html("div", { class: "ivm-board" }, root);
   const legend = html("p", { class: "ivm-legend" }, root);
   legend.textContent =
-    "W wine \u00b7 P poison \u00b7 ? covered glass \u00b7 D dealer \u00b7 C cheese \u00b7 \u2620 dead";
+    t("W wine \u00b7 P poison \u00b7 ? covered glass \u00b7 D dealer \u00b7 C cheese \u00b7 \u2620 dead");
   let popover = null;
   let last = null; // the last update
   let reveal = null; // {lr, shown, timer} while a round's glasses turn over
@@ -183,7 +184,7 @@ export function mount(root, ctx) {
         ctx.act(deal.action.id);
       });
     }
-    const cancel = html("button", { type: "button", class: "ivm-cancel", "aria-label": "Cancel", text: "\u00d7" }, popover);
+    const cancel = html("button", { type: "button", class: "ivm-cancel", "aria-label": t("Cancel"), text: "\u00d7" }, popover);
     cancel.addEventListener("click", () => closePopover(true));
     popover.addEventListener("keydown", (event) => {
       if (event.key === "Escape") {
@@ -216,7 +217,7 @@ export function mount(root, ctx) {
     const picture = svg("svg", {
       class: `ivm-svg ${wide ? "ivm-wide" : "ivm-narrow"}${plan.n > 5 ? " ivm-many" : ""}`,
       role: "group",
-      "aria-label": "In Vino Morte table",
+      "aria-label": t("In Vino Morte table"),
       viewBox: `0 0 ${geo.W} ${geo.H}`,
     }, board);
     if (geo.shape === 2) svg("ellipse", { cx: geo.cx, cy: geo.cy, rx: geo.feltX, ry: geo.feltY, class: "ivm-table" }, picture);

@@ -9,10 +9,33 @@
 // observation's `card_types`: nothing here reads notation, text or labels apart.
 
 import { joinNames } from "/static/words.js";
+import { t, tn } from "/static/i18n.js";
 
 /** "1 card", "2 cards". */
-export function plural(n, one, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
+export function cards(n) {
+  return tn("{count} card", "{count} cards", n);
+}
+
+/** A colour of the deck in the page's language (a deck may name its own: those stay as written). */
+export function colourWord(colour) {
+  const named = { blue: t("blue"), green: t("green"), purple: t("purple"), red: t("red"), yellow: t("yellow"), black: t("black"), white: t("white"), orange: t("orange") };
+  return Object.hasOwn(named, colour) ? named[colour] : colour;
+}
+
+const colourList = (colours) => joinNames(colours.map(colourWord));
+
+/** "the weasel king" (`capital`: "The weasel king"), "the king" when its kind is not known. */
+export function kingWords(kind, capital = false) {
+  if (kind === "rat") return capital ? t("The rat king") : t("the rat king");
+  if (kind === "weasel") return capital ? t("The weasel king") : t("the weasel king");
+  if (kind) return capital ? t("The {suit} king", { suit: kind }) : t("the {suit} king", { suit: kind });
+  return capital ? t("The king") : t("the king");
+}
+
+/** A character's kind ("rat", "weasel": the king's and each peasant's) in the page's language. */
+export function kindWord(kind) {
+  const named = { rat: t("rat"), weasel: t("weasel") };
+  return Object.hasOwn(named, kind) ? named[kind] : kind;
 }
 
 /** Expand {code: count} into a list of codes, in the deck's order of kinds. */
@@ -30,9 +53,9 @@ export function cardInfo(code, obs) {
   const type = (obs.card_types || {})[code];
   if (!type) return { kind: "unknown", colours: [], drops: 0, words: code };
   const colours = type.colours || [];
-  let words = "universal antidote";
-  if (type.kind === "antidote") words = `${colours[0]} antidote`;
-  else if (type.kind === "poison") words = `${plural(type.drops, "drop")} of ${colours.join(" and ")}`;
+  let words = t("universal antidote");
+  if (type.kind === "antidote") words = t("{colour} antidote", { colour: colourWord(colours[0]) });
+  else if (type.kind === "poison") words = tn("{count} drop of {colours}", "{count} drops of {colours}", type.drops, { colours: colourList(colours) });
   return { kind: type.kind, colours, drops: type.drops, words };
 }
 
@@ -41,12 +64,13 @@ export function cardInfo(code, obs) {
  * antidote", "a universal antidote". */
 export function cardWords(code, obs) {
   const card = cardInfo(code, obs);
-  const a = (words) => `${"aeio".includes(words[0]) ? "an" : "a"} ${words}`;
   if (card.kind === "poison") {
-    return a(`${card.colours.join(" and ")} poison of ${plural(card.drops, "drop")}${card.colours.length > 1 ? " each" : ""}`);
+    const colours = colourList(card.colours);
+    if (card.colours.length > 1) return tn("a {colours} poison of {count} drop each", "a {colours} poison of {count} drops each", card.drops, { colours });
+    return tn("a {colours} poison of {count} drop", "a {colours} poison of {count} drops", card.drops, { colours });
   }
-  if (card.kind === "antidote") return a(`${card.colours[0]} antidote`);
-  return card.kind === "universal" ? "a universal antidote" : code;
+  if (card.kind === "antidote") return t("a {colour} antidote", { colour: colourWord(card.colours[0]) });
+  return card.kind === "universal" ? t("a universal antidote") : code;
 }
 
 /** The update's legal moves by their structured form: `targets` (character -> action),
@@ -88,8 +112,8 @@ export function seatNamer(players, baseName, baseLabel, you) {
   const name = (seat) => (twins.has(seat) ? `${baseName(seat)} ${seat}` : baseName(seat));
   // The shell's label is the name with "(you)" for the reader's own seat; a twin's
   // number goes in by putting that mark on our own name, never by editing its string.
-  const label = (seat) => (!twins.has(seat) ? baseLabel(seat) : seat === you ? `${name(seat)} (you)` : name(seat));
-  const who = (seat) => (seat === you ? "you" : name(seat));
+  const label = (seat) => (!twins.has(seat) ? baseLabel(seat) : seat === you ? t("{name} (you)", { name: name(seat) }) : name(seat));
+  const who = (seat) => (seat === you ? t("you") : name(seat));
   return { name, label, who, you };
 }
 
@@ -103,20 +127,22 @@ export function shortWho(who, seat, most) {
 
 /** The character `on` ("king" or a seat as text) as `actor` would be told of it. */
 export function characterWords(on, obs, names, actor = names.you) {
-  if (on === "king") return `the ${obs.king ? `${obs.king} ` : ""}king`;
+  if (on === "king") return kingWords(obs.king);
   const seat = Number(on);
-  if (seat === actor) return actor === names.you ? "your own peasant" : "their own peasant";
-  return seat === names.you ? "your peasant" : `${names.name(seat)}'s peasant`;
+  if (seat === actor) return actor === names.you ? t("your own peasant") : t("their own peasant");
+  return seat === names.you ? t("your peasant") : t("{name}'s peasant", { name: names.name(seat) });
 }
 
 /** The header's items. */
 export function headItems(obs) {
   return [
-    { text: `Assassination round ${obs.assassination_round}` },
-    { text: `poison round ${obs.poison_round}` },
-    { text: `first to ${obs.target} points`, goal: true },
-    { text: `deck ${obs.deck}` },
-    { text: `discards ${obs.discard_count}` },
+    { text: t("Assassination round {number}", { number: obs.assassination_round }) },
+    { text: t("poison round {number}", { number: obs.poison_round }) },
+    { text: tn("first to {count} point", "first to {count} points", obs.target), goal: true },
+    // Translators: the cards left to draw.
+    { text: t("deck {count}", { count: obs.deck }) },
+    // Translators: the cards in the discard pile.
+    { text: t("discards {count}", { count: obs.discard_count }) },
   ];
 }
 
@@ -135,10 +161,11 @@ export function meters(info, obs) {
 
 function doingWords(seatInfo, character, obs, names) {
   const on = seatInfo.played_on;
-  if (on === null || on === undefined) return seatInfo.seat === names.you ? "your turn" : "choosing…";
-  if (on === "king") return "playing on the king";
-  if (on === character) return `playing on ${characterWords(character, obs, names, seatInfo.seat)}`;
-  return `playing on ${names.name(Number(on))}`;
+  if (on === null || on === undefined) return seatInfo.seat === names.you ? t("your turn") : t("choosing…");
+  if (on === "king") return t("playing on the king");
+  // Translators: {character} is a peasant ("their own peasant") or a seat's name.
+  if (on === character) return t("playing on {character}", { character: characterWords(character, obs, names, seatInfo.seat) });
+  return t("playing on {character}", { character: names.name(Number(on)) });
 }
 
 /** One character's mat: what it shows and, when it can be chosen, the action it plays. */
@@ -150,14 +177,15 @@ function characterMat(character, obs, moves, view) {
   const info = obs.table[character] || { cards: {}, blocked: [] };
   const lethal = isKing ? obs.king_lethal : obs.peasant_lethal;
   const bars = meters(info, obs);
-  const danger = bars.filter((m) => m.drops > 0).map((m) => `${m.drops} of ${lethal} ${m.colour}`);
+  // Translators: drops of one colour on a character against the lethal count, as in "2 of 5 blue".
+  const danger = bars.filter((m) => m.drops > 0).map((m) => t("{drops} of {lethal} {colour}", { drops: m.drops, lethal, colour: colourWord(m.colour) }));
   const mat = {
     character,
     isKing,
     seat: isKing ? null : seatInfo.seat,
     alive,
     moving: !isKing && obs.to_move === Number(character),
-    title: isKing ? (obs.king ? `The ${obs.king} king` : "The king") : names.label(seatInfo.seat),
+    title: isKing ? (kingWords(obs.king, true)) : names.label(seatInfo.seat),
     kind: isKing ? null : seatInfo.kind,
     starts: !isKing && obs.starting_seat === seatInfo.seat,
     lethal,
@@ -176,15 +204,15 @@ function characterMat(character, obs, moves, view) {
       })),
     isTarget: moves.target === character,
     ariaLabel: [
-      isKing ? (obs.king ? `the ${obs.king} king` : "the king") : `${names.label(seatInfo.seat)}, ${seatInfo.kind || "peasant"}, ${seatInfo.score} points`,
-      alive ? null : "dead",
-      danger.length ? `drops: ${danger.join(", ")}` : "no drops",
+      isKing ? (kingWords(obs.king)) : tn("{name}, {role}, {count} point", "{name}, {role}, {count} points", seatInfo.score, { name: names.label(seatInfo.seat), role: seatInfo.kind ? kindWord(seatInfo.kind) : t("peasant") }),
+      alive ? null : t("dead"),
+      danger.length ? t("drops: {drops}", { drops: danger.join(", ") }) : t("no drops"),
     ].filter(Boolean).join("; "),
     action: null,
     hitLabel: null,
   };
   if (isKing) {
-    mat.sub = `dies at ${obs.king_lethal} drops of one colour`;
+    mat.sub = t("dies at {count} drops of one colour", { count: obs.king_lethal });
   } else {
     mat.score = seatInfo.score;
     mat.gain = seatInfo.round_points;
@@ -195,8 +223,8 @@ function characterMat(character, obs, moves, view) {
   if (action) {
     mat.action = action;
     mat.hitLabel = view.selected
-      ? `Put ${cardInfo(view.selected, obs).words} on ${characterWords(character, obs, names)}`
-      : `Play on ${characterWords(character, obs, names)}`;
+      ? t("Put {card} on {character}", { card: cardInfo(view.selected, obs).words, character: characterWords(character, obs, names) })
+      : t("Play on {character}", { character: characterWords(character, obs, names) });
   }
   return mat;
 }
@@ -204,10 +232,10 @@ function characterMat(character, obs, moves, view) {
 /** The Done button's words, and its full name (the words come first in it). */
 function doneWords(obs, names) {
   const me = obs.seats[obs.seat];
-  if (!me || !me.played_on) return ["Done", "Done"];
-  const on = me.played_on === "king" ? "the king" : Number(me.played_on) === obs.seat ? "your peasant" : `${names.name(Number(me.played_on))}'s peasant`;
-  const words = `Done: ${plural(me.played, "card")}`;
-  return [words, `${words} face down on ${on}`];
+  if (!me || !me.played_on) return [t("Done"), t("Done")];
+  const on = me.played_on === "king" ? t("the king") : Number(me.played_on) === obs.seat ? t("your peasant") : t("{name}'s peasant", { name: names.name(Number(me.played_on)) });
+  const words = t("Done: {cards}", { cards: cards(me.played) });
+  return [words, t("Done: {cards} face down on {character}", { cards: cards(me.played), character: on })];
 }
 
 /** The hand: its cards (each with the action it plays, if any) and the Done/Pass buttons. */
@@ -223,8 +251,9 @@ export function handView(obs, moves, view) {
     const live = canChoose || Boolean(add);
     const chosen = view.selected === code && view.selectedSlot === slot;
     let words = null;
-    if (add) words = `: add ${card.words} face down on ${characterWords(moves.target, obs, view.names)}`;
-    else if (live) words = `: ${card.words}; choose it, then a character`;
+    // Translators: after a card's code on its button ("b2: add ..."); keep the leading ": ".
+    if (add) words = t(": add {card} face down on {character}", { card: card.words, character: characterWords(moves.target, obs, view.names) });
+    else if (live) words = t(": {card}; choose it, then a character", { card: card.words });
     return { code, slot, live, add, chosen: live && !add && chosen, words, aria: `${code}, ${card.words}` };
   });
   const buttons = [];
@@ -234,15 +263,15 @@ export function handView(obs, moves, view) {
     buttons.push({ kind: "done", text: words, label: full, action: done });
   }
   const pass = moves.other.get("pass");
-  if (pass) buttons.push({ kind: "pass", text: "Pass", label: "Pass: you have no card to play", action: pass });
-  const title = me && !me.alive ? "Your hand (your peasant is dead this round)" : "Your hand";
+  if (pass) buttons.push({ kind: "pass", text: t("Pass"), label: t("Pass: you have no card to play"), action: pass });
+  const title = me && !me.alive ? t("Your hand (your peasant is dead this round)") : t("Your hand");
   return { shown: true, title, cards, buttons };
 }
 
 function playedOn(play, names) {
-  if (play.on === "king") return "the king";
-  if (Number(play.on) === play.seat) return "own peasant";
-  return `${Number(play.on) === names.you ? "your" : `${names.name(Number(play.on))}'s`} peasant`;
+  if (play.on === "king") return t("the king");
+  if (Number(play.on) === play.seat) return t("own peasant");
+  return Number(play.on) === names.you ? t("your peasant") : t("{name}'s peasant", { name: names.name(Number(play.on)) });
 }
 
 /** The last reveal: its key (a new one is turned over), its rows of cards and its result in words. */
@@ -253,28 +282,30 @@ export function revealView(obs, names) {
     const cards = expand(play.cards, obs.cards || []);
     return {
       seat: play.seat,
-      who: `${play.seat === names.you ? "You" : names.name(play.seat)} → ${playedOn(play, names)}`,
+      who: `${play.seat === names.you ? t("You") : names.name(play.seat)} → ${playedOn(play, names)}`,
       cards,
       aria: cards.map((c) => `${c} (${cardInfo(c, obs).words})`).join(", "),
     };
   });
   const deaths = (reveal.deaths || []).map((death) => {
-    const victim = death.character === "king" ? "the king" : Number(death.character) === names.you ? "your peasant" : `${names.name(Number(death.character))}'s peasant`;
+    const victim = death.character === "king" ? t("the king") : Number(death.character) === names.you ? t("your peasant") : t("{name}'s peasant", { name: names.name(Number(death.character)) });
     const by = (death.killers || []).map(names.who);
-    return `${victim} dies${by.length ? `, poisoned by ${joinNames(by)}` : ""}`;
+    return by.length ? t("{victim} dies, poisoned by {names}", { victim, names: joinNames(by) }) : t("{victim} dies", { victim });
   });
   const gained = (reveal.points || []).map((p, s) => (p ? `${names.who(s)} +${p}` : null)).filter(Boolean);
-  let result = deaths.length ? `☠ ${deaths.join("; ")}.` : "Nobody dies.";
-  if (gained.length) result += ` Points: ${gained.join(", ")}.`;
-  else if (deaths.length) result += " No points.";
+  const said = [deaths.length ? `☠ ${t("{deaths}.", { deaths: deaths.join("; ") })}` : t("Nobody dies.")];
+  if (gained.length) said.push(t("Points: {points}.", { points: gained.join(", ") }));
+  else if (deaths.length) said.push(t("No points."));
   for (const hand of reveal.discarded_hands || []) {
     const cards = expand(hand.cards, obs.cards || []);
     // in words, as the log says them (its codes, "b1 b1 g1", were the only ones left)
-    if (cards.length) result += ` ${hand.seat === names.you ? "Your" : `${names.name(hand.seat)}'s`} hand is discarded face up: ${joinNames(cards.map((c) => cardWords(c, obs)))}.`;
+    const shown = joinNames(cards.map((c) => cardWords(c, obs)));
+    if (cards.length) said.push(hand.seat === names.you ? t("Your hand is discarded face up: {cards}.", { cards: shown }) : t("{name}'s hand is discarded face up: {cards}.", { name: names.name(hand.seat), cards: shown }));
   }
+  const result = said.join(" ");
   return {
     key: `${reveal.assassination_round}.${reveal.poison_round}`,
-    title: `The reveal of poison round ${reveal.poison_round} (assassination round ${reveal.assassination_round})`,
+    title: t("The reveal of poison round {poison} (assassination round {assassination})", { poison: reveal.poison_round, assassination: reveal.assassination_round }),
     rows,
     total: rows.reduce((n, row) => n + row.cards.length, 0),
     result,
@@ -289,24 +320,25 @@ export function turnText(update, names) {
   if (outcome) {
     const winners = (outcome.winners || []).map(names.who);
     const best = Math.max(...(outcome.scores || [0]));
-    if (winners.length === 1) return `${winners[0] === "you" ? "You win" : `${winners[0]} wins`} with ${plural(best, "point")}`;
-    return `${joinNames(winners)} share the win with ${plural(best, "point")}`;
+    const you = outcome.winners.length === 1 && outcome.winners[0] === names.you;
+    if (winners.length === 1) return you ? tn("You win with {count} point", "You win with {count} points", best) : tn("{name} wins with {count} point", "{name} wins with {count} points", best, { name: winners[0] });
+    return tn("{names} share the win with {count} point", "{names} share the win with {count} points", best, { names: joinNames(winners) });
   }
   const seat = obs.to_move;
   if (seat === null || seat === undefined) {
-    if (obs.phase === "king") return "A new assassination round: the king is drawn";
-    if (obs.phase === "peasants") return "The peasants are dealt";
-    return "The poison cards are dealt";
+    if (obs.phase === "king") return t("A new assassination round: the king is drawn");
+    if (obs.phase === "peasants") return t("The peasants are dealt");
+    return t("The poison cards are dealt");
   }
   const info = obs.seats[seat];
   if (seat === names.you && (update.legal || []).length > 0) {
     const moves = legalMoves(update);
-    if (moves.other.has("pass") && !moves.targets.size) return "Your turn: you have no card, so you pass";
-    if (moves.targets.size) return "Your turn: choose a card, then the king or a peasant to put it on";
-    return `Your turn: add more cards on ${characterWords(info.played_on, obs, names)}, or Done`;
+    if (moves.other.has("pass") && !moves.targets.size) return t("Your turn: you have no card, so you pass");
+    if (moves.targets.size) return t("Your turn: choose a card, then the king or a peasant to put it on");
+    return t("Your turn: add more cards on {character}, or Done", { character: characterWords(info.played_on, obs, names) });
   }
-  if (info.played_on === null || info.played_on === undefined) return `${names.name(seat)} is choosing whom to poison`;
-  return `${names.name(seat)} is playing on ${characterWords(info.played_on, obs, names, seat)} (${plural(info.played, "card")} so far)`;
+  if (info.played_on === null || info.played_on === undefined) return t("{name} is choosing whom to poison", { name: names.name(seat) });
+  return t("{name} is playing on {character} ({cards} so far)", { name: names.name(seat), character: characterWords(info.played_on, obs, names, seat), cards: cards(info.played) });
 }
 
 /** The latest card put face down ({seat, on}), after `events`, from `before`; a

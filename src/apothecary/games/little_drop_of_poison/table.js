@@ -10,7 +10,8 @@
 // the clicks and keys.
 
 import { clear, focusKeeper, html, mountId, seatWords, svg, text } from "/static/tables/kit.js";
-import { cardInfo, latestPlay, layout, seatNamer, soundOf as soundOfEvent, turnText } from "./layout.js";
+import { cardInfo, colourWord, kindWord, latestPlay, layout, seatNamer, soundOf as soundOfEvent, turnText } from "./layout.js";
+import { t, tn } from "/static/i18n.js";
 
 const PALETTE = {
   blue: "#0072b2",
@@ -214,7 +215,7 @@ function drawMeters(s, mat, paint) {
     if (meter.blocked) {
       svg("rect", { x: x0, y: 3, width: barW, height: 12, rx: 3, class: "ldp-blocked-bar" }, g);
       shield(g, x0 + 9, 9, 7, c.fill);
-      text(g, x0 + 20, 10, `${meter.colour} blocked`, { class: "ldp-meter-note" });
+      text(g, x0 + 20, 10, t("{colour} blocked", { colour: colourWord(meter.colour) }), { class: "ldp-meter-note" });
     } else {
       for (let k = 0; k < mat.lethal; k += 1) {
         const filled = k < meter.drops;
@@ -256,7 +257,8 @@ function drawPlays(s, mat, paint, y) {
       }
     }
     const tx = x + Math.min(n, 6) * 9 + 18;
-    text(s, tx, y + 11, `${n} from`, { class: "ldp-fd-note" });
+    // Translators: over a name on the next line: "3 from" / "Ann" (cards face down from a seat).
+    text(s, tx, y + 11, t("{count} from", { count: n }), { class: "ldp-fd-note" });
     text(s, tx, y + 26, who, { class: "ldp-fd-who" });
     x += width + 8;
   }
@@ -294,17 +296,18 @@ function drawMat(parent, mat, paint, onHit) {
   if (mat.isKing) crown(headRow, 28);
   else kindIcon(headRow, mat.kind, 28);
   html("span", { class: "ldp-who", text: mat.title }, headRow);
-  if (mat.starts) html("span", { class: "ldp-tag ldp-tag-start", text: "starts" }, headRow);
-  if (!mat.alive) html("span", { class: "ldp-tag ldp-tag-dead", text: "dead" }, headRow);
+  if (mat.starts) html("span", { class: "ldp-tag ldp-tag-start", text: t("starts") }, headRow);
+  if (!mat.alive) html("span", { class: "ldp-tag ldp-tag-dead", text: t("dead") }, headRow);
   const sub = html("div", "ldp-mat-sub", node);
   if (mat.isKing) {
     sub.textContent = mat.sub;
   } else {
-    html("span", { class: "ldp-kind", text: mat.kind || "" }, sub);
-    const score = html("span", { class: "ldp-score", text: `${mat.score} ${mat.score === 1 ? "pt" : "pts"}` }, sub);
-    score.title = "points";
-    if (mat.gain) html("span", { class: "ldp-gain", text: `+${mat.gain} this round` }, sub);
-    html("span", { class: "ldp-handcount", text: `${mat.handCount} in hand` }, sub);
+    html("span", { class: "ldp-kind", text: mat.kind ? kindWord(mat.kind) : "" }, sub);
+    // Translators: a short count of points on a peasant's mat.
+    const score = html("span", { class: "ldp-score", text: tn("{count} pt", "{count} pts", mat.score) }, sub);
+    score.title = t("points");
+    if (mat.gain) html("span", { class: "ldp-gain", text: t("+{count} this round", { count: mat.gain }) }, sub);
+    html("span", { class: "ldp-handcount", text: t("{count} in hand", { count: mat.handCount }) }, sub);
   }
   drawPile(node, mat, paint);
   if (mat.doing) html("div", { class: "ldp-doing", text: mat.doing }, node);
@@ -333,7 +336,7 @@ function drawHand(box, hand, paint, on) {
   if (!hand.shown) return;
   html("div", { class: "ldp-hand-title", text: hand.title }, box);
   const row = html("div", "ldp-hand-row", box);
-  if (!hand.cards.length) html("span", { class: "ldp-empty", text: "no cards" }, row);
+  if (!hand.cards.length) html("span", { class: "ldp-empty", text: t("no cards") }, row);
   for (const card of hand.cards) {
     const holder = html(card.live ? "button" : "div", "ldp-hand-card", row);
     holder.dataset.slot = String(card.slot);
@@ -423,7 +426,7 @@ export function mount(root, ctx) {
   revealBox.hidden = true;
   const chars = html("div", "ldp-chars", root);
   const handBox = html("section", "ldp-hand", root);
-  handBox.setAttribute("aria-label", "Your hand");
+  handBox.setAttribute("aria-label", t("Your hand"));
 
   const paint = { id, look: new Map(), colours: [], obs: {} };
   const { name: baseName, label: baseLabel } = seatWords(ctx);

@@ -8,6 +8,8 @@
 // numbers in word runs (/static/words.js reads them): nothing here reads notation,
 // a label or an event's text.
 
+import { t, tn, tx } from "/static/i18n.js";
+
 export const D = 60; // distance between neighbouring circles (SVG units)
 export const PIECE = 24; // radius of a piece
 export const HIT = 29; // radius of a circle's click/tap target
@@ -105,9 +107,15 @@ export function legalByMove(legal) {
   return { slides, places };
 }
 
+/** A cauldron's colour (a seat's colour) in the page's language. */
+export function colourWord(colour) {
+  const named = { red: t("red"), blue: t("blue"), yellow: t("yellow") };
+  return Object.hasOwn(named, colour) ? named[colour] : colour;
+}
+
 /** "the pot" or "the red cauldron". */
 export function pieceWords(kind) {
-  return kind === "pot" ? "the pot" : `the ${kind} cauldron`;
+  return kind === "pot" ? t("the pot") : t("the {colour} cauldron", { colour: colourWord(kind) });
 }
 
 /**
@@ -121,8 +129,8 @@ export function slidable(moves) {
   }
   const pot = kinds.delete("pot");
   for (const kind of kinds) if (!LOOK[kind]) kinds.delete(kind);
-  const cauldrons = kinds.size === 0 ? "" : kinds.size === 1 ? `a ${[...kinds][0]} cauldron` : "a cauldron";
-  return pot && cauldrons ? `the pot or ${cauldrons}` : pot ? "the pot" : cauldrons || "a piece";
+  const cauldrons = kinds.size === 0 ? "" : kinds.size === 1 ? t("a {colour} cauldron", { colour: colourWord([...kinds][0]) }) : t("a cauldron");
+  return pot && cauldrons ? t("the pot or {cauldrons}", { cauldrons }) : pot ? t("the pot") : cauldrons || t("a piece");
 }
 
 /**
@@ -164,10 +172,10 @@ export function controls(obs, moves, selected, geo) {
     const name = cell.name;
     if (moves.places.has(name)) {
       const action = moves.places.get(name);
-      out.set(name, { role: "place", play: action.id, label: `Place the ${action.move.colour || obs.drawn || "drawn"} cauldron on ${name}` });
+      out.set(name, { role: "place", play: action.id, label: (action.move.colour || obs.drawn ? t("Place the {colour} cauldron on {square}", { colour: colourWord(action.move.colour || obs.drawn), square: name }) : t("Place the drawn cauldron on {square}", { square: name })) });
     } else if (targets.has(name)) {
       const action = targets.get(name);
-      out.set(name, { role: "target", play: action.id, label: `Slide ${pieceWords(action.move.piece)} from ${chosen} to ${name}` });
+      out.set(name, { role: "target", play: action.id, label: t("Slide {piece} from {from} to {to}", { piece: pieceWords(action.move.piece), from: chosen, to: name }) });
     } else if (moves.slides.has(name)) {
       const count = moves.slides.get(name).size;
       const what = pieceWords(kindAt(name));
@@ -178,8 +186,8 @@ export function controls(obs, moves, selected, geo) {
         pressed: isSelected,
         count,
         label: isSelected
-          ? `${what} on ${name}, chosen: now choose one of its ${count} destinations (Escape to put it back)`
-          : `Slide ${what} on ${name} (${count} ${count === 1 ? "destination" : "destinations"})`,
+          ? tn("{piece} on {square}, chosen: now choose its {count} destination (Escape to put it back)", "{piece} on {square}, chosen: now choose one of its {count} destinations (Escape to put it back)", count, { piece: what, square: name })
+          : tn("Slide {piece} on {square} ({count} destination)", "Slide {piece} on {square} ({count} destinations)", count, { piece: what, square: name }),
       });
     }
   }
@@ -240,9 +248,10 @@ export function chips(update, frame) {
     const size = (obs.groups || [])[seat] ?? 0;
     // a tie broken by the last placements scores half a point off the group
     const broken = Boolean(scores) && scores[seat] !== size;
-    let state = broken ? "score" : "safe group";
-    if (won) state = winners.length > 1 ? "shares the win" : "wins";
-    else if (moving) state = obs.phase === "place" ? "placing" : obs.phase === "draw" ? "drawing" : "sliding";
+    // Translators: a seat chip's state, under its colour (one or two short words).
+    let state = broken ? t("score") : t("safe group");
+    if (won) state = winners.length > 1 ? t("shares the win") : t("wins");
+    else if (moving) state = obs.phase === "place" ? t("placing") : obs.phase === "draw" ? t("drawing") : t("sliding");
     out.push({ seat, colour: obs.colours[seat], x, y, w, h: CHIP_H, moving, won, state, score: String(broken ? scores[seat] : size) });
   }
   return out;
@@ -257,21 +266,21 @@ export function corners(update, frame, you) {
     remaining: COLOURS.map((colour) => ({ colour, count: (obs.remaining || {})[colour] ?? 0 })),
     neutral: obs.neutral && LOOK[obs.neutral] ? obs.neutral : null,
     drawn: obs.drawn && LOOK[obs.drawn] ? obs.drawn : null,
-    drawnNote: obs.to_move === you ? "yours to place" : "to be placed",
+    drawnNote: obs.to_move === you ? t("yours to place") : t("to be placed"),
     drawnAt: frame.wide ? { x: frame.left + frame.width + 12, y: frame.top + 14 + players * 92 + 26 } : null,
-    placed: `${obs.placed ?? 0} of ${total} placed`,
+    placed: t("{count} of {total} placed", { count: obs.placed ?? 0, total }),
   };
 }
 
 /** The screen reader's summary of the board: where the pot and each colour stand. */
 export function summary(obs) {
-  const parts = [`The pot is on ${obs.pot}.`];
+  const parts = [t("The pot is on {square}.", { square: obs.pot })];
   for (const colour of COLOURS) {
     const where = [];
     obs.board.forEach((kind, n) => {
       if (kind === colour) where.push(obs.circles[n]);
     });
-    if (where.length) parts.push(`${colour}: ${where.join(", ")}.`);
+    if (where.length) parts.push(t("{colour}: {squares}.", { colour: colourWord(colour), squares: where.join(", ") }));
   }
   return parts.join(" ");
 }
@@ -288,25 +297,28 @@ export function turnWords(update, legal, you) {
   const outcome = outcomeOf(update);
   if (outcome) {
     const winners = outcome.winners || [];
-    const scores = (outcome.scores || []).map((v, s) => `${obs.colours[s]} ${v}`).join(", ");
-    if (winners.length === 1) return winners[0] === you ? [`You win: ${scores}`] : [{ seat: winners[0] }, ` wins: ${scores}`];
-    return [{ seats: winners }, ` share the win: ${scores}`];
+    // Translators: a colour's score, as in "red 7".
+    const scores = (outcome.scores || []).map((v, s) => t("{colour} {score}", { colour: colourWord(obs.colours[s]), score: v })).join(", ");
+    if (winners.length === 1) return winners[0] === you ? [t("You win: {scores}", { scores })] : tx("{name} wins: {scores}", { name: { seat: winners[0] }, scores });
+    return tx("{names} share the win: {scores}", { names: { seats: winners }, scores });
   }
   const seat = obs.to_move;
   if (seat === null || seat === undefined) return [];
-  const colour = obs.colours[seat];
+  const colour = colourWord(obs.colours[seat]);
   const mine = seat === you && (legal || []).length > 0;
   if (obs.phase === "slide") {
-    if (!mine) return [{ seat }, ` (${colour}) is sliding a piece`];
+    if (!mine) return tx("{name} ({colour}) is sliding a piece", { name: { seat }, colour });
     const moves = legalByMove(legal);
     // (one piece to slide, the pot on the first turn, is no piece to choose)
     const one = moves.slides.size === 1;
-    return [`Your turn: slide ${slidable(moves)} (choose ${one ? "it" : "a piece"}, then where it goes)`];
+    const what = slidable(moves);
+    return [one ? t("Your turn: slide {piece} (choose it, then where it goes)", { piece: what }) : t("Your turn: slide {piece} (choose a piece, then where it goes)", { piece: what })];
   }
-  if (obs.phase === "draw") return seat === you ? ["You turn up a cauldron"] : [{ seat }, ` (${colour}) turns up a cauldron`];
+  if (obs.phase === "draw") return seat === you ? [t("You turn up a cauldron")] : tx("{name} ({colour}) turns up a cauldron", { name: { seat }, colour });
   if (obs.phase === "place") {
-    if (mine) return [`Your turn: place the ${obs.drawn} cauldron you drew on an empty circle`];
-    return [{ seat }, ` (${colour}) places the ${obs.drawn} cauldron`];
+    const drawn = colourWord(obs.drawn);
+    if (mine) return [t("Your turn: place the {drawn} cauldron you drew on an empty circle", { drawn })];
+    return tx("{name} ({colour}) places the {drawn} cauldron", { name: { seat }, colour, drawn });
   }
   return [];
 }
@@ -329,8 +341,9 @@ export function chipName(update, seat, label, you, most) {
   const own = seats[seat] && seats[seat].name;
   const twins = own ? seats.filter((s) => s && s.name === own).length : 0;
   if (twins < 2) return clipName(label, most);
-  const tail = ` #${seat}${seat === you ? " (you)" : ""}`;
-  return `${clipName(own, Math.max(1, most - tail.length))}${tail}`;
+  // the name is cut so that its number (and "(you)") always shows
+  const mark = seat === you ? t("{name} (you)", { name: `#${seat}` }) : `#${seat}`;
+  return `${clipName(own, Math.max(1, most - mark.length - 1))} ${mark}`;
 }
 
 /**

@@ -11,7 +11,8 @@
 
 import { asButton, clear, fitText, focusKeeper, html, mountId, onActivate, seatWords, svg, text, textWidth, watchWidth } from "/static/tables/kit.js";
 import { readWords } from "/static/words.js";
-import { D, HIT, LOOK, PIECE, ROWS, WIDE, chipName, layout } from "./layout.js";
+import { D, HIT, LOOK, PIECE, ROWS, WIDE, chipName, colourWord, layout } from "./layout.js";
+import { t } from "/static/i18n.js";
 
 export { soundOf } from "./layout.js";
 
@@ -58,7 +59,7 @@ function buildBoard(figure, plan, id) {
     class: `pp-svg ${frame.wide ? "pp-wide" : "pp-narrow"}`,
     viewBox: frame.viewBox.join(" "),
     role: "group",
-    "aria-label": "Poison Pot board",
+    "aria-label": t("Poison Pot board"),
   }, figure);
   defs(svgRoot, id);
   svg("polygon", { points: frame.corners.map(([x, y]) => `${x},${y}`).join(" "), class: "pp-hex" }, svgRoot);
@@ -185,7 +186,7 @@ function drawCorners(g, plan, id) {
   const bottom = frame.bottom - 14;
   const xLeft = frame.left + 8;
   const xRight = -frame.left - 8;
-  text(g, xLeft, top, "face down", { class: "pp-corner-title" });
+  text(g, xLeft, top, t("face down"), { class: "pp-corner-title" });
   corners.remaining.forEach(({ colour, count }, k) => {
     const y = top + 30 + 31 * k;
     piece(svg("g", { transform: `translate(${xLeft + 13},${y})` }, g), colour, id, 0.55);
@@ -193,8 +194,8 @@ function drawCorners(g, plan, id) {
   });
   if (corners.neutral) {
     piece(svg("g", { transform: `translate(${xLeft + 13},${bottom - 22})` }, g), corners.neutral, id, 0.55);
-    text(g, xLeft + 31, bottom - 21, "neutral", { class: "pp-corner-note" });
-    text(g, xLeft, bottom + 4, "counts for nobody", { class: "pp-corner-small" });
+    text(g, xLeft + 31, bottom - 21, t("neutral"), { class: "pp-corner-note" });
+    text(g, xLeft, bottom + 4, t("counts for nobody"), { class: "pp-corner-small" });
   }
   const drawn = (at) => {
     svg("circle", { r: PIECE + 6, class: "pp-drawn-ring" }, at);
@@ -205,14 +206,14 @@ function drawCorners(g, plan, id) {
     const { x, y } = corners.drawnAt;
     if (corners.drawn) {
       drawn(svg("g", { transform: `translate(${x + 30},${y + 14})` }, g));
-      text(g, x + 70, y + 4, `drawn: ${corners.drawn}`, { class: "pp-corner-title" });
+      text(g, x + 70, y + 4, t("drawn: {colour}", { colour: colourWord(corners.drawn) }), { class: "pp-corner-title" });
       text(g, x + 70, y + 28, corners.drawnNote, { class: "pp-corner-small" });
     }
     text(g, x, bottom + 4, corners.placed, { class: "pp-corner-note" });
     return;
   }
   if (corners.drawn) {
-    text(g, xRight, top, `drawn: ${corners.drawn}`, { class: "pp-corner-title pp-end" });
+    text(g, xRight, top, t("drawn: {colour}", { colour: colourWord(corners.drawn) }), { class: "pp-corner-title pp-end" });
     drawn(svg("g", { transform: `translate(${xRight - 30},${top + 44})` }, g));
   }
   text(g, xRight, bottom + 4, corners.placed, { class: "pp-corner-note pp-end" });

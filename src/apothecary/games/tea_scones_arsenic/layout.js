@@ -7,6 +7,7 @@
 // Nothing here reads a notation, a label or an event's text.
 
 import { joinNames, readWords } from "/static/words.js";
+import { t, tn } from "/static/i18n.js";
 
 /** Every kind's doses, in the order the box's digits show them. */
 export const DOSES = [0, 0, 1, 1, 2, 3];
@@ -34,7 +35,8 @@ export function soundOf(event) {
 }
 
 const known = (dose) => dose !== null && dose !== undefined;
-const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+// Translators: a count of scones, as in "The box: 12 scones".
+const scones = (count) => tn("{count} scone", "{count} scones", count);
 
 /** The last event of the update that is not a dose being drawn (what "Last:" tells). */
 export function lastEvent(update) {
@@ -50,10 +52,10 @@ export function lastEvent(update) {
  * it (the shell's name of twins adds "(seat N)"), else `label(s)`.
  */
 export function seatNames(names, you, seats = []) {
-  const name = names.name || ((s) => `seat ${s}`);
+  const name = names.name || ((s) => t("seat {seat}", { seat: s }));
   const label = names.label || name;
-  const who = (s) => (s === you ? "you" : name(s));
-  const own = (s) => (seats[s] && seats[s].name ? `${seats[s].name}${s === you ? " (you)" : ""}` : label(s));
+  const who = (s) => (s === you ? t("you") : name(s));
+  const own = (s) => (seats[s] && seats[s].name ? (s === you ? t("{name} (you)", { name: seats[s].name }) : seats[s].name) : label(s));
   return { name, label, who, own };
 }
 
@@ -63,18 +65,19 @@ function control(key, words, action) {
 
 function stripOf(obs, latest, names) {
   const { who } = names;
-  const bits = [`Lethal dose ${obs.lethal_dose}`];
-  if (obs.players === 1) bits.push("solo: eat all you can and live");
-  if (obs.little_spoon) bits.push("little spoon in play");
+  const bits = [t("Lethal dose {dose}", { dose: obs.lethal_dose })];
+  if (obs.players === 1) bits.push(t("solo: eat all you can and live"));
+  if (obs.little_spoon) bits.push(t("little spoon in play"));
   const owing = obs.seats.map((s, i) => [i, s.honour_turns_left]).filter(([, t]) => t > 0);
   let honour = "";
-  if (obs.eat_off) honour = `Eat-off: ${obs.eat_off.map(who).join(", ")} must eat`;
-  else if (obs.phase === "over") honour = "The game is over";
-  else if (obs.main_game_over) honour = "The main game is over";
-  else if (owing.length) honour = `Honour turns owed: ${owing.map(([s, t]) => `${who(s)} ${t}`).join(", ")} \u2014 nobody may stop`;
-  else if (obs.players > 1) honour = "No honour turns owed: stopping is allowed";
+  if (obs.eat_off) honour = t("Eat-off: {names} must eat", { names: joinNames(obs.eat_off.map(who)) });
+  else if (obs.phase === "over") honour = t("The game is over");
+  else if (obs.main_game_over) honour = t("The main game is over");
+  // Translators: {owed} lists seats with their count, as in "Ann 2, Bob 1".
+  else if (owing.length) honour = t("Honour turns owed: {owed} \u2014 nobody may stop", { owed: owing.map(([s, n]) => t("{name} {count}", { name: who(s), count: n })).join(", ") });
+  else if (obs.players > 1) honour = t("No honour turns owed: stopping is allowed");
   // the action's own words: what it set off (then_words) is told by the log
-  const last = latest ? `Last: ${readWords(latest.words, names.name)}` : null;
+  const last = latest ? t("Last: {words}", { words: readWords(latest.words, names.name) }) : null;
   return { bits, honour, owed: owing.length > 0, last };
 }
 
@@ -97,13 +100,13 @@ function gaugeOf(obs) {
   return {
     watching: false,
     lethal,
-    title: alive ? `Your dose: ${total} of ${lethal}` : `You died at dose ${total}`,
-    note: !alive ? "" : left <= 3 ? `\u26a0 ${left} more kills you` : `${left} more kills you`,
+    title: alive ? t("Your dose: {dose} of {lethal}", { dose: total, lethal }) : t("You died at dose {dose}", { dose: total }),
+    note: !alive ? "" : left <= 3 ? `\u26a0 ${t("{count} more kills you", { count: left })}` : t("{count} more kills you", { count: left }),
     warn: left <= 3,
     cells,
-    footer: ifEat ? `if you eat the scone in hand: ${total} + ${hand} \u2192 ${total + hand}` : "0",
+    footer: ifEat ? t("if you eat the scone in hand: {total} + {hand} \u2192 {sum}", { total, hand, sum: total + hand }) : "0",
     footerBold: ifEat,
-    lethalNote: ifEat ? "" : `${lethal} lethal`,
+    lethalNote: ifEat ? "" : t("{dose} lethal", { dose: lethal }),
   };
 }
 
@@ -130,35 +133,36 @@ function boxOf(obs, legal, latest, names, wide) {
       kind: k,
       count,
       doses,
-      control: take ? control(`kind-${k}`, `Take a kind-${k} scone (${count} left)`, take) : null,
-      title: `kind ${k}: ${count} unmarked`,
+      control: take ? control(`kind-${k}`, t("Take a kind-{kind} scone ({count} left)", { kind: k, count }), take) : null,
+      title: t("kind {kind}: {count} unmarked", { kind: k, count }),
       last: !!latest && latest.kind === "draw" && latest.scone === k && latest.marked_by === null,
     });
   }
   const lastBack = latest && (latest.kind === "back" || latest.kind === "spoon") && !latest.shuffle;
   const marked = box.marked.map((m, i) => {
-    const dose = known(m.dose) ? `dose ${m.dose}` : "dose ?";
+    const dose = t("dose {dose}", { dose: known(m.dose) ? m.dose : "?" });
     const take = findMove(legal, { kind: "draw", marked: i });
     // whose mark, cut to the chip with the seat's number kept ("by medium b… #1")
     const most = wide ? 14 : 12;
     const tail = ` #${m.by}`;
-    const by = m.by === obs.seat ? "you" : `${clip(names.own(m.by), Math.max(2, most - tail.length))}${tail}`;
-    const words = `Take the marked kind-${m.kind} scone ${who(m.by)} put back (${dose})`;
+    const by = m.by === obs.seat ? t("you") : `${clip(names.own(m.by), Math.max(2, most - tail.length))}${tail}`;
+    const words = t("Take the marked kind-{kind} scone {name} put back ({dose})", { kind: m.kind, name: who(m.by), dose });
     return {
       index: i,
       kind: m.kind,
       by: m.by,
-      byText: `by ${by}`,
+      // Translators: who marked a put-back scone, on its chip ("by Ann #1").
+      byText: t("by {name}", { name: by }),
       dose,
       known: known(m.dose),
       control: take ? control(`marked-${i}`, words, take) : null,
-      title: `kind ${m.kind}, put back by ${who(m.by)}, ${dose}`,
+      title: t("kind {kind}, put back by {name}, {dose}", { kind: m.kind, name: who(m.by), dose }),
       last: !!lastBack && i === box.marked.length - 1,
     };
   });
   return {
-    heading: `The box: ${plural(box.scones, "scone")}`,
-    shuffle: shuffleMove ? control("shuffle", "\u21bb shuffle", shuffleMove) : null,
+    heading: t("The box: {scones}", { scones: scones(box.scones) }),
+    shuffle: shuffleMove ? control("shuffle", `\u21bb ${t("shuffle")}`, shuffleMove) : null,
     justShuffled: !!latest && (latest.kind === "shuffle" || (latest.kind === "back" && !!latest.shuffle)),
     kinds,
     marked,
@@ -167,20 +171,24 @@ function boxOf(obs, legal, latest, names, wide) {
 
 // The scone-in-hand panel's buttons: which move each plays and what it says.
 const HAND_CHOICES = [
-  [{ kind: "eat" }, "eat", "Eat it"],
-  [{ kind: "back", shuffle: false }, "back", "Put back (\u22121 cube)"],
-  [{ kind: "back", shuffle: true }, "back+shuffle", "Put back + shuffle"],
-  [{ kind: "spoon" }, "spoon", "Use your little spoon"],
-  [{ kind: "pass" }, "pass", "Let them eat"],
+  [{ kind: "eat" }, "eat", () => t("Eat it")],
+  [{ kind: "back", shuffle: false }, "back", () => t("Put back (\u22121 cube)")],
+  [{ kind: "back", shuffle: true }, "back+shuffle", () => t("Put back + shuffle")],
+  [{ kind: "spoon" }, "spoon", () => t("Use your little spoon")],
+  [{ kind: "pass" }, "pass", () => t("Let them eat")],
 ];
 
 // How a solo tea ended: the score is the scones eaten if alive, 0 if dead.
 function soloWords(obs, names) {
   const seat = obs.seats[0];
-  const subject = obs.seat === 0 ? "You" : names.name(0);
-  const scones = plural(seat.scones, "scone");
-  if (seat.alive) return `${subject} ate ${scones} and lived: score ${seat.scones}.`;
-  return `${subject} died at dose ${seat.total} after ${scones}: score 0.`;
+  const eaten = scones(seat.scones);
+  if (obs.seat === 0) {
+    if (seat.alive) return t("You ate {scones} and lived: score {score}.", { scones: eaten, score: seat.scones });
+    return t("You died at dose {dose} after {scones}: score 0.", { dose: seat.total, scones: eaten });
+  }
+  const name = names.name(0);
+  if (seat.alive) return t("{name} ate {scones} and lived: score {score}.", { name, scones: eaten, score: seat.scones });
+  return t("{name} died at dose {dose} after {scones}: score 0.", { name, dose: seat.total, scones: eaten });
 }
 
 /** The outcome's reason with names in place of seats (`reason_words` of the update's outcome). */
@@ -197,11 +205,12 @@ function handOf(update, legal, names) {
   const hand = obs.hand;
   const mover = obs.to_move;
   const choices = [];
-  for (const [want, key, shown] of HAND_CHOICES) {
+  for (const [want, key, say] of HAND_CHOICES) {
+    const shown = say();
     const action = findMove(legal, want);
     if (action) {
       const c = control(`hand-${key}`, shown, action);
-      c.label = `${shown}: ${readWords(action.words, who, { capital: true })}`;
+      c.label = t("{choice}: {move}", { choice: shown, move: readWords(action.words, who, { capital: true }) });
       c.tone = key === "eat" ? "eat" : key === "spoon" ? "spoon" : "";
       choices.push(c);
     }
@@ -209,26 +218,32 @@ function handOf(update, legal, names) {
   let title;
   let detail = "";
   if (obs.phase === "over") {
-    title = "The tea is over";
+    title = t("The tea is over");
     // solo has no rival to win "with most scones" against: its score and fate
     detail = obs.players === 1 ? soloWords(obs, names) : reasonOf(update, names);
   } else if (hand) {
     const holder = obs.turn;
     const dose = known(hand.dose) ? String(hand.dose) : "?";
-    if (holder === you) title = obs.phase === "spoon" ? `You chose to eat a kind-${hand.kind} scone` : `In your hand: kind ${hand.kind}, dose ${dose}`;
-    else title = `${name(holder)} ${obs.phase === "spoon" ? "chose to eat" : "holds"} a kind-${hand.kind} scone`;
-    if (obs.phase === "spoon") detail = mover === you ? "Send it back with your little spoon?" : `${who(mover)} may use a spoon`;
-    else if (holder !== you) detail = `dose ${dose}: eat or put back?`;
-    else if (obs.seats[you].cubes === 0 || obs.eat_off) detail = obs.eat_off ? "The eat-off: you must eat." : "No cube left: you must eat.";
-    else detail = "Eat it, or put it back for a sugar cube.";
+    const kind = hand.kind;
+    if (holder === you) title = obs.phase === "spoon" ? t("You chose to eat a kind-{kind} scone", { kind }) : t("In your hand: kind {kind}, dose {dose}", { kind, dose });
+    else if (obs.phase === "spoon") title = t("{name} chose to eat a kind-{kind} scone", { name: name(holder), kind });
+    else title = t("{name} holds a kind-{kind} scone", { name: name(holder), kind });
+    if (obs.phase === "spoon") detail = mover === you ? t("Send it back with your little spoon?") : t("{name} may use a spoon", { name: who(mover) });
+    else if (holder !== you) detail = t("dose {dose}: eat or put back?", { dose });
+    else if (obs.seats[you].cubes === 0 || obs.eat_off) detail = obs.eat_off ? t("The eat-off: you must eat.") : t("No cube left: you must eat.");
+    else detail = t("Eat it, or put it back for a sugar cube.");
   } else if (mover === you) {
-    title = "Your turn: take a scone";
-    detail = `Tap a kind in the box${obs.box.marked.length ? " or a marked scone" : ""}${obs.stopping_allowed ? ", or stop (under your cup)" : ""}.`;
+    title = t("Your turn: take a scone");
+    const marked = obs.box.marked.length > 0;
+    if (marked && obs.stopping_allowed) detail = t("Tap a kind in the box or a marked scone, or stop (under your cup).");
+    else if (marked) detail = t("Tap a kind in the box or a marked scone.");
+    else if (obs.stopping_allowed) detail = t("Tap a kind in the box, or stop (under your cup).");
+    else detail = t("Tap a kind in the box.");
   } else if (mover === null || mover === undefined) {
-    title = "A scone is being drawn";
+    title = t("A scone is being drawn");
   } else {
-    title = `${name(mover)} is choosing a scone`;
-    detail = obs.stopping_allowed ? "(or stopping)" : "";
+    title = t("{name} is choosing a scone", { name: name(mover) });
+    detail = obs.stopping_allowed ? t("(or stopping)") : "";
   }
   return {
     title,
@@ -247,17 +262,18 @@ function seatsOf(update, latest, names, wide) {
     const turn = obs.turn === s && obs.phase !== "over";
     const toMove = obs.to_move === s || turn;
     const winner = !!outcome && outcome.winners.includes(s);
-    let state = seat.alive ? (seat.stopped ? "\u25a0 stopped" : "eating") : `dead at dose ${seat.total}`;
-    if (winner) state = n === 1 ? "\u2605 survived" : "\u2605 winner";
-    else if (toMove && seat.alive) state = obs.to_move === s ? "\u25b6 to play" : "\u25b6 their turn";
+    let state = seat.alive ? (seat.stopped ? `\u25a0 ${t("stopped")}` : t("eating")) : t("dead at dose {dose}", { dose: seat.total });
+    if (winner) state = n === 1 ? `\u2605 ${t("survived")}` : `\u2605 ${t("winner")}`;
+    else if (toMove && seat.alive) state = obs.to_move === s ? `\u25b6 ${t("to play")}` : `\u25b6 ${t("their turn")}`;
     const extras = [];
-    if (obs.little_spoon) extras.push(seat.spoon ? "has spoon" : "spoon used");
-    if (seat.honour_turns_left) extras.push(`owes ${seat.honour_turns_left}`);
+    if (obs.little_spoon) extras.push(seat.spoon ? t("has spoon") : t("spoon used"));
+    // Translators: honour turns a seat still owes.
+    if (seat.honour_turns_left) extras.push(t("owes {count}", { count: seat.honour_turns_left }));
     const eaten = !!latest && (latest.kind === "eat" || latest.kind === "pass") && (latest.actor === s || latest.eater === s);
     return {
       seat: s,
       name: clip(names.own(s), wide ? 22 : 14),
-      fullName: `${names.label(s)}${seat.alive ? "" : ", dead"}`,
+      fullName: seat.alive ? names.label(s) : t("{name}, dead", { name: names.label(s) }),
       alive: seat.alive,
       you: s === obs.seat,
       turn,
@@ -265,8 +281,8 @@ function seatsOf(update, latest, names, wide) {
       last: !!latest && latest.actor === s,
       winner,
       state,
-      scones: plural(seat.scones, "scone"),
-      total: known(seat.total) ? `dose ${seat.total}` : "dose ?",
+      scones: scones(seat.scones),
+      total: t("dose {dose}", { dose: known(seat.total) ? seat.total : "?" }),
       totalKnown: known(seat.total),
       cubes: seat.cubes,
       extras: extras.join(" \u00b7 "),
@@ -294,7 +310,7 @@ export function layout(update, legal, names = {}, wide = true) {
   const box = boxOf(obs, legal, latest, seatWords, wide);
   const hand = handOf(update, legal, seatWords);
   const stopMove = findMove(legal, { kind: "stop" });
-  const stop = stopMove ? control("stop", "\u25a0 Stop eating (keep your scones)", stopMove) : null;
+  const stop = stopMove ? control("stop", `\u25a0 ${t("Stop eating (keep your scones)")}`, stopMove) : null;
   const controls = [
     ...(box.shuffle ? [box.shuffle] : []),
     ...box.kinds.filter((k) => k.control).map((k) => k.control),
@@ -324,24 +340,32 @@ export function turnText(update, names = {}) {
   if (obs.phase === "over") {
     const outcome = update.outcome || obs.outcome;
     const w = outcome ? outcome.winners : [];
-    if (obs.players === 1) return obs.seats[0].alive ? `Tea is over: ${obs.seats[0].scones} scones eaten, and alive` : "Tea is over: the arsenic won";
-    if (!w.length) return "Tea is over: nobody survived";
-    if (w.length === 1) return w[0] === you ? `You win with ${obs.seats[you].scones} scones` : `${name(w[0])} wins with ${obs.seats[w[0]].scones} scones`;
-    return `${joinNames(w.map((s) => (s === you ? "you" : name(s))))} share the win`;
+    if (obs.players === 1) return obs.seats[0].alive ? t("Tea is over: {count} scones eaten, and alive", { count: obs.seats[0].scones }) : t("Tea is over: the arsenic won");
+    if (!w.length) return t("Tea is over: nobody survived");
+    if (w.length === 1) return w[0] === you ? t("You win with {count} scones", { count: obs.seats[you].scones }) : t("{name} wins with {count} scones", { name: name(w[0]), count: obs.seats[w[0]].scones });
+    return t("{names} share the win", { names: joinNames(w.map((s) => (s === you ? t("you") : name(s)))) });
   }
   const mover = obs.to_move;
-  if (mover === null || mover === undefined) return `${name(obs.turn)} takes a scone`;
+  if (mover === null || mover === undefined) return t("{name} takes a scone", { name: name(obs.turn) });
   const mine = mover === you;
   const hand = obs.hand;
-  if (obs.phase === "spoon") return mine ? `${name(obs.turn)} chose to eat: use your little spoon, or let them eat` : `${name(mover)} may use the little spoon on ${obs.turn === you ? "your" : name(obs.turn) + "'s"} scone`;
+  if (obs.phase === "spoon") {
+    if (mine) return t("{name} chose to eat: use your little spoon, or let them eat", { name: name(obs.turn) });
+    if (obs.turn === you) return t("{name} may use the little spoon on your scone", { name: name(mover) });
+    return t("{name} may use the little spoon on {holder}'s scone", { name: name(mover), holder: name(obs.turn) });
+  }
   if (obs.phase === "decide") {
     if (mine) {
-      const dose = hand && hand.dose !== null ? ` (dose ${hand.dose})` : "";
-      return obs.seats[you].cubes && !obs.eat_off ? `Your scone${dose}: eat it, or put it back for a sugar cube` : `Your scone${dose}: you must eat it`;
+      const may = obs.seats[you].cubes && !obs.eat_off;
+      if (hand && hand.dose !== null) {
+        const dose = hand.dose;
+        return may ? t("Your scone (dose {dose}): eat it, or put it back for a sugar cube", { dose }) : t("Your scone (dose {dose}): you must eat it", { dose });
+      }
+      return may ? t("Your scone: eat it, or put it back for a sugar cube") : t("Your scone: you must eat it");
     }
-    return `${name(mover)} looks at the dose: eat or put back?`;
+    return t("{name} looks at the dose: eat or put back?", { name: name(mover) });
   }
-  const stop = obs.stopping_allowed ? ", or stop" : "";
-  if (obs.eat_off) return mine ? "The eat-off: take a scone and eat it" : `The eat-off: ${name(mover)} takes a scone`;
-  return mine ? `Your turn: take a scone from the box${stop}` : `${name(mover)} is choosing a scone${stop}`;
+  if (obs.eat_off) return mine ? t("The eat-off: take a scone and eat it") : t("The eat-off: {name} takes a scone", { name: name(mover) });
+  if (obs.stopping_allowed) return mine ? t("Your turn: take a scone from the box, or stop") : t("{name} is choosing a scone, or stop", { name: name(mover) });
+  return mine ? t("Your turn: take a scone from the box") : t("{name} is choosing a scone", { name: name(mover) });
 }

@@ -15,6 +15,7 @@
 
 import { clickable as kitClickable, clip, fitText, focusedKey as keyInFocus, html, lineFits, refocus, svg, text, watchWidth } from "/static/tables/kit.js";
 import { layout, soundOf as eventSound, turnText } from "./layout.js";
+import { t, tn } from "/static/i18n.js";
 
 // Okabe-Ito colours, one per kind; the kind's number is always drawn on it.
 const KIND_FILL = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00"];
@@ -124,8 +125,8 @@ function drawGauge(parent, gauge, x, y, w) {
   const g = svg("g", { class: "tsa-gauge" }, parent);
   panel(g, x, y, w, 92);
   if (gauge.watching) {
-    text(g, x + 14, y + 26, "Watching: doses are hidden", { class: "tsa-h" });
-    text(g, x + 14, y + 50, `A total of ${gauge.lethal} or more kills.`, { class: "tsa-small" });
+    text(g, x + 14, y + 26, t("Watching: doses are hidden"), { class: "tsa-h" });
+    text(g, x + 14, y + 50, t("A total of {dose} or more kills.", { dose: gauge.lethal }), { class: "tsa-small" });
     return y + 62;
   }
   text(g, x + 14, y + 24, gauge.title, { class: "tsa-h" });
@@ -150,7 +151,7 @@ function drawKind(g, kind, pen, x, y, colW, sizes) {
   const { r, gridH, colH } = sizes;
   const cx = x + 8 + (kind.kind - 1) * colW;
   const col = svg("g", { class: "tsa-kind", "data-kind": kind.kind }, g);
-  text(col, cx + colW / 2, y + 18, `kind ${kind.kind}`, { class: "tsa-small tsa-mid tsa-bold" });
+  text(col, cx + colW / 2, y + 18, t("kind {kind}", { kind: kind.kind }), { class: "tsa-small tsa-mid tsa-bold" });
   // the unmarked scones of this kind: 6 places, 2 by 3
   for (let i = 0; i < 6; i++) {
     const sx = cx + colW / 2 + (i % 2 === 0 ? -r * 1.15 : r * 1.15);
@@ -158,7 +159,7 @@ function drawKind(g, kind, pen, x, y, colW, sizes) {
     if (i < kind.count) scone(col, sx, sy, r, kind.kind);
     else emptySlot(col, sx, sy, r);
   }
-  text(col, cx + colW / 2, y + 26 + gridH + 14, `${kind.count} left`, { class: "tsa-small tsa-mid" });
+  text(col, cx + colW / 2, y + 26 + gridH + 14, t("{count} left", { count: kind.count }), { class: "tsa-small tsa-mid" });
   // doses: those known to be out of the unmarked box are struck
   const dy = y + 26 + gridH + 20 + 15;
   const per = pen.wide ? 6 : 3;
@@ -210,16 +211,17 @@ function drawBox(parent, box, pen, x, y, w) {
   panel(g, x, y, w, h, "tsa-box-panel");
   text(g, x + 14, y + 24, box.heading, { class: "tsa-h" });
   if (box.shuffle) button(g, x + w - 128, y + 8, 116, 28, box.shuffle, pen.act, "tsa-btn-quiet");
-  else if (box.justShuffled) text(g, x + w - 14, y + 24, "\u21bb just shuffled", { class: "tsa-small tsa-right tsa-last-text" });
+  else if (box.justShuffled) text(g, x + w - 14, y + 24, `\u21bb ${t("just shuffled")}`, { class: "tsa-small tsa-right tsa-last-text" });
   const cy0 = y + headH;
   for (const kind of box.kinds) drawKind(g, kind, pen, x, cy0, colW, { r, gridH, colH });
   // the digits under each kind were unlabelled rows of "0 0 1 1 2 3"
   let my = cy0 + colH + 4;
-  text(g, x + 14, my + 14, "Digits: the doses of each kind's six scones;", { class: "tsa-small tsa-dose-caption" });
-  text(g, x + 14, my + 31, "a struck one you know has left the box.", { class: "tsa-small tsa-dose-caption" });
+  // Translators: two lines under the box; keep the line break where the text may wrap.
+  const caption = t("Digits: the doses of each kind's six scones;\na struck one you know has left the box.").split("\n");
+  caption.forEach((line, i) => text(g, x + 14, my + 14 + 17 * i, line, { class: "tsa-small tsa-dose-caption" }));
   my += captionH;
   if (box.marked.length) {
-    text(g, x + 14, my + 16, "Put back, marked by who put them back:", { class: "tsa-small tsa-bold" });
+    text(g, x + 14, my + 16, t("Put back, marked by who put them back:"), { class: "tsa-small tsa-bold" });
     my += 24;
     for (const m of box.marked) drawMarked(g, m, { ...pen, perRow }, x, my, (w - 20) / perRow, markedRowH);
   }
@@ -296,12 +298,12 @@ function drawSeat(parent, seat, pen, cx, cy, cw, sizes) {
   for (let c = 0; c < 3; c++) {
     svg("rect", { x: cubesX + c * 15, y: cubesY, width: 11, height: 11, rx: 2, class: c < seat.cubes ? "tsa-cube" : "tsa-cube-used" }, cubes);
   }
-  if (wide) text(cubes, cubesX - 5, cy + 39, "cubes", { class: "tsa-tiny tsa-right" });
-  svg("title", {}, cubes).textContent = `${seat.cubes} sugar cube${seat.cubes === 1 ? "" : "s"} left`;
+  if (wide) text(cubes, cubesX - 5, cy + 39, t("cubes"), { class: "tsa-tiny tsa-right" });
+  svg("title", {}, cubes).textContent = tn("{count} sugar cube left", "{count} sugar cubes left", seat.cubes);
   if (seat.extras) text(g, cx + cw - 12, line2 + 19, seat.extras, { class: `tsa-tiny tsa-right ${seat.owed ? "tsa-owed" : ""}` });
   const cupY = cy + 100;
   svg("line", { x1: cx + 10, y1: cupY - 8, x2: cx + cw - 10, y2: cupY - 8, class: "tsa-rule" }, g);
-  if (!seat.cup.length) text(g, cx + 12, cupY + 14, "cup: empty", { class: "tsa-tiny" });
+  if (!seat.cup.length) text(g, cx + 12, cupY + 14, t("cup: empty"), { class: "tsa-tiny" });
   seat.cup.forEach((c, j) => {
     const sx = cx + 12 + r + (j % perLine) * (r * 2 + 6);
     const sy = cupY + r + Math.floor(j / perLine) * (r * 2 + 16);
@@ -312,7 +314,7 @@ function drawSeat(parent, seat, pen, cx, cy, cw, sizes) {
   if (stopH) {
     // a phone's half-width seat has room for the first words only
     const words = stop.words;
-    button(g, cx + 12, cy + ch, cw - 24, 36, stop, pen.act, "tsa-btn-stop", cw - 24 < 8.4 * words.length ? "\u25a0 Stop eating" : words);
+    button(g, cx + 12, cy + ch, cw - 24, 36, stop, pen.act, "tsa-btn-stop", cw - 24 < 8.4 * words.length ? `\u25a0 ${t("Stop eating")}` : words);
   }
 }
 
@@ -347,7 +349,7 @@ function draw(board, model, pen) {
   const W = wide ? 960 : 360;
   const focusedKey = keyInFocus(board);
   board.textContent = "";
-  const top = svg("svg", { class: `tsa-svg ${wide ? "tsa-wide" : "tsa-narrow"}`, role: "group", "aria-label": "Tea, Scones and Arsenic table" }, board);
+  const top = svg("svg", { class: `tsa-svg ${wide ? "tsa-wide" : "tsa-narrow"}`, role: "group", "aria-label": t("Tea, Scones and Arsenic table") }, board);
   let y = drawStrip(top, model.strip, pen, W);
   const boxW = wide ? 570 : W - 2 * pad;
   const rightX = wide ? pad + boxW + 14 : pad;
@@ -378,8 +380,8 @@ export function mount(root, ctx) {
   let last = null;
   let wide = root.clientWidth >= 700;
   const names = {
-    name: (s) => (ctx.seatName ? ctx.seatName(s) : `seat ${s}`),
-    label: (s) => (ctx.seatLabel ? ctx.seatLabel(s) : ctx.seatName ? ctx.seatName(s) : `seat ${s}`),
+    name: (s) => (ctx.seatName ? ctx.seatName(s) : t("seat {seat}", { seat: s })),
+    label: (s) => (ctx.seatLabel ? ctx.seatLabel(s) : ctx.seatName ? ctx.seatName(s) : t("seat {seat}", { seat: s })),
   };
   const redraw = () => {
     const model = layout(last, last.legal || [], names, wide);

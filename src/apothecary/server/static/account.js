@@ -5,15 +5,16 @@
 
 import { api, keep, kept, keptSeats } from "./api.js";
 import { h, replace, toast } from "./dom.js";
+import { language, t } from "/static/i18n.js";
 
 // The header's link: "Sign in", or the account's name; both lead to /account.
 export async function accountLink(nav) {
-  const link = h("a", { href: "/account", class: "nav-link", id: "account-link" }, "Sign in");
+  const link = h("a", { href: "/account", class: "nav-link", id: "account-link" }, t("Sign in"));
   nav.append(link);
   const user = await currentUser();
   if (user) {
     replace(link, user.name);
-    link.setAttribute("aria-label", `Your account: ${user.name}`);
+    link.setAttribute("aria-label", t("Your account: {name}", { name: user.name }));
     link.dataset.user = user.name;
   }
 }
@@ -23,13 +24,13 @@ async function signedIn() {
 }
 
 export async function showAccount(main) {
-  document.title = "Your account · apothecary";
-  replace(main, h("p", { class: "muted" }, "Loading…"));
+  document.title = t("Your account · apothecary");
+  replace(main, h("p", { class: "muted" }, t("Loading…")));
   let user = null;
   try {
     user = await signedIn();
   } catch (error) {
-    replace(main, h("section", { class: "panel" }, h("h1", {}, "The server did not answer"), h("p", {}, error.message)));
+    replace(main, h("section", { class: "panel" }, h("h1", {}, t("The server did not answer")), h("p", {}, error.message)));
     return;
   }
   if (user) replace(main, signedInPage(user));
@@ -75,23 +76,23 @@ function signedOutPage() {
   return h(
     "section",
     { class: "account-page", "aria-labelledby": "account-title" },
-    h("h1", { id: "account-title" }, "Your account"),
+    h("h1", { id: "account-title" }, t("Your account")),
     h(
       "p",
       { class: "lead" },
-      "An account is optional: anyone can play from an invite link. Sign in to keep your name.",
+      t("An account is optional: anyone can play from an invite link. Sign in to keep your name."),
     ),
     h(
       "div",
       { class: "account-forms" },
       form(
         "sign-in",
-        "Sign in",
+        t("Sign in"),
         [
-          ["name", "User name", { type: "text", autocomplete: "username", maxlength: 24 }],
-          ["password", "Password", { ...PASSWORD, autocomplete: "current-password" }],
+          ["name", t("User name"), { type: "text", autocomplete: "username", maxlength: 24 }],
+          ["password", t("Password"), { ...PASSWORD, autocomplete: "current-password" }],
         ],
-        "Sign in",
+        t("Sign in"),
         async (values) => {
           await api.account.signIn(values.name, values.password);
           await claimKeptSeats();
@@ -100,12 +101,12 @@ function signedOutPage() {
       ),
       form(
         "sign-up",
-        "New account",
+        t("New account"),
         [
-          ["name", "User name (3–24 letters, digits, _ . -)", { type: "text", autocomplete: "username", maxlength: 24 }],
-          ["password", "Password (a long passphrase is best)", { ...PASSWORD, autocomplete: "new-password" }],
+          ["name", t("User name (3–24 letters, digits, _ . -)"), { type: "text", autocomplete: "username", maxlength: 24 }],
+          ["password", t("Password (a long passphrase is best)"), { ...PASSWORD, autocomplete: "new-password" }],
         ],
-        "Make the account",
+        t("Make the account"),
         async (values) => {
           await api.account.signUp(values.name, values.password);
           await claimKeptSeats();
@@ -121,8 +122,8 @@ function signedInPage(user) {
   return h(
     "section",
     { class: "account-page", "aria-labelledby": "account-title" },
-    h("h1", { id: "account-title" }, `Signed in as ${user.name}`),
-    h("p", { class: "muted" }, `Account made ${new Date(user.created * 1000).toLocaleDateString()}.`),
+    h("h1", { id: "account-title" }, t("Signed in as {name}", { name: user.name })),
+    h("p", { class: "muted" }, t("Account made {date}.", { date: new Date(user.created * 1000).toLocaleDateString(language()) })),
     h(
       "div",
       { class: "actions account-actions" },
@@ -136,7 +137,7 @@ function signedInPage(user) {
             home();
           },
         },
-        "Sign out",
+        t("Sign out"),
       ),
       h(
         "button",
@@ -149,7 +150,7 @@ function signedInPage(user) {
             home();
           },
         },
-        "Sign out on every device",
+        t("Sign out on every device"),
       ),
     ),
     h(
@@ -157,22 +158,22 @@ function signedInPage(user) {
       { class: "account-forms" },
       form(
         "new-password",
-        "Change the password",
+        t("Change the password"),
         [
-          ["current", "Current password", { ...PASSWORD, autocomplete: "current-password" }],
-          ["new", "New password", { ...PASSWORD, autocomplete: "new-password" }],
+          ["current", t("Current password"), { ...PASSWORD, autocomplete: "current-password" }],
+          ["new", t("New password"), { ...PASSWORD, autocomplete: "new-password" }],
         ],
-        "Change it",
+        t("Change it"),
         async (values) => {
           await api.account.changePassword(values.current, values.new);
-          toast("Password changed; every other device is signed out.");
+          toast(t("Password changed; every other device is signed out."));
         },
       ),
       form(
         "delete-account",
-        "Delete the account",
-        [["password", "Password, to confirm", { ...PASSWORD, autocomplete: "current-password" }]],
-        "Delete it for good",
+        t("Delete the account"),
+        [["password", t("Password, to confirm"), { ...PASSWORD, autocomplete: "current-password" }]],
+        t("Delete it for good"),
         async (values) => {
           await api.account.remove(values.password);
           home();

@@ -91,6 +91,17 @@ export function t(msgid, params = {}) {
   return fill(typeof said === "string" && said ? said : msgid, params);
 }
 
+/** `msgid` as a list of pieces for `h(...)`: its words, and each {name} given by
+ * `params` as it is (a node stays a node: a seat's name in the log is an element). */
+export function tx(msgid, params = {}) {
+  const said = messages[msgid];
+  const parts = String(typeof said === "string" && said ? said : msgid).split(/(\{\w+\})/);
+  return parts.filter(Boolean).map((part) => {
+    const name = part.startsWith("{") && part.endsWith("}") ? part.slice(1, -1) : null;
+    return name !== null && Object.hasOwn(params, name) ? params[name] : part;
+  });
+}
+
 /** `msgid` said in `context` (the same English said apart elsewhere). */
 export function tp(context, msgid, params = {}) {
   const said = messages[`${context}\u0004${msgid}`];

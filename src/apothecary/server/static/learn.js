@@ -4,19 +4,20 @@
 
 import { api, keep, setting } from "./api.js";
 import { h, toast } from "./dom.js";
+import { t } from "/static/i18n.js";
 
 /** The button that starts `game`'s tutorial (a game whose info says `tutorial: true`). */
 export function learnButton(game) {
-  const button = h("button", { type: "button", class: "learn", dataset: { learn: game.name } }, "Learn to play");
+  const button = h("button", { type: "button", class: "learn", dataset: { learn: game.name } }, t("Learn to play"));
   button.addEventListener("click", async () => {
     button.disabled = true;
-    const name = setting("name") || "You";
+    const name = setting("name") || t("You");
     try {
       const answer = await api.tutorial(game.name, name);
       keep(answer.code, { seat_token: answer.seat_token, host_token: answer.host_token, seat: answer.seat, name });
       location.assign(answer.invite);
     } catch (error) {
-      toast(`The tutorial could not start: ${error.message}`, "error");
+      toast(t("The tutorial could not start: {error}", { error: error.message }), "error");
       button.disabled = false;
     }
   });

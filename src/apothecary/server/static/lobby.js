@@ -2,7 +2,8 @@
 // option descriptions), and the open rooms to join or watch.
 
 import { currentUser } from "./account.js";
-import { t, tn } from "./i18n.js";
+import { t, tn, tx } from "./i18n.js";
+import { levelWord } from "./room/log.js";
 import { api, keep, setting, setSetting } from "./api.js";
 import { h, replace, toast } from "./dom.js";
 import { firstParagraph, inline } from "./markdown.js";
@@ -197,7 +198,7 @@ function setupForm(game) {
           "select",
           { id, name: id, "aria-label": t("Seat {seat}", { seat: i }) },
           h("option", { value: "open" }, t("Open for a person")),
-          levels.map((level) => h("option", { value: level }, t("Bot: {level}", { level }))),
+          levels.map((level) => h("option", { value: level }, t("Bot: {level}", { level: levelWord(level) }))),
         );
         select.value = previous[i - 1] || "open";
         return h("li", {}, h("label", { class: "seat-no", for: id }, t("seat {seat}", { seat: i })), select);
@@ -237,7 +238,7 @@ function setupForm(game) {
           { class: "field" },
           h("label", { for: "players" }, t("How many play")),
           playersInput,
-          h("small", { class: "help" }, `${game.min_players} to ${game.max_players}`),
+          h("small", { class: "help" }, t("{least} to {most}", { least: game.min_players, most: game.max_players })),
         ),
         h("p", { class: "field-title" }, t("Seats")),
         seatsBox,
@@ -257,7 +258,7 @@ function setupForm(game) {
           { class: "field field-check" },
           timerOn,
           h("label", { for: "timer-on" }, t("Turn timer")),
-          h("span", { class: "inline-number" }, timerSeconds, " seconds a move"),
+          h("span", { class: "inline-number" }, tx("{seconds} seconds a move", { seconds: timerSeconds })),
           h("small", { class: "help" }, t("When a person's time runs out, a bot plays for them until they come back.")),
         ),
         h(
@@ -265,7 +266,7 @@ function setupForm(game) {
           { class: "field field-check" },
           seriesOn,
           h("label", { for: "series-on" }, t("Series")),
-          h("span", { class: "inline-number" }, "first to ", seriesTarget, " wins"),
+          h("span", { class: "inline-number" }, tx("first to {target} wins", { target: seriesTarget })),
         ),
         h(
           "div",
@@ -285,8 +286,8 @@ function setupForm(game) {
           "div",
           { class: "field field-check" },
           rated,
-          h("label", { for: "rated" }, "Rated"),
-          h("small", { class: "help" }, "Games move the players' ratings: accounts and bots only, no hints, and a seat left to the bot at the end is a loss."),
+          h("label", { for: "rated" }, t("Rated")),
+          h("small", { class: "help" }, t("Games move the players' ratings: accounts and bots only, no hints, and a seat left to the bot at the end is a loss.")),
         ),
       ),
     ),
@@ -341,7 +342,7 @@ async function loadedInto(box, what, load) {
   try {
     return await load();
   } catch (error) {
-    replace(box, h("p", { class: "error" }, `${what} could not be loaded: ${error.message}`));
+    replace(box, h("p", { class: "error" }, t("{what} could not be loaded: {error}", { what, error: error.message })));
     return null;
   }
 }
@@ -374,7 +375,7 @@ async function refreshRooms(box) {
           "nav",
           { class: "room-pages", "aria-label": t("Pages of open rooms") },
           h("button", { type: "button", class: "quiet", disabled: offset === 0, onclick: turn(Math.max(0, offset - ROOMS_PAGE)) }, t("Newer")),
-          h("span", { class: "muted" }, ` rooms ${offset + 1}–${offset + rooms.length} of ${total} `),
+          h("span", { class: "muted" }, ` ${t("rooms {first}–{last} of {total}", { first: offset + 1, last: offset + rooms.length, total })} `),
           h("button", { type: "button", class: "quiet", disabled: offset + rooms.length >= total, onclick: turn(offset + ROOMS_PAGE) }, t("Older")),
         )
       : null;
@@ -416,47 +417,48 @@ async function refreshRooms(box) {
 
 // -- My games (docs/accounts.md#my-games): the signed-in account's rooms and finished games ----
 
-// The section's words, in one place.
-const MINE = {
-  title: "My games",
-  none: "No games yet. A seat you take while signed in shows here, on every device you sign in on.",
-  current: "Playing now",
-  finished: "Finished games",
-  yourTurn: "your turn",
-  lobby: "waiting to start",
-  waiting: (name) => `waiting for ${name}`,
-  open: "Open",
-  replay: "Replay",
-  results: { won: "won", lost: "lost", drawn: "drawn" },
-  series: (wins) => `series ${wins.join("–")}`,
-  failed: (message) => `Your games could not be loaded: ${message}`,
-};
+// The section's words, in one place (said when drawn: the catalog loads after this module).
+const MINE = () => ({
+  title: t("My games"),
+  none: t("No games yet. A seat you take while signed in shows here, on every device you sign in on."),
+  current: t("Playing now"),
+  finished: t("Finished games"),
+  yourTurn: t("your turn"),
+  lobby: t("waiting to start"),
+  waiting: (name) => t("waiting for {name}", { name }),
+  open: t("Open"),
+  replay: t("Replay"),
+  results: { won: t("won"), lost: t("lost"), drawn: t("drawn") },
+  // Translators: a series' wins so far, as in "series 2–1".
+  series: (wins) => t("series {wins}", { wins: wins.join("–") }),
+  failed: (message) => t("Your games could not be loaded: {message}", { message }),
+});
 
 async function showMyGames(box) {
   if (!(await currentUser())) return; // signed out: the section stays hidden
   box.hidden = false;
-  replace(box, h("h2", { id: "my-games-title" }, MINE.title), h("p", { class: "muted" }, "…"));
+  replace(box, h("h2", { id: "my-games-title" }, MINE().title), h("p", { class: "muted" }, "…"));
   let games;
   try {
     games = await api.account.games();
   } catch (error) {
-    replace(box, h("h2", { id: "my-games-title" }, MINE.title), h("p", { class: "error" }, MINE.failed(error.message)));
+    replace(box, h("h2", { id: "my-games-title" }, MINE().title), h("p", { class: "error" }, MINE().failed(error.message)));
     return;
   }
   const { current, finished } = games;
   replace(
     box,
-    h("h2", { id: "my-games-title" }, MINE.title),
-    !current.length && !finished.length ? h("p", { class: "muted" }, MINE.none) : null,
-    current.length ? [h("h3", {}, MINE.current), h("ul", { class: "room-list", id: "my-current" }, current.map(currentGame))] : null,
-    finished.length ? [h("h3", {}, MINE.finished), h("ul", { class: "room-list", id: "my-finished" }, finished.map(finishedGame))] : null,
+    h("h2", { id: "my-games-title" }, MINE().title),
+    !current.length && !finished.length ? h("p", { class: "muted" }, MINE().none) : null,
+    current.length ? [h("h3", {}, MINE().current), h("ul", { class: "room-list", id: "my-current" }, current.map(currentGame))] : null,
+    finished.length ? [h("h3", {}, MINE().finished), h("ul", { class: "room-list", id: "my-finished" }, finished.map(finishedGame))] : null,
   );
 }
 
 function currentGame(game) {
   const status =
-    game.status === "lobby" ? MINE.lobby : game.your_turn ? MINE.yourTurn : game.to_move === null ? "" : MINE.waiting(game.players[game.to_move]);
-  const series = game.match_target ? ` · ${MINE.series(game.series)}` : "";
+    game.status === "lobby" ? MINE().lobby : game.your_turn ? MINE().yourTurn : game.to_move === null ? "" : MINE().waiting(game.players[game.to_move]);
+  const series = game.match_target ? ` · ${MINE().series(game.series)}` : "";
   return h(
     "li",
     { class: ["room-item", game.your_turn && "your-turn"], dataset: { code: game.room, turn: game.your_turn ? "yours" : "" } },
@@ -467,7 +469,7 @@ function currentGame(game) {
       h("span", { class: "muted my-status" }, status ? ` · ${status}` : "", series),
       h("div", { class: "room-who" }, game.players.join(", ")),
     ),
-    h("div", { class: "room-buttons" }, h("a", { class: "button primary", href: game.link, "aria-label": `${MINE.open} ${game.title} room ${game.room}` }, MINE.open)),
+    h("div", { class: "room-buttons" }, h("a", { class: "button primary", href: game.link, "aria-label": t("{action} {game} room {room}", { action: MINE().open, game: game.title, room: game.room }) }, MINE().open)),
   );
 }
 
@@ -480,9 +482,9 @@ function finishedGame(game) {
       "div",
       { class: "room-what" },
       h("strong", {}, game.title),
-      h("span", { class: "muted" }, ` · ${when} · ${MINE.results[game.result] || game.result}`),
+      h("span", { class: "muted" }, ` · ${when} · ${MINE().results[game.result] || game.result}`),
       h("div", { class: "room-who" }, game.players.join(", ")),
     ),
-    h("div", { class: "room-buttons" }, h("a", { class: "button", href: game.replay, "aria-label": `${MINE.replay} ${game.title} game ${game.game_no} of room ${game.room}` }, MINE.replay)),
+    h("div", { class: "room-buttons" }, h("a", { class: "button", href: game.replay, "aria-label": t("{action} {game} game {number} of room {room}", { action: MINE().replay, game: game.title, number: game.game_no, room: game.room }) }, MINE().replay)),
   );
 }

@@ -6,6 +6,7 @@
 import { api } from "./api.js";
 import { h, replace, svgNode, svgText } from "./dom.js";
 import { loadPage, ratingText } from "./ratings.js";
+import { language, t, tn, tx } from "/static/i18n.js";
 
 const WIDTH = 480;
 const HEIGHT = 180;
@@ -25,27 +26,26 @@ export function plot(points, label) {
   series.forEach((p, i) => svgNode("circle", { cx: x(i), cy: y(p.rating), r: 3, fill: "currentColor" }, svg));
   svgText(svg, 4, y(high) + 4, String(Math.round(high)), { "font-size": 11, fill: "currentColor" });
   svgText(svg, 4, y(low), String(Math.round(low)), { "font-size": 11, fill: "currentColor" });
-  svgText(svg, WIDTH - PAD, HEIGHT - 8, `${points.length} games`, { "font-size": 11, fill: "currentColor", "text-anchor": "end" });
+  svgText(svg, WIDTH - PAD, HEIGHT - 8, tn("{count} game", "{count} games", points.length), { "font-size": 11, fill: "currentColor", "text-anchor": "end" });
   return svg;
 }
 
 function perGame(profile) {
-  if (!profile.games.length) return h("p", { class: "muted", id: "profile-unrated" }, "No rated game yet.");
+  if (!profile.games.length) return h("p", { class: "muted", id: "profile-unrated" }, t("No rated game yet."));
   return profile.games.map((row) => {
     const points = profile.history.filter((p) => p.game === row.game && p.players === row.players);
     const label = `${row.game}, ${row.players} players`;
     return h(
       "section",
       { class: "profile-game", dataset: { game: row.game, players: String(row.players) } },
-      h("h2", {}, h("a", { href: `/leaderboard/${row.game}` }, row.game), ` · ${row.players} players`),
+      h("h2", {}, h("a", { href: `/leaderboard/${row.game}` }, row.game), ` · ${tn("{count} player", "{count} players", row.players)}`),
       h(
         "p",
         {},
-        "Rating ",
-        h("strong", { class: "rating" }, ratingText(row)),
-        ` · ${row.games} played, ${row.wins} won`,
+        tx("Rating {rating}", { rating: h("strong", { class: "rating" }, ratingText(row)) }),
+        ` · ${t("{played} played, {won} won", { played: row.games, won: row.wins })}`,
       ),
-      points.length ? plot(points, `The rating in ${label} after each game`) : null,
+      points.length ? plot(points, t("The rating in {game} after each game", { game: label })) : null,
     );
   });
 }
@@ -60,7 +60,7 @@ function recent(profile) {
   return h(
     "section",
     { class: "profile-recent" },
-    h("h2", {}, "Recent games"),
+    h("h2", {}, t("Recent games")),
     h(
       "ul",
       {},
@@ -68,7 +68,7 @@ function recent(profile) {
         h(
           "li",
           {},
-          h("a", { href: p.replay }, `${p.game} (${p.players} players)`),
+          h("a", { href: p.replay }, tn("{game} ({count} player)", "{game} ({count} players)", p.players, { game: p.game })),
           ` · ${new Date(p.at * 1000).toLocaleString()} · ${result(p)} · ${p.before.rating} → ${p.rating}`,
         ),
       ),
@@ -77,16 +77,16 @@ function recent(profile) {
 }
 
 export async function showProfile(main, name) {
-  const profile = await loadPage(main, "No such player", () => api.profile(name));
+  const profile = await loadPage(main, t("No such player"), () => api.profile(name));
   if (!profile) return;
-  document.title = `${profile.name} · apothecary`;
+  document.title = t("{name} · apothecary", { name: profile.name });
   replace(
     main,
     h(
       "article",
       { class: "panel profile", id: "profile", dataset: { name: profile.name } },
       h("h1", {}, profile.name),
-      h("p", { class: "muted" }, `Playing here since ${new Date(profile.created * 1000).toLocaleDateString()}`),
+      h("p", { class: "muted" }, t("Playing here since {date}", { date: new Date(profile.created * 1000).toLocaleDateString(language()) })),
       perGame(profile),
       recent(profile),
     ),

@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
+import { t, tn } from "/static/i18n.js";
 
 // "1105 ± 968": the rating and its uncertainty, as the server shows them.
 export function ratingText(entry) {
@@ -25,11 +26,11 @@ function boardTable(board) {
   );
   return h(
     "table",
-    { class: "board", "aria-label": `${board.players} players` },
+    { class: "board", "aria-label": tn("{count} player", "{count} players", board.players) },
     h(
       "thead",
       {},
-      h("tr", {}, ["#", "Player", "Rating", "Ranked by (μ − 3σ)", "Games", "Wins"].map((t) => h("th", { scope: "col" }, t))),
+      h("tr", {}, ["#", t("Player"), t("Rating"), t("Ranked by (μ − 3σ)"), t("Games"), t("Wins")].map((t) => h("th", { scope: "col" }, t))),
     ),
     h("tbody", {}, rows),
   );
@@ -41,7 +42,7 @@ async function otherGames(current) {
     return h(
       "p",
       { class: "board-games" },
-      "Other games: ",
+      `${t("Other games:")} `,
       games.filter((g) => g.name !== current).map((g, i) => [i ? " · " : "", h("a", { href: `/leaderboard/${g.name}` }, g.title)]),
     );
   } catch {
@@ -52,29 +53,29 @@ async function otherGames(current) {
 // What `load()` answers, "Loading…" in `main` meanwhile; null once `main` says why there is
 // nothing under the heading `missing` (the leaderboard's and the profile's page alike).
 export async function loadPage(main, missing, load) {
-  replace(main, h("p", { class: "muted" }, "Loading…"));
+  replace(main, h("p", { class: "muted" }, t("Loading…")));
   try {
     return await load();
   } catch (error) {
-    replace(main, h("section", { class: "panel" }, h("h1", {}, missing), h("p", {}, error.message), h("a", { href: "/" }, "Go to the lobby")));
+    replace(main, h("section", { class: "panel" }, h("h1", {}, missing), h("p", {}, error.message), h("a", { href: "/" }, t("Go to the lobby"))));
     return null;
   }
 }
 
 export async function showLeaderboard(main, game) {
-  const answer = await loadPage(main, "No leaderboard", () => api.leaderboard(game));
+  const answer = await loadPage(main, t("No leaderboard"), () => api.leaderboard(game));
   if (!answer) return;
-  document.title = `Leaderboard of ${answer.title} · apothecary`;
+  document.title = t("Leaderboard of {game} · apothecary", { game: answer.title });
   const boards = answer.boards.length
-    ? answer.boards.map((board) => h("section", { class: "board-part", id: `board-${board.players}` }, h("h2", {}, `${board.players} players`), boardTable(board)))
-    : [h("p", { class: "muted", id: "board-empty" }, "No rated game of this game has been played yet.")];
+    ? answer.boards.map((board) => h("section", { class: "board-part", id: `board-${board.players}` }, h("h2", {}, tn("{count} player", "{count} players", board.players)), boardTable(board)))
+    : [h("p", { class: "muted", id: "board-empty" }, t("No rated game of this game has been played yet."))];
   replace(
     main,
     h(
       "article",
       { class: "panel leaderboard", id: "leaderboard", dataset: { game } },
-      h("h1", {}, `Leaderboard: ${answer.title}`),
-      h("p", { class: "help" }, "A rating is 40 μ ± 40·3σ of openskill's estimate; the board ranks by the cautious μ − 3σ, so a lucky newcomer is not on top."),
+      h("h1", {}, t("Leaderboard: {game}", { game: answer.title })),
+      h("p", { class: "help" }, t("A rating is 40 μ ± 40·3σ of openskill's estimate; the board ranks by the cautious μ − 3σ, so a lucky newcomer is not on top.")),
       boards,
       await otherGames(game),
     ),

@@ -13,6 +13,7 @@ import { clip, h, replace, s as svg, stylesheet, toast } from "./dom.js";
 import { reasonRuns } from "./room/result.js";
 import { loadTable, mountTable } from "./tables/load.js";
 import { eventRuns, joinNames, readWords } from "./words.js";
+import { t, tn } from "/static/i18n.js";
 
 const SEAT_COLOURS = ["#b5472f", "#2f6db5", "#3b8a3e", "#8a5bb5", "#b58a2f", "#2fa3a3", "#b52f7a", "#6b6b6b", "#4a4ab5"];
 
@@ -24,7 +25,7 @@ function refused(main, title, message) {
       { class: "panel notice replay-refused", id: "replay-refused" },
       h("h1", {}, title),
       h("p", {}, message),
-      h("p", {}, h("a", { href: "/", class: "button primary" }, "Go to the lobby")),
+      h("p", {}, h("a", { href: "/", class: "button primary" }, t("Go to the lobby"))),
     ),
   );
 }
@@ -32,13 +33,13 @@ function refused(main, title, message) {
 // -- /replay: open a record file ---------------------------------------------------------------
 export function showUpload(main) {
   stylesheet("/static/replay.css", "replay");
-  document.title = "Open a game record · apothecary";
-  const input = h("input", { type: "file", id: "record-file", accept: ".json,application/json", "aria-label": "A game record file" });
+  document.title = t("Open a game record · apothecary");
+  const input = h("input", { type: "file", id: "record-file", accept: ".json,application/json", "aria-label": t("A game record file") });
   const status = h("p", { class: "muted", role: "status" });
   input.addEventListener("change", async () => {
     const file = input.files && input.files[0];
     if (!file) return;
-    replace(status, "Checking the record…");
+    replace(status, t("Checking the record…"));
     try {
       const answer = await api.upload(await file.text());
       location.assign(answer.link);
@@ -51,8 +52,8 @@ export function showUpload(main) {
     h(
       "section",
       { class: "panel replay-upload" },
-      h("h1", {}, "Replay a game record"),
-      h("p", {}, "Choose a finished game's record (the JSON file that apothecary writes). It is checked move by move, then opens with every secret revealed."),
+      h("h1", {}, t("Replay a game record")),
+      h("p", {}, t("Choose a finished game's record (the JSON file that apothecary writes). It is checked move by move, then opens with every secret revealed.")),
       input,
       status,
     ),
@@ -66,9 +67,9 @@ export async function showReplay(main, code, gameNo) {
   try {
     facts = await api.replay(code, gameNo);
   } catch (error) {
-    if (error.code === "not_finished") refused(main, "This game is not over", error.message);
-    else if (error.status === 404) refused(main, "No such game", error.message);
-    else refused(main, "The replay could not be opened", error.message);
+    if (error.code === "not_finished") refused(main, t("This game is not over"), error.message);
+    else if (error.status === 404) refused(main, t("No such game"), error.message);
+    else refused(main, t("The replay could not be opened"), error.message);
     return;
   }
   const game = await api.game(facts.game);
@@ -117,53 +118,53 @@ class ReplayScreen {
 
   start() {
     const f = this.facts;
-    document.title = `Replay of ${f.title} · apothecary`;
-    this.slider = h("input", { type: "range", id: "replay-slider", min: 0, max: f.steps, value: this.step, "aria-label": "Move" });
+    document.title = t("Replay of {game} · apothecary", { game: f.title });
+    this.slider = h("input", { type: "range", id: "replay-slider", min: 0, max: f.steps, value: this.step, "aria-label": t("Move") });
     this.slider.addEventListener("input", () => this.go(Number(this.slider.value)));
     this.counter = h("span", { class: "replay-counter", id: "replay-counter", "aria-live": "polite" });
     const button = (id, label, words, to) => h("button", { type: "button", id, class: "quiet", "aria-label": words, title: words, onclick: () => this.go(to()) }, label);
     this.viewSelect = h(
       "select",
-      { id: "replay-view", "aria-label": "Whose eyes" },
-      h("option", { value: "all" }, "Everything revealed"),
-      h("option", { value: "spectator" }, "A spectator"),
-      f.seats.map((_, seat) => h("option", { value: String(seat) }, `${this.seatName(seat)}, as they saw it`)),
+      { id: "replay-view", "aria-label": t("Whose eyes") },
+      h("option", { value: "all" }, t("Everything revealed")),
+      h("option", { value: "spectator" }, t("A spectator")),
+      f.seats.map((_, seat) => h("option", { value: String(seat) }, t("{seat}, as they saw it", { seat: this.seatName(seat) }))),
     );
     this.viewSelect.value = this.view;
     this.viewSelect.addEventListener("change", () => {
       this.view = this.viewSelect.value;
       this.draw();
     });
-    this.share = h("input", { type: "text", readonly: true, id: "replay-link", "aria-label": "Link to this moment" });
+    this.share = h("input", { type: "text", readonly: true, id: "replay-link", "aria-label": t("Link to this moment") });
     this.board = h("div", { class: "replay-board", id: "replay-board" });
     this.moves = h("ol", { class: "replay-moves", id: "replay-moves", start: "1" });
     this.movesView = null;
     this.movesByView = new Map();
-    this.analysisBox = h("section", { class: "panel replay-analysis", id: "replay-analysis", "aria-label": "Analysis" });
+    this.analysisBox = h("section", { class: "panel replay-analysis", id: "replay-analysis", "aria-label": t("Analysis") });
     const outcome = f.outcome || {};
     const winners = joinNames((outcome.winners || []).map((s) => this.seatName(s)));
-    const reason = this.named(reasonRuns(outcome).length ? reasonRuns(outcome) : ["The game is over"]);
+    const reason = this.named(reasonRuns(outcome).length ? reasonRuns(outcome) : [t("The game is over")]);
     this.root = h(
       "div",
       { class: "replay", id: "replay", dataset: { game: f.game, table: this.kind } },
       h(
         "header",
         { class: "replay-head panel" },
-        h("h1", {}, `Replay: ${f.title}, game ${f.game_no}`),
-        h("p", { class: "muted" }, `${reason}${".!".includes(reason.at(-1)) ? "" : "."}`, winners ? ` Won by ${winners}.` : " Nobody won."),
+        h("h1", {}, t("Replay: {game}, game {number}", { game: f.title, number: f.game_no })),
+        h("p", { class: "muted" }, `${reason}${".!".includes(reason.at(-1)) ? "" : "."}`, winners ? ` ${t("Won by {winners}.", { winners })}` : ` ${t("Nobody won.")}`),
         h(
           "div",
           { class: "replay-controls" },
-          button("replay-first", "« start", "To the start", () => 0),
-          button("replay-back", "◀", "One move back", () => this.step - 1),
+          button("replay-first", `« ${t("start")}`, t("To the start"), () => 0),
+          button("replay-back", "◀", t("One move back"), () => this.step - 1),
           this.slider,
-          button("replay-forward", "▶", "One move on", () => this.step + 1),
-          button("replay-last", "end »", "To the end", () => f.steps),
+          button("replay-forward", "▶", t("One move on"), () => this.step + 1),
+          button("replay-last", `${t("end")} »`, t("To the end"), () => f.steps),
           this.counter,
         ),
-        h("p", { class: "replay-view-line" }, h("label", { for: "replay-view" }, "Whose eyes: "), this.viewSelect, " ", h("label", { for: "replay-link" }, "Link: "), this.share),
+        h("p", { class: "replay-view-line" }, h("label", { for: "replay-view" }, t("Whose eyes:")), " ", this.viewSelect, " ", h("label", { for: "replay-link" }, t("Link:")), " ", this.share),
       ),
-      h("div", { class: "replay-body" }, this.board, h("aside", { class: "replay-side" }, this.analysisBox, h("section", { class: "panel" }, h("h2", {}, "Moves"), this.moves))),
+      h("div", { class: "replay-body" }, this.board, h("aside", { class: "replay-side" }, this.analysisBox, h("section", { class: "panel" }, h("h2", {}, t("Moves")), this.moves))),
     );
     replace(this.main, this.root);
     // On the document, not the replay: the arrows step as soon as the page opens,
@@ -201,7 +202,7 @@ class ReplayScreen {
     const f = this.facts;
     const ticket = ++this.loading;
     this.slider.value = String(this.step);
-    this.counter.textContent = `move ${this.step} of ${f.steps}`;
+    this.counter.textContent = t("move {step} of {steps}", { step: this.step, steps: f.steps });
     this.share.value = this.link();
     history.replaceState(null, "", this.link());
     this.markMove();
@@ -278,7 +279,7 @@ class ReplayScreen {
       players: this.facts.players,
       you,
       seatName: (seat) => this.seatName(seat),
-      seatLabel: (seat) => (seat === you ? `${this.seatName(seat)} (you)` : this.seatName(seat)),
+      seatLabel: (seat) => (seat === you ? t("{name} (you)", { name: this.seatName(seat) }) : this.seatName(seat)),
       act: () => {},
       prefersReducedMotion: true,
     };
@@ -305,23 +306,23 @@ class ReplayScreen {
       this.board.classList.add("replay-grid");
       const slots = frame.views.map((view, seat) => area(seat, `${this.seatName(seat)} sees`));
       this.board.append(
-        h("details", { class: "panel replay-truth", id: "replay-truth", open: true }, h("summary", {}, "The whole state"), h("pre", {}, frame.truth)),
+        h("details", { class: "panel replay-truth", id: "replay-truth", open: true }, h("summary", {}, t("The whole state")), h("pre", {}, frame.truth)),
       );
       await Promise.all(frame.views.map((view, seat) => this.mount(slots[seat], seat, view)));
     } else {
       this.board.classList.remove("replay-grid");
       const you = frame.view === "spectator" ? null : Number(frame.view);
-      await this.mount(area(you, you === null ? "A spectator sees" : `${this.seatName(you)} sees`), you, frame);
+      await this.mount(area(you, you === null ? t("A spectator sees") : t("{name} sees", { name: this.seatName(you) })), you, frame);
     }
   }
 
   // -- analysis ------------------------------------------------------------------------------------
   drawAnalysis() {
-    const start = h("button", { type: "button", class: "primary", id: "analyse", onclick: () => this.analyse() }, "Analyse with the strongest bot");
+    const start = h("button", { type: "button", class: "primary", id: "analyse", onclick: () => this.analyse() }, t("Analyse with the strongest bot"));
     replace(
       this.analysisBox,
-      h("h2", {}, "Analysis"),
-      h("p", { class: "muted" }, "Every move's value for the seat that chose it, estimated from that seat's information only."),
+      h("h2", {}, t("Analysis")),
+      h("p", { class: "muted" }, t("Every move's value for the seat that chose it, estimated from that seat's information only.")),
       start,
     );
   }
@@ -332,7 +333,7 @@ class ReplayScreen {
     this.progressText = h("span", { class: "muted" });
     this.chart = h("div", { class: "analysis-chart", id: "analysis-chart" });
     this.plot = h("div", { class: "analysis-plot", id: "analysis-plot" });
-    replace(this.analysisBox, h("h2", {}, "Analysis"), h("p", {}, this.progress, " ", this.progressText), this.chart, this.plot);
+    replace(this.analysisBox, h("h2", {}, t("Analysis")), h("p", {}, this.progress, " ", this.progressText), this.chart, this.plot);
     try {
       let job = await api.analysis(f.code, f.game_no);
       for (;;) {
@@ -340,8 +341,8 @@ class ReplayScreen {
         this.progress.max = Math.max(1, job.total);
         this.progress.value = job.done;
         const exact = job.decisions.filter((d) => d.method === "solver").length;
-        const how = `${exact} exact, ${job.decisions.length - exact} estimated by ${job.plan.policy} playouts`;
-        this.progressText.textContent = job.status === "done" ? `${job.total} decisions valued: ${how}` : `${job.done} of ${job.total} decisions valued…`;
+        const how = t("{exact} exact, {estimated} estimated by {policy} playouts", { exact, estimated: job.decisions.length - exact, policy: job.plan.policy });
+        this.progressText.textContent = job.status === "done" ? t("{total} decisions valued: {how}", { total: job.total, how }) : t("{done} of {total} decisions valued…", { done: job.done, total: job.total });
         this.analysisBox.dataset.status = job.status;
         this.drawDecision();
         this.drawPlot();
@@ -365,7 +366,7 @@ class ReplayScreen {
     if (!this.chart) return;
     const d = this.decisionHere();
     if (!d) {
-      replace(this.chart, h("p", { class: "muted" }, this.analysis && this.analysis.status === "done" ? "No decision from here on." : "Not valued yet."));
+      replace(this.chart, h("p", { class: "muted" }, this.analysis && this.analysis.status === "done" ? t("No decision from here on.") : t("Not valued yet.")));
       return;
     }
     const moves = d.moves.slice(0, 12);
@@ -376,7 +377,7 @@ class ReplayScreen {
     const row = 20;
     const width = 300;
     const labelWidth = 120;
-    const chart = svg("svg", { viewBox: `0 0 ${width} ${moves.length * row + 6}`, class: "bars", role: "img", "aria-label": `Values of ${this.seatName(d.seat)}'s choices at move ${d.step + 1}` });
+    const chart = svg("svg", { viewBox: `0 0 ${width} ${moves.length * row + 6}`, class: "bars", role: "img", "aria-label": t("Values of {seat}'s choices at move {step}", { seat: this.seatName(d.seat), step: d.step + 1 }) });
     moves.forEach((m, i) => {
       const y = i * row + 3;
       const x0 = labelWidth + ((0 - bottom) / span) * (width - labelWidth - 40);
@@ -388,12 +389,12 @@ class ReplayScreen {
         svg("text", { x: Math.max(x0, x1) + 3, y: y + 13, class: "bar-value" }, m.value.toFixed(3)),
       );
     });
-    const gap = d.gap === null || d.gap === undefined ? "" : ` Gap to the best: ${d.gap.toFixed(3)}.`;
+    const gap = d.gap === null || d.gap === undefined ? "" : ` ${t("Gap to the best: {gap}.", { gap: d.gap.toFixed(3) })}`;
     replace(
       this.chart,
-      h("h3", {}, `Move ${d.step + 1}: ${this.seatName(d.seat)} ${d.method === "solver" ? "(exact)" : "(estimated)"}`),
+      h("h3", {}, (d.method === "solver" ? t("Move {step}: {seat} (exact)", { step: d.step + 1, seat: this.seatName(d.seat) }) : t("Move {step}: {seat} (estimated)", { step: d.step + 1, seat: this.seatName(d.seat) }))),
       chart,
-      h("p", { class: "muted", id: "analysis-gap" }, `Played ${d.played ? d.played.notation : "?"}; best ${d.best.notation}.${gap}`, d.moves.length > moves.length ? ` (${d.moves.length - moves.length} more moves not shown.)` : ""),
+      h("p", { class: "muted", id: "analysis-gap" }, `${t("Played {played}; best {best}.", { played: d.played ? d.played.notation : "?", best: d.best.notation })}${gap}`, d.moves.length > moves.length ? ` ${tn("({count} more move not shown.)", "({count} more moves not shown.)", d.moves.length - moves.length)}` : ""),
     );
   }
 
@@ -411,7 +412,7 @@ class ReplayScreen {
     const top = Math.max(1, ...points.flatMap((d) => d.after));
     const x = (step) => 24 + (step / steps) * (width - 30);
     const y = (v) => height - 16 - (v / top) * (height - 26);
-    const plot = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chances", role: "img", "aria-label": "Each seat's estimated chances over the game" });
+    const plot = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chances", role: "img", "aria-label": t("Each seat's estimated chances over the game") });
     plot.append(
       svg("line", { x1: 24, y1: y(0), x2: width - 6, y2: y(0), class: "axis" }),
       svg("line", { x1: 24, y1: y(0), x2: 24, y2: y(top), class: "axis" }),
@@ -428,7 +429,7 @@ class ReplayScreen {
       { class: "legend" },
       Array.from({ length: players }, (_, seat) => h("li", {}, h("span", { class: "swatch", style: { background: SEAT_COLOURS[seat % SEAT_COLOURS.length] } }, String(seat)), " ", this.seatName(seat))),
     );
-    const unit = this.facts.players === 1 ? "expected score" : "estimated chance to win";
-    replace(this.plot, h("h3", {}, `Each seat's ${unit}`), plot, legend);
+    const heading = this.facts.players === 1 ? t("Each seat's expected score") : t("Each seat's estimated chance to win");
+    replace(this.plot, h("h3", {}, heading), plot, legend);
   }
 }

@@ -20,6 +20,7 @@ import { drawSeatsBar, seatChips } from "./room/seats.js";
 import { StatusLine } from "./room/status.js";
 import * as sound from "./sound.js";
 import { loadTable, mountTable, soundOf } from "./tables/load.js";
+import { t, tn } from "/static/i18n.js";
 
 const SEAT_FREED = 4003; // the close code of a seat the host freed
 
@@ -34,9 +35,9 @@ export async function showRoom(main, code) {
       h(
         "section",
         { class: "panel notice" },
-        h("h1", {}, missing ? "No such room" : "The room could not be opened"),
-        h("p", {}, missing ? `No room has the code ${code}. Check the invite link.` : error.message),
-        h("p", {}, h("a", { href: "/", class: "button primary" }, "Go to the lobby")),
+        h("h1", {}, missing ? t("No such room") : t("The room could not be opened")),
+        h("p", {}, missing ? t("No room has the code {code}. Check the invite link.", { code }) : error.message),
+        h("p", {}, h("a", { href: "/", class: "button primary" }, t("Go to the lobby"))),
       ),
     );
     return;
@@ -73,7 +74,7 @@ class RoomScreen {
   }
 
   start() {
-    document.title = `${this.info.title} · apothecary`;
+    document.title = t("{game} · apothecary", { game: this.info.title });
     this.build();
     this.connection.start();
     setInterval(() => this.status.tick(), 250);
@@ -85,23 +86,23 @@ class RoomScreen {
     this.watchers = h("span", { class: "watchers", "aria-live": "off" });
     this.banner = banner({ id: "banner", class: "banner" });
     this.awayText = h("span", { id: "away-text" });
-    const takeBack = h("button", { type: "button", class: "primary", id: "take-back", onclick: () => this.send({ type: "back" }) }, "Take my seat back");
+    const takeBack = h("button", { type: "button", class: "primary", id: "take-back", onclick: () => this.send({ type: "back" }) }, t("Take my seat back"));
     this.awayBox = h("div", { id: "away", class: "banner banner-warn", hidden: true }, this.awayText, takeBack);
     this.notice = h("div", { id: "notice", class: "banner banner-bad", hidden: true });
     this.lobby = new RoomLobby(this);
     this.hostTools = new HostTools(this);
-    this.seatsBar = h("ol", { id: "seats", class: "seats-bar", "aria-label": "Seats" });
+    this.seatsBar = h("ol", { id: "seats", class: "seats-bar", "aria-label": t("Seats") });
     this.status = new StatusLine();
     this.result = h("section", { id: "result", class: "result panel", hidden: true, "aria-labelledby": "result-title" });
     this.tableSlot = h("div", { class: "table-slot" });
     this.moves = new MovesPanel(this);
     this.coach = new CoachPanel(this);
     // Both lists scroll: tabindex 0 lets the keyboard reach them to scroll (arrows, Page Down).
-    const logList = h("ol", { id: "log", class: "log", tabindex: "0", "aria-live": "polite", "aria-label": "What happened" });
+    const logList = h("ol", { id: "log", class: "log", tabindex: "0", "aria-live": "polite", "aria-label": t("What happened") });
     this.log = new GameLog(logList, this.names, () => this.you);
     this.chat = new ChatPanel((message) => this.send(message), () => this.you);
-    const logTab = h("button", { type: "button", role: "tab", id: "tab-log", "aria-controls": "log-panel", "aria-selected": "true" }, "Log");
-    const logPanel = h("section", { id: "log-panel", role: "tabpanel", "aria-labelledby": "tab-log", class: "side-panel" }, h("h2", { class: "side-title" }, "Log"), logList);
+    const logTab = h("button", { type: "button", role: "tab", id: "tab-log", "aria-controls": "log-panel", "aria-selected": "true" }, t("Log"));
+    const logPanel = h("section", { id: "log-panel", role: "tabpanel", "aria-labelledby": "tab-log", class: "side-panel" }, h("h2", { class: "side-title" }, t("Log")), logList);
     tabbed([logTab, this.chat.tab], [logPanel, this.chat.panel], (index) => {
       if (index === 1) this.chat.seen();
       if (index === 0) this.log.scroll(true);
@@ -111,7 +112,7 @@ class RoomScreen {
       banners: [this.banner.element, this.notice, this.awayBox],
       lobby: this.lobby.element,
       play: [this.seatsBar, this.status.element, this.coach.element, this.result, this.tableSlot, this.moves.element],
-      side: [h("div", { class: "tabs", role: "tablist", "aria-label": "Log and chat" }, logTab, this.chat.tab), logPanel, this.chat.panel, this.hostTools.element],
+      side: [h("div", { class: "tabs", role: "tablist", "aria-label": t("Log and chat") }, logTab, this.chat.tab), logPanel, this.chat.panel, this.hostTools.element],
       rules: rulesDialog(this.info.game, this.info.title),
       sound: soundButton(),
     });
@@ -121,7 +122,7 @@ class RoomScreen {
 
   // -- the connection's hooks ------------------------------------------------------------------
   lost(offline) {
-    this.banner.show(offline ? "You are offline. Reconnecting when the network is back…" : "Connection lost. Reconnecting…");
+    this.banner.show(offline ? t("You are offline. Reconnecting when the network is back…") : t("Connection lost. Reconnecting…"));
     this.root.classList.add("offline");
   }
 
@@ -133,13 +134,13 @@ class RoomScreen {
     this.token = null;
     keepSeat(this.code, null);
     this.freed = true;
-    replace(this.notice, h("span", { id: "seat-freed" }, "The host freed your seat. You are watching now; you may take an open seat again."));
+    replace(this.notice, h("span", { id: "seat-freed" }, t("The host freed your seat. You are watching now; you may take an open seat again.")));
     this.notice.hidden = false;
   }
 
   send(message) {
     if (this.connection.send(message)) return true;
-    toast("Not connected right now; try again in a moment.", "error");
+    toast(t("Not connected right now; try again in a moment."), "error");
     return false;
   }
 
@@ -148,7 +149,7 @@ class RoomScreen {
     const msg = this.msg;
     if (!msg || !(msg.legal || []).some((a) => a.id === id)) return false;
     if (this.connection.sentFor !== msg.state_id && !this.connection.ready()) {
-      toast("Not connected right now; try again in a moment.", "error");
+      toast(t("Not connected right now; try again in a moment."), "error");
       return false;
     }
     if (!this.connection.act(id, msg.state_id)) return false;
@@ -197,8 +198,8 @@ class RoomScreen {
       };
       replace(
         this.notice,
-        h("span", {}, "This device's key to a seat in this room is not valid any more. "),
-        h("button", { type: "button", class: "primary", id: "watch-instead", onclick: watch }, "Watch instead"),
+        h("span", {}, t("This device's key to a seat in this room is not valid any more. ")),
+        h("button", { type: "button", class: "primary", id: "watch-instead", onclick: watch }, t("Watch instead")),
       );
       this.notice.hidden = false;
       this.banner.hide();
@@ -206,7 +207,7 @@ class RoomScreen {
     }
     if (!ws.welcomed && message.error === "not_found") {
       this.connection.stopped = true;
-      replace(this.notice, h("span", {}, "This room does not exist any more. "), h("a", { href: "/" }, "Go to the lobby"));
+      replace(this.notice, h("span", {}, t("This room does not exist any more. ")), h("a", { href: "/" }, t("Go to the lobby")));
       this.notice.hidden = false;
       return;
     }
@@ -271,7 +272,7 @@ class RoomScreen {
     if (msg.status === "lobby") {
       this.lobby.element.hidden = false;
       this.lobby.draw(msg);
-      document.title = `${this.info.title} · waiting to start · apothecary`;
+      document.title = t("{game} · waiting to start · apothecary", { game: this.info.title });
       return;
     }
     this.lobby.element.hidden = true;
@@ -353,7 +354,7 @@ class RoomScreen {
   cues(previous, msg) {
     const yourTurn = (msg.legal || []).length > 0;
     const wasYourTurn = previous && previous.state_id === msg.state_id ? (previous.legal || []).length > 0 : false;
-    document.title = `${yourTurn ? "● Your turn · " : ""}${this.info.title} · apothecary`;
+    document.title = yourTurn ? `● ${t("Your turn · {game} · apothecary", { game: this.info.title })}` : t("{game} · apothecary", { game: this.info.title });
     if (msg.fresh) return;
     const sounds = new Set((msg.events || []).map((event) => soundOf(this.loaded?.module, event)));
     const died = sounds.has("death");
@@ -366,7 +367,7 @@ class RoomScreen {
 
   drawWatchers(msg) {
     const n = msg.spectators || 0;
-    this.watchers.textContent = n ? `${n} watching` : "";
+    this.watchers.textContent = n ? tn("{count} watching", "{count} watching", n) : "";
     this.watchers.hidden = !n;
   }
 

@@ -3,11 +3,14 @@
 // from these runs and never reads a sentence apart. Pure: no DOM, so Node's unit
 // tests load it as the browser does.
 
+import { t } from "/static/i18n.js";
+
 /** `items` joined as a sentence joins them: [a, ", ", b, " and ", c] (items may be nodes). */
 export function joinParts(items) {
   const out = [];
   items.forEach((item, i) => {
-    if (i > 0) out.push(i === items.length - 1 ? " and " : ", ");
+    // Translators: joins the last two names of a list ("Ann, Bob and Cy"); keep the spaces.
+    if (i > 0) out.push(i === items.length - 1 ? t(" and ") : ", ");
     out.push(item);
   });
   return out;

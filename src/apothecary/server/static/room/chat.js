@@ -2,6 +2,7 @@
 // the form players write in (spectators read only), and the unread mark on its tab.
 
 import { h, replace } from "../dom.js";
+import { t } from "/static/i18n.js";
 
 const CHAT_LIMIT = 500;
 
@@ -9,16 +10,16 @@ export class ChatPanel {
   /** `send(message)` sends on the room's socket (false when it could not); `you()` your seat or null. */
   constructor(send, you) {
     this.you = you;
-    this.list = h("ol", { id: "chat-log", class: "chat-log", tabindex: "0", "aria-live": "polite", "aria-label": "Table talk" });
+    this.list = h("ol", { id: "chat-log", class: "chat-log", tabindex: "0", "aria-live": "polite", "aria-label": t("Table talk") });
     this.input = h("input", {
       type: "text",
       id: "chat-input",
       maxlength: CHAT_LIMIT,
       autocomplete: "off",
-      placeholder: "Say something to the table",
-      "aria-label": "Chat message",
+      placeholder: t("Say something to the table"),
+      "aria-label": t("Chat message"),
     });
-    this.form = h("form", { class: "chat-form", id: "chat-form" }, this.input, h("button", { type: "submit" }, "Send"));
+    this.form = h("form", { class: "chat-form", id: "chat-form" }, this.input, h("button", { type: "submit" }, t("Send")));
     this.form.addEventListener("submit", (event) => {
       event.preventDefault();
       const said = this.input.value.trim().slice(0, CHAT_LIMIT);
@@ -28,13 +29,13 @@ export class ChatPanel {
     this.tab = h(
       "button",
       { type: "button", role: "tab", id: "tab-chat", "aria-controls": "chat-panel", "aria-selected": "false", tabindex: "-1" },
-      "Chat",
-      h("span", { class: "unread", hidden: true, "aria-label": "new messages" }, "•"),
+      t("Chat"),
+      h("span", { class: "unread", hidden: true, "aria-label": t("new messages") }, "•"),
     );
     this.panel = h(
       "section",
       { id: "chat-panel", role: "tabpanel", "aria-labelledby": "tab-chat", class: "side-panel", hidden: true },
-      h("h2", { class: "side-title" }, "Table talk"),
+      h("h2", { class: "side-title" }, t("Table talk")),
       this.list,
       this.form,
     );
@@ -52,7 +53,7 @@ export class ChatPanel {
     const item = h(
       "li",
       { class: ["chat-line", mine && "mine"], dataset: { id: String(entry.id ?? "") } },
-      h("span", { class: "chat-who" }, mine ? `${entry.name} (you)` : entry.name || `seat ${entry.seat}`),
+      h("span", { class: "chat-who" }, mine ? t("{name} (you)", { name: entry.name }) : entry.name || t("seat {seat}", { seat: entry.seat })),
       h("span", { class: "chat-text" }, entry.text),
     );
     this.list.append(item);
@@ -67,7 +68,7 @@ export class ChatPanel {
     this.form.hidden = watching;
     let note = this.panel.querySelector(".chat-note");
     if (watching && !note) {
-      note = h("p", { class: "chat-note muted" }, "Spectators read the table talk; players write it.");
+      note = h("p", { class: "chat-note muted" }, t("Spectators read the table talk; players write it."));
       this.panel.append(note);
     } else if (!watching && note) note.remove();
   }

@@ -7,6 +7,7 @@
 
 import { api, keep } from "../api.js";
 import { h, replace, stylesheet, toast } from "../dom.js";
+import { t } from "/static/i18n.js";
 
 const SHOWN = 3; // the coach's last lines shown above the instruction
 
@@ -47,9 +48,9 @@ export class CoachPanel {
     this.element.dataset.step = String(coach.step);
     this.element.dataset.finished = coach.finished ? "yes" : "no";
     const items = coach.lines.slice(-SHOWN).map(lineItem);
-    const body = [h("h2", { id: "coach-title", class: "coach-title" }, "Coach"), h("p", { class: "coach-progress muted" }, `Step ${Math.min(coach.step + 1, coach.steps)} of ${coach.steps}`)];
+    const body = [h("h2", { id: "coach-title", class: "coach-title" }, t("Coach")), h("p", { class: "coach-progress muted" }, t("Step {step} of {steps}", { step: Math.min(coach.step + 1, coach.steps), steps: coach.steps }))];
     // The lesson's introduction, open until your first move, then folded away.
-    body.push(h("details", { class: "coach-about", open: !this.moved && !coach.finished }, h("summary", {}, "About this lesson"), h("p", { class: "coach-intro" }, coach.intro)));
+    body.push(h("details", { class: "coach-about", open: !this.moved && !coach.finished }, h("summary", {}, t("About this lesson")), h("p", { class: "coach-intro" }, coach.intro)));
     if (items.length) body.push(h("ol", { class: "coach-lines" }, items));
     if (coach.now) body.push(h("p", { class: "coach-now", id: "coach-now" }, coach.now.text));
     if (this.wrongText) body.push(h("p", { class: "coach-wrong", id: "coach-wrong", role: "alert" }, this.wrongText));
@@ -86,15 +87,15 @@ export class CoachPanel {
     const { info } = this.screen;
     const play = async () => {
       try {
-        const name = "You";
+        const name = t("You");
         const answer = await api.create({ game: info.game, players: info.players, options: info.options, seats: ["open", ...Array(info.players - 1).fill("easy")], listed: false, host_name: name });
         keep(answer.code, { seat_token: answer.seat_token, host_token: answer.host_token, seat: answer.seat, name });
         await api.start(answer.code, answer.host_token);
         location.assign(answer.invite);
       } catch (error) {
-        toast(`The game was not created: ${error.message}`, "error");
+        toast(t("The game was not created: {error}", { error: error.message }), "error");
       }
     };
-    return h("button", { type: "button", class: "primary", id: "coach-real-game", onclick: play }, "Play a real game against easy bots");
+    return h("button", { type: "button", class: "primary", id: "coach-real-game", onclick: play }, t("Play a real game against easy bots"));
   }
 }

@@ -5,6 +5,8 @@
 import { api, keep, setSetting, setting } from "../api.js";
 import { h, replace, toast } from "../dom.js";
 import { svg as qrSvg } from "../qr.js";
+import { t, tn } from "/static/i18n.js";
+import { levelWord } from "./log.js";
 
 const NAME_LIMIT = 40;
 
@@ -22,7 +24,7 @@ export class RoomLobby {
     const seated = room.you !== null;
     const open = msg.seats.filter((s) => s.kind === "open").map((s) => s.seat);
     const levels = room.game.levels.map((l) => l.name);
-    const linkInput = h("input", { type: "text", readonly: true, value: invite, id: "invite-link", "aria-label": "Invite link" });
+    const linkInput = h("input", { type: "text", readonly: true, value: invite, id: "invite-link", "aria-label": t("Invite link") });
     const copy = h(
       "button",
       {
@@ -36,31 +38,31 @@ export class RoomLobby {
             linkInput.select();
             document.execCommand?.("copy");
           }
-          toast("The invite link is copied.");
+          toast(t("The invite link is copied."));
         },
       },
-      "Copy the link",
+      t("Copy the link"),
     );
     const seatRows = msg.seats.map((place) => this.seatRow(place, isHost, levels));
     const parts = [];
     const invitePanel = h(
         "section",
         { class: "panel invite", "aria-labelledby": "invite-title" },
-        h("h2", { id: "invite-title" }, "Invite your friends"),
-        h("p", {}, "Send them this link, or let them scan the code. Anyone with the link may take an open seat or watch."),
+        h("h2", { id: "invite-title" }, t("Invite your friends")),
+        h("p", {}, t("Send them this link, or let them scan the code. Anyone with the link may take an open seat or watch.")),
         h("div", { class: "invite-row" }, linkInput, copy),
-        h("div", { class: "qr-box" }, qrSvg(invite, { label: `QR code of the invite link ${invite}` })),
+        h("div", { class: "qr-box" }, qrSvg(invite, { label: t("QR code of the invite link {link}", { link: invite }) })),
       );
     const seatPanel = h(
       "section",
       { class: "panel seats-panel", "aria-labelledby": "seats-title" },
-      h("h2", { id: "seats-title" }, "Seats"),
+      h("h2", { id: "seats-title" }, t("Seats")),
       h("ol", { class: "lobby-seats", id: "lobby-seats" }, seatRows),
       this.roomFacts(),
     );
     if (!seated && open.length) seatPanel.append(this.joinForm(open));
-    else if (!seated) seatPanel.append(h("p", { class: "muted" }, "Every seat is taken. You are watching; the game shows here when it starts."));
-    if (seated) seatPanel.append(h("p", {}, `You sit in seat ${room.you} as ${room.names.seatName(room.you)}.`));
+    else if (!seated) seatPanel.append(h("p", { class: "muted" }, t("Every seat is taken. You are watching; the game shows here when it starts.")));
+    if (seated) seatPanel.append(h("p", {}, t("You sit in seat {seat} as {name}.", { seat: room.you, name: room.names.seatName(room.you) })));
     if (isHost) {
       const fallback = room.info.settings?.fallback_level || "medium";
       seatPanel.append(
@@ -70,13 +72,13 @@ export class RoomLobby {
           h(
             "button",
             { type: "button", class: "primary", id: "start-game", onclick: () => room.hostCall(() => api.start(room.code, room.hostToken)) },
-            open.length ? "Start now" : "Start the game",
+            open.length ? t("Start now") : t("Start the game"),
           ),
-          open.length ? h("small", { class: "help" }, `Open seats get a ${fallback} bot.`) : null,
+          open.length ? h("small", { class: "help" }, t("Open seats get a {level} bot.", { level: fallback })) : null,
         ),
       );
     } else if (seated) {
-      seatPanel.append(h("p", { class: "muted" }, "Waiting for the host to start the game…"));
+      seatPanel.append(h("p", { class: "muted" }, t("Waiting for the host to start the game…")));
     }
     // A visitor first sees where to sit; the host first sees how to invite.
     if (seated) parts.push(invitePanel, seatPanel);
@@ -98,15 +100,15 @@ export class RoomLobby {
     const room = this.screen;
     const you = place.seat === room.you;
     let who;
-    if (place.kind === "open") who = h("span", { class: "muted" }, "open: waiting for a person");
-    else if (place.kind === "bot") who = h("span", {}, `${place.name}`, h("span", { class: "tag" }, "bot"));
-    else who = h("span", {}, place.name, you ? h("span", { class: "tag tag-you" }, "you") : null);
+    if (place.kind === "open") who = h("span", { class: "muted" }, t("open: waiting for a person"));
+    else if (place.kind === "bot") who = h("span", {}, `${place.name}`, h("span", { class: "tag" }, t("bot")));
+    else who = h("span", {}, place.name, you ? h("span", { class: "tag tag-you" }, t("you")) : null);
     const controls = [];
     if (isHost && place.kind === "open") {
       const select = h(
         "select",
-        { "aria-label": `Bot level for seat ${place.seat}` },
-        levels.map((l) => h("option", { value: l }, l)),
+        { "aria-label": t("Bot level for seat {seat}", { seat: place.seat }) },
+        levels.map((l) => h("option", { value: l }, levelWord(l))),
       );
       select.value = room.info.settings?.fallback_level && levels.includes(room.info.settings.fallback_level) ? room.info.settings.fallback_level : levels[0];
       controls.push(
@@ -119,7 +121,7 @@ export class RoomLobby {
             dataset: { seatBot: String(place.seat) },
             onclick: () => room.hostCall(() => api.seatBot(room.code, place.seat, select.value, room.hostToken)),
           },
-          "Seat a bot",
+          t("Seat a bot"),
         ),
       );
     }
@@ -127,24 +129,24 @@ export class RoomLobby {
       // Someone the host may not know took the seat: the host opens it again (their
       // token dies and their page says so), after a confirm, since it cannot be undone.
       const free = () => {
-        if (!window.confirm(`Free seat ${place.seat}? ${place.name} leaves it, and anyone may take it.`)) return;
+        if (!window.confirm(t("Free seat {seat}? {name} leaves it, and anyone may take it.", { seat: place.seat, name: place.name }))) return;
         room.hostCall(() => api.freeSeat(room.code, place.seat, room.hostToken));
       };
       controls.push(
         h(
           "button",
-          { type: "button", class: "quiet", dataset: { freeSeat: String(place.seat) }, "aria-label": `Free seat ${place.seat} (${place.name})`, onclick: free },
-          "Free this seat",
+          { type: "button", class: "quiet", dataset: { freeSeat: String(place.seat) }, "aria-label": t("Free seat {seat} ({name})", { seat: place.seat, name: place.name }), onclick: free },
+          t("Free this seat"),
         ),
       );
     }
     return h(
       "li",
       { class: ["lobby-seat", place.kind, you && "is-you"], dataset: { seat: String(place.seat) } },
-      h("span", { class: "seat-no" }, `seat ${place.seat}`),
+      h("span", { class: "seat-no" }, t("seat {seat}", { seat: place.seat })),
       h("span", { class: ["dot", place.kind === "human" && (place.connected ? "on" : "off")], "aria-hidden": "true" }),
       who,
-      place.kind === "human" ? h("span", { class: "sr-only" }, place.connected ? "(here)" : "(not connected)") : null,
+      place.kind === "human" ? h("span", { class: "sr-only" }, place.connected ? t("(here)") : t("(not connected)")) : null,
       controls.length ? h("span", { class: "seat-controls" }, controls) : null,
     );
   }
@@ -156,12 +158,13 @@ export class RoomLobby {
     const options = Object.entries(room.info.options || {});
     const defaults = Object.fromEntries((room.game.options || []).map((o) => [o.name, o.default]));
     const changed = options.filter(([k, v]) => defaults[k] !== v);
-    facts.push(`${room.info.players} players`);
-    facts.push(settings.turn_seconds ? `${Math.round(settings.turn_seconds)} s a move` : "no turn timer");
-    if (settings.match_target) facts.push(`a series: first to ${settings.match_target} wins`);
-    facts.push(settings.listed === false ? "unlisted" : "listed");
-    if (settings.hints) facts.push("hints on: a seat may ask the strongest bot on its turn");
-    changed.forEach(([k, v]) => facts.push(`${k.replace(/_/g, " ")}: ${v === true ? "on" : v === false ? "off" : v}`));
+    facts.push(tn("{count} player", "{count} players", room.info.players));
+    facts.push(settings.turn_seconds ? t("{seconds} s a move", { seconds: Math.round(settings.turn_seconds) }) : t("no turn timer"));
+    if (settings.match_target) facts.push(tn("a series: first to {count} win", "a series: first to {count} wins", settings.match_target));
+    facts.push(settings.listed === false ? t("unlisted") : t("listed"));
+    if (settings.hints) facts.push(t("hints on: a seat may ask the strongest bot on its turn"));
+    // Translators: a game option changed from its default, as in "cheese rule: on".
+    changed.forEach(([k, v]) => facts.push(t("{option}: {value}", { option: k.replace(/_/g, " "), value: v === true ? t("on") : v === false ? t("off") : v })));
     return h("p", { class: "facts muted" }, facts.join(" · "));
   }
 
@@ -178,20 +181,20 @@ export class RoomLobby {
     const seat = h(
       "select",
       { id: "join-seat" },
-      h("option", { value: "" }, "Any open seat"),
-      open.map((s) => h("option", { value: String(s) }, `seat ${s}`)),
+      h("option", { value: "" }, t("Any open seat")),
+      open.map((s) => h("option", { value: String(s) }, t("seat {seat}", { seat: s }))),
     );
     const form = h(
       "form",
       { class: "join-form", id: "join-form" },
-      h("h3", {}, "Take a seat"),
-      h("div", { class: "field" }, h("label", { for: "join-name" }, "Your display name"), name),
-      h("div", { class: "field" }, h("label", { for: "join-seat" }, "Seat"), seat),
+      h("h3", {}, t("Take a seat")),
+      h("div", { class: "field" }, h("label", { for: "join-name" }, t("Your display name")), name),
+      h("div", { class: "field" }, h("label", { for: "join-seat" }, t("Seat")), seat),
       h(
         "div",
         { class: "form-actions" },
-        h("button", { type: "submit", class: "primary" }, "Sit down"),
-        h("span", { class: "muted" }, "or just watch: you already are."),
+        h("button", { type: "submit", class: "primary" }, t("Sit down")),
+        h("span", { class: "muted" }, t("or just watch: you already are.")),
       ),
     );
     form.addEventListener("submit", async (event) => {
@@ -207,7 +210,7 @@ export class RoomLobby {
         keep(room.code, { seat_token: answer.token, seat: answer.seat, name: shown });
         room.seated(answer.token);
       } catch (error) {
-        toast(`No seat: ${error.message}`, "error");
+        toast(t("No seat: {error}", { error: error.message }), "error");
       }
     });
     return form;
@@ -238,8 +241,8 @@ export class HostTools {
       return;
     }
     const levels = room.game.levels.map((l) => l.name);
-    const who = h("select", { id: "host-seat", "aria-label": "Whose seat" }, people.map((s) => h("option", { value: String(s.seat) }, `${room.names.seatName(s.seat)}${s.connected ? "" : " (not here)"}`)));
-    const level = h("select", { id: "host-level", "aria-label": "Bot level" }, levels.map((l) => h("option", { value: l }, l)));
+    const who = h("select", { id: "host-seat", "aria-label": t("Whose seat") }, people.map((s) => h("option", { value: String(s.seat) }, s.connected ? room.names.seatName(s.seat) : t("{name} (not here)", { name: room.names.seatName(s.seat) }))));
+    const level = h("select", { id: "host-level", "aria-label": t("Bot level") }, levels.map((l) => h("option", { value: l }, levelWord(l))));
     // The level the room's timer would hand the seat to, not the list's first (easy).
     const fallback = room.info.settings?.fallback_level;
     if (levels.includes(fallback)) level.value = fallback;
@@ -247,7 +250,7 @@ export class HostTools {
     const details = h(
       "details",
       { class: "host-details", open: previous?.open || null },
-      h("summary", {}, "Host: let a bot play for someone who left"),
+      h("summary", {}, t("Host: let a bot play for someone who left")),
       h(
         "div",
         { class: "host-row" },
@@ -256,10 +259,10 @@ export class HostTools {
         h(
           "button",
           { type: "button", onclick: () => room.hostCall(() => api.seatBot(room.code, Number(who.value), level.value, room.hostToken)) },
-          "Hand over",
+          t("Hand over"),
         ),
       ),
-      h("small", { class: "help" }, "The seat stays theirs: they take it back by playing."),
+      h("small", { class: "help" }, t("The seat stays theirs: they take it back by playing.")),
     );
     replace(this.element, details);
   }

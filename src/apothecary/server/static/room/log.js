@@ -3,6 +3,7 @@
 // came back, was handed to a bot) between them in step order, and a game's result line.
 
 import { h, replace } from "../dom.js";
+import { t, tx } from "/static/i18n.js";
 
 /** Events and notices in the order they happened (a notice names the step it came before):
  * a list of ["event", event] and ["notice", notice]. */
@@ -17,10 +18,20 @@ export function inStepOrder(events, notices) {
   return merged;
 }
 
+/** A bot level's name ("easy") in the page's language; a level this page does not know stays as the server names it. */
+export function levelWord(level) {
+  // Translators: the bots' levels, in the host's menu.
+  const known = { easy: t("easy"), medium: t("medium"), hard: t("hard") };
+  return Object.hasOwn(known, level) ? known[level] : level;
+}
+
 /** "a medium bot", "an easy bot", "a bot" (no level known). */
 export function aBot(level) {
-  if (!level) return "a bot";
-  return `${"aeiou".includes(level[0].toLowerCase()) ? "an" : "a"} ${level} bot`;
+  if (!level) return t("a bot");
+  const known = { easy: t("an easy bot"), medium: t("a medium bot"), hard: t("a hard bot") };
+  if (Object.hasOwn(known, level)) return known[level];
+  // Translators: {level} is a bot's level as the server names it ("strong", "random", ...).
+  return "aeiou".includes(level[0].toLowerCase()) ? t("an {level} bot", { level }) : t("a {level} bot", { level });
 }
 
 /** "A medium bot": aBot with a capital. */
@@ -32,9 +43,9 @@ export function ABot(level) {
 /** Why a bot plays for you, from your seat's away_reason (null: a seat stored before reasons). */
 export function awayWords(place) {
   const bot = aBot(place.level);
-  if (place.away_reason === "host") return `The host handed your seat to ${bot} while you were away. `;
-  if (place.away_reason === "timeout") return `Your time ran out, so ${bot} is playing for you. `;
-  return `${ABot(place.level)} is playing for you. `;
+  if (place.away_reason === "host") return `${t("The host handed your seat to {bot} while you were away.", { bot })} `;
+  if (place.away_reason === "timeout") return `${t("Your time ran out, so {bot} is playing for you.", { bot })} `;
+  return `${t("{bot} is playing for you.", { bot: ABot(place.level) })} `;
 }
 
 /** A notice's words around `who` (the node naming its seat); null for a kind this client does not know. */
@@ -42,15 +53,15 @@ export function noticeWords(notice, who) {
   const bot = aBot(notice.level);
   switch (notice.kind) {
     case "left":
-      return [who, " left the table"];
+      return tx("{name} left the table", { name: who });
     case "returned":
-      return [who, " is back at the table"];
+      return tx("{name} is back at the table", { name: who });
     case "bot_plays":
-      if (notice.reason === "host") return [who, ` is away: the host handed the seat to ${bot}`];
-      if (notice.reason === "timeout") return ["Time ran out for ", who, `: ${bot} plays for them`];
-      return [`${ABot(notice.level)} plays for `, who];
+      if (notice.reason === "host") return tx("{name} is away: the host handed the seat to {bot}", { name: who, bot });
+      if (notice.reason === "timeout") return tx("Time ran out for {name}: {bot} plays for them", { name: who, bot });
+      return tx("{bot} plays for {name}", { bot: ABot(notice.level), name: who });
     case "took_back":
-      return [who, " took the seat back from the bot"];
+      return tx("{name} took the seat back from the bot", { name: who });
     default:
       return null;
   }
@@ -87,7 +98,7 @@ export class GameLog {
     return h(
       "li",
       { class: "log-result", dataset: { game: String(msg.game_no) } },
-      h("span", { class: "log-text" }, `Game ${msg.game_no}: `, winners),
+      h("span", { class: "log-text" }, `${t("Game {number}:", { number: msg.game_no })} `, winners),
       reason.length ? h("ul", { class: "log-then" }, h("li", {}, this.names.pieces(reason, { capital: true }))) : null,
     );
   }
@@ -98,7 +109,7 @@ export class GameLog {
     const follow = fromStart || this.atBottom();
     if (fromStart) {
       this.list.setAttribute("aria-busy", "true");
-      this.list.append(h("li", { class: "log-game", dataset: { game: String(gameNo) } }, `Game ${gameNo} begins`));
+      this.list.append(h("li", { class: "log-game", dataset: { game: String(gameNo) } }, t("Game {number} begins", { number: gameNo })));
     }
     for (const [kind, entry] of inStepOrder(events, notices)) {
       if (kind === "notice") {
@@ -118,7 +129,7 @@ export class GameLog {
     const own = Array.isArray(event.words) && event.words.length ? event.words : ["…"];
     const then = Array.isArray(event.then_words) ? event.then_words : [];
     // A bot's move for an away person says so, not as if they had made it.
-    const byBot = typeof event.by_bot === "string" ? h("span", { class: "by-bot" }, `${event.by_bot} bot for `, this.names.who(event.actor), ": ") : null;
+    const byBot = typeof event.by_bot === "string" ? h("span", { class: "by-bot" }, tx("{level} bot for {who}:", { level: event.by_bot, who: this.names.who(event.actor) }), " ") : null;
     const data = { step: String(event.step ?? ""), game: String(gameNo), ...(byBot ? { byBot: event.by_bot } : {}) };
     return h(
       "li",

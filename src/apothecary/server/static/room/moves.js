@@ -4,6 +4,7 @@
 
 import { api } from "../api.js";
 import { h, replace } from "../dom.js";
+import { t, tn, tx } from "/static/i18n.js";
 
 const COLLAPSE_OVER = 12;
 
@@ -16,14 +17,14 @@ export class MovesPanel {
   /** `screen` gives `you`, `names`, `code`, `token`, `info` and `act(id)`. */
   constructor(screen) {
     this.screen = screen;
-    this.element = h("section", { id: "legal", class: "legal", "aria-label": "Your moves" });
+    this.element = h("section", { id: "legal", class: "legal", "aria-label": t("Your moves") });
   }
 
   draw(msg) {
     const { screen } = this;
     const legal = msg.legal || [];
     if (screen.you === null) {
-      replace(this.element, h("p", { class: "muted watching" }, "You are watching this game."));
+      replace(this.element, h("p", { class: "muted watching" }, t("You are watching this game.")));
       return;
     }
     if (!legal.length) {
@@ -48,9 +49,9 @@ export class MovesPanel {
     );
     const list = h("div", { class: "moves" }, buttons);
     if (legal.length > COLLAPSE_OVER) {
-      replace(this.element, h("details", { class: "moves-details" }, h("summary", {}, `All ${legal.length} moves as buttons`), list));
+      replace(this.element, h("details", { class: "moves-details" }, h("summary", {}, tn("All {count} move as buttons", "All {count} moves as buttons", legal.length)), list));
     } else {
-      replace(this.element, h("h2", { class: "moves-title" }, "Your moves"), list);
+      replace(this.element, h("h2", { class: "moves-title" }, t("Your moves")), list);
     }
     if (screen.info.settings?.hints && screen.token) this.element.append(this.hintBox(msg, legal, buttons));
     const again = focused !== undefined && buttons.find((b) => b.dataset.action === focused);
@@ -69,24 +70,24 @@ export class MovesPanel {
     const answer = h("span", { class: "hint-answer", id: "hint-answer", "aria-live": "polite" });
     const ask = async () => {
       button.disabled = true;
-      replace(answer, "Thinking…");
+      replace(answer, t("Thinking…"));
       try {
         const data = await api.hint(screen.code, screen.token);
         if (data.state_id !== msg.state_id) {
-          replace(answer, "The position moved on; ask again.");
+          replace(answer, t("The position moved on; ask again."));
           return;
         }
         const best = data.suggestion;
         const action = legal.find((a) => a.id === best.action);
-        replace(answer, "The bot suggests: ", h("strong", {}, screen.names.text(actionRuns(action || best))));
+        replace(answer, tx("The bot suggests: {move}", { move: h("strong", {}, screen.names.text(actionRuns(action || best))) }));
         for (const b of buttons) b.classList.toggle("hinted", b.dataset.action === String(best.action));
       } catch (error) {
-        replace(answer, `No hint: ${error.message}`);
+        replace(answer, t("No hint: {reason}", { reason: error.message }));
       } finally {
         button.disabled = false;
       }
     };
-    const button = h("button", { type: "button", class: "quiet", id: "hint", onclick: ask }, "Hint");
+    const button = h("button", { type: "button", class: "quiet", id: "hint", onclick: ask }, t("Hint"));
     return h("p", { class: "hint-line" }, button, " ", answer);
   }
 }

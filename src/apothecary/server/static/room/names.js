@@ -3,6 +3,7 @@
 
 import { h } from "../dom.js";
 import { readWords, wordPieces } from "../words.js";
+import { t } from "/static/i18n.js";
 
 export class SeatNames {
   /** `seats()` gives the seats as the last update (or the room) lists them, `you()` your seat or null. */
@@ -15,7 +16,7 @@ export class SeatNames {
   ownName(seat) {
     const place = this.seats()[seat];
     if (!place) return `seat ${seat}`;
-    return place.name || (place.kind === "open" ? "open seat" : `seat ${seat}`);
+    return place.name || (place.kind === "open" ? t("open seat") : t("seat {seat}", { seat }));
   }
 
   /** The name, with "(seat N)" where two seats share it. */
@@ -24,12 +25,12 @@ export class SeatNames {
     const place = seats[seat];
     const name = this.ownName(seat);
     const twins = place ? seats.filter((s) => s.name === place.name).length : 0;
-    return twins > 1 ? `${name} (seat ${seat})` : name;
+    return twins > 1 ? t("{name} (seat {seat})", { name, seat }) : name;
   }
 
   /** The name, with "(you)" for your seat. */
   seatLabel(seat) {
-    return seat === this.you() ? `${this.seatName(seat)} (you)` : this.seatName(seat);
+    return seat === this.you() ? t("{name} (you)", { name: this.seatName(seat) }) : this.seatName(seat);
   }
 
   /** A seat's name as the log and the result show it (yours marked). */

@@ -6,6 +6,7 @@ import { api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { render as renderMarkdown } from "../markdown.js";
 import * as sound from "../sound.js";
+import { t, tx } from "/static/i18n.js";
 
 /** The rules of `game` (its name) in a dialog, loaded the first time it opens. */
 export function rulesDialog(game, title) {
@@ -15,10 +16,10 @@ export function rulesDialog(game, title) {
     h(
       "div",
       { class: "dialog-head" },
-      h("h2", { id: "rules-dialog-title" }, `Rules of ${title}`),
-      h("button", { type: "button", class: "quiet", onclick: () => dialog.close(), "aria-label": "Close the rules" }, "Close"),
+      h("h2", { id: "rules-dialog-title" }, t("Rules of {game}", { game: title })),
+      h("button", { type: "button", class: "quiet", onclick: () => dialog.close(), "aria-label": t("Close the rules") }, t("Close")),
     ),
-    h("div", { class: "markdown", id: "rules-body" }, h("p", { class: "muted" }, "Loading…")),
+    h("div", { class: "markdown", id: "rules-body" }, h("p", { class: "muted" }, t("Loading…"))),
   );
   const open = async () => {
     const body = dialog.querySelector("#rules-body");
@@ -27,7 +28,7 @@ export function rulesDialog(game, title) {
         replace(body, renderMarkdown(await api.rules(game)));
         body.dataset.loaded = "yes";
       } catch (error) {
-        replace(body, h("p", { class: "error" }, `The rules could not be loaded: ${error.message}`));
+        replace(body, h("p", { class: "error" }, t("The rules could not be loaded: {error}", { error: error.message })));
       }
     }
     dialog.showModal();
@@ -40,9 +41,9 @@ export function soundButton() {
   const button = h("button", { type: "button", class: "quiet sound-toggle" });
   const draw = () => {
     const muted = sound.isMuted();
-    button.textContent = muted ? "Sound off" : "Sound on";
+    button.textContent = muted ? t("Sound off") : t("Sound on");
     button.setAttribute("aria-pressed", muted ? "false" : "true");
-    button.setAttribute("title", muted ? "Turn the sound cues on" : "Mute the sound cues");
+    button.setAttribute("title", muted ? t("Turn the sound cues on") : t("Mute the sound cues"));
   };
   button.addEventListener("click", () => {
     sound.unlock();
@@ -80,15 +81,15 @@ export function roomPage(code, info, parts) {
     h(
       "header",
       { class: "room-head" },
-      h("div", { class: "room-name" }, h("p", { class: "eyebrow" }, "Room ", h("code", { class: "room-code" }, code)), h("h1", {}, info.title)),
+      h("div", { class: "room-name" }, h("p", { class: "eyebrow" }, tx("Room {code}", { code: h("code", { class: "room-code" }, code) })), h("h1", {}, info.title)),
       h(
         "div",
         { class: "head-tools" },
         parts.watchers,
         info.settings?.hints
-          ? h("span", { class: "badge hints-badge", id: "hints-badge", title: "Each seat may ask the strongest bot for a suggestion on its turn" }, "Hints on")
+          ? h("span", { class: "badge hints-badge", id: "hints-badge", title: t("Each seat may ask the strongest bot for a suggestion on its turn") }, t("Hints on"))
           : null,
-        h("button", { type: "button", class: "quiet", id: "rules-button", onclick: () => parts.rules.open(), "aria-haspopup": "dialog" }, "Rules"),
+        h("button", { type: "button", class: "quiet", id: "rules-button", onclick: () => parts.rules.open(), "aria-haspopup": "dialog" }, t("Rules")),
         parts.sound,
       ),
     ),
@@ -98,7 +99,7 @@ export function roomPage(code, info, parts) {
       "div",
       { class: "game-layout", id: "game-panel" },
       h("div", { class: "play-column" }, parts.play),
-      h("aside", { class: "side", "aria-label": "Log and chat" }, parts.side),
+      h("aside", { class: "side", "aria-label": t("Log and chat") }, parts.side),
     ),
     parts.rules.dialog,
   );

@@ -3,6 +3,7 @@
 
 import { h, replace } from "../dom.js";
 import { joinNames } from "../words.js";
+import { t } from "/static/i18n.js";
 
 /** The outcome's reason as words: `reason_words`, or the plain `reason` of an older server. */
 export function reasonRuns(outcome) {
@@ -14,8 +15,9 @@ export function reasonRuns(outcome) {
 /** "Ann (you) wins", "Ann, Bob and Cy share the win", "Nobody wins"; `label(seat)` names a seat. */
 export function winnersWords(outcome, label) {
   const names = (outcome.winners || []).map((s) => label(s));
-  if (!names.length) return "Nobody wins";
-  return `${joinNames(names)} ${names.length > 1 ? "share the win" : "wins"}`;
+  if (!names.length) return t("Nobody wins");
+  const who = joinNames(names);
+  return names.length > 1 ? t("{names} share the win", { names: who }) : t("{name} wins", { name: who });
 }
 
 /** A score as the table shows it: whole numbers as they are, others to two places. */
@@ -39,7 +41,7 @@ export function drawResult(box, msg, screen, holding) {
   const scores = outcome.scores || [];
   const order = msg.seats.map((s) => s.seat).sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0));
   const youWon = you !== null && winners.has(you);
-  const headline = youWon ? (winners.size > 1 ? "You share the win!" : "You win!") : winnersWords(outcome, (s) => names.seatLabel(s));
+  const headline = youWon ? (winners.size > 1 ? t("You share the win!") : t("You win!")) : winnersWords(outcome, (s) => names.seatLabel(s));
   const series = msg.match_target !== null && msg.match_target !== undefined;
   const reason = reasonRuns(outcome);
   const parts = [
@@ -48,7 +50,7 @@ export function drawResult(box, msg, screen, holding) {
     h(
       "table",
       { class: "scores" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Score"), series ? h("th", { scope: "col" }, "Series") : null)),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Seat")), h("th", { scope: "col" }, t("Score")), series ? h("th", { scope: "col" }, t("Series")) : null)),
       h(
         "tbody",
         {},
@@ -56,7 +58,7 @@ export function drawResult(box, msg, screen, holding) {
           h(
             "tr",
             { class: [winners.has(seat) && "won", seat === you && "is-you"] },
-            h("td", {}, winners.has(seat) ? h("span", { class: "crown", "aria-label": "winner" }, "♛ ") : null, names.seatLabel(seat)),
+            h("td", {}, winners.has(seat) ? h("span", { class: "crown", "aria-label": t("winner") }, "♛ ") : null, names.seatLabel(seat)),
             h("td", { class: "num" }, formatScore(scores[seat])),
             series ? h("td", { class: "num" }, `${msg.seats[seat].wins} / ${msg.match_target}`) : null,
           ),
@@ -66,21 +68,21 @@ export function drawResult(box, msg, screen, holding) {
   ];
   if (series) {
     if (msg.series_winner !== null && msg.series_winner !== undefined) {
-      parts.push(h("p", { class: "series-line" }, `${names.seatLabel(msg.series_winner)} takes the series, first to ${msg.match_target} wins.`));
+      parts.push(h("p", { class: "series-line" }, t("{winner} takes the series, first to {target} wins.", { winner: names.seatLabel(msg.series_winner), target: msg.match_target })));
     } else if (msg.waiting_for === "next_game") {
-      parts.push(h("p", { class: "series-line" }, `First to ${msg.match_target} wins takes the series. The next game starts in a moment…`));
+      parts.push(h("p", { class: "series-line" }, t("First to {target} wins takes the series. The next game starts in a moment…", { target: msg.match_target })));
     }
   }
   const actions = h("div", { class: "form-actions" });
   if (screen.hostToken && msg.waiting_for !== "next_game") {
     actions.append(
-      h("button", { type: "button", class: "primary", id: "rematch", onclick: () => screen.rematch() }, series && msg.series_winner !== null ? "Play a new series" : "Rematch"),
+      h("button", { type: "button", class: "primary", id: "rematch", onclick: () => screen.rematch() }, series && msg.series_winner !== null ? t("Play a new series") : t("Rematch")),
     );
   } else if (msg.waiting_for !== "next_game") {
-    actions.append(h("span", { class: "muted" }, "The host may offer a rematch."));
+    actions.append(h("span", { class: "muted" }, t("The host may offer a rematch.")));
   }
-  actions.append(h("a", { href: `/replay/${encodeURIComponent(screen.code)}/${msg.game_no}`, class: "button", id: "open-replay" }, "Open the replay"));
-  actions.append(h("a", { href: "/", class: "button" }, "Back to the lobby"));
+  actions.append(h("a", { href: `/replay/${encodeURIComponent(screen.code)}/${msg.game_no}`, class: "button", id: "open-replay" }, t("Open the replay")));
+  actions.append(h("a", { href: "/", class: "button" }, t("Back to the lobby")));
   parts.push(actions);
   replace(box, parts);
   box.hidden = false;

@@ -3,6 +3,7 @@
 // it); `drawSeatsBar` draws it.
 
 import { h, replace } from "../dom.js";
+import { t, tn } from "/static/i18n.js";
 
 /**
  * The chips of update `msg` for the seat `you` (null: watching), named by `names`
@@ -18,20 +19,21 @@ export function seatChips(msg, you, names, holding = false) {
     const mine = place.seat === you;
     const won = over && winners.has(place.seat);
     const bits = [];
-    if (mine) bits.push("you");
-    if (place.kind === "bot") bits.push("bot");
-    if (place.away) bits.push("away, a bot plays");
-    if (place.kind === "human") bits.push(place.connected ? "here" : "not connected");
-    if (turn) bits.push("to move");
-    if (won) bits.push("winner");
+    // Translators: the parts of a seat chip's spoken label, joined by commas.
+    if (mine) bits.push(t("you"));
+    if (place.kind === "bot") bits.push(t("bot"));
+    if (place.away) bits.push(t("away, a bot plays"));
+    if (place.kind === "human") bits.push(place.connected ? t("here") : t("not connected"));
+    if (turn) bits.push(t("to move"));
+    if (won) bits.push(t("winner"));
     const title = names.seatName(place.seat);
     return {
       seat: place.seat,
       // The chip's own line says the seat, so twins need no "(seat N)" in the name.
       name: names.ownName(place.seat),
       title,
-      seatLine: mine ? `seat ${place.seat} · you` : `seat ${place.seat}`,
-      label: `${title}, seat ${place.seat}: ${bits.join(", ")}${series ? `, ${place.wins} wins` : ""}`,
+      seatLine: mine ? t("seat {seat} · you", { seat: place.seat }) : t("seat {seat}", { seat: place.seat }),
+      label: t("{name}, seat {seat}: {state}", { name: title, seat: place.seat, state: bits.join(", ") }) + (series ? `, ${tn("{count} win", "{count} wins", place.wins)}` : ""),
       turn,
       you: mine,
       away: Boolean(place.away),
@@ -58,9 +60,9 @@ export function drawSeatsBar(bar, chips) {
         h("span", { class: ["dot", chip.dot], "aria-hidden": "true" }),
         h("span", { class: "chip-name", title: chip.title }, chip.name),
         h("span", { class: "chip-seat", "aria-hidden": "true" }, chip.seatLine),
-        chip.away ? h("span", { class: "tag tag-warn", "aria-hidden": "true" }, "away") : null,
+        chip.away ? h("span", { class: "tag tag-warn", "aria-hidden": "true" }, t("away")) : null,
         chip.turn ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶") : null,
-        chip.won ? h("span", { class: "tag tag-good", "aria-hidden": "true" }, "won") : null,
+        chip.won ? h("span", { class: "tag tag-good", "aria-hidden": "true" }, t("won")) : null,
         chip.wins !== null ? h("span", { class: "wins", "aria-hidden": "true" }, `★ ${chip.wins}`) : null,
       ),
     ),

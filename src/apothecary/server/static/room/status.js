@@ -2,7 +2,7 @@
 // it, its turnText), why the game ended, and the turn's clock counting down.
 
 import { h, s as svgEl } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 import { reasonRuns } from "./result.js";
 
 /** The status words of update `msg`; `screen` gives `you`, `names`, `table` and `holding`. */
@@ -80,7 +80,7 @@ export class StatusLine {
     this.clock.hidden = false;
     if (this.clockText.textContent !== shown) {
       this.clockText.textContent = shown;
-      this.clock.setAttribute("aria-label", `${whole} seconds left to move`);
+      this.clock.setAttribute("aria-label", tn("{count} second left to move", "{count} seconds left to move", whole));
     }
     this.clock.classList.toggle("warn", left < 10);
   }

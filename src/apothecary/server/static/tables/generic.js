@@ -3,6 +3,7 @@
 // table of its own (named by its game's manifest) draws a real board instead.
 
 import { eventRuns, readWords } from "../words.js";
+import { t } from "/static/i18n.js";
 
 function words(key) {
   return String(key).replace(/_/g, " ");
@@ -28,7 +29,7 @@ export function mount(root, ctx) {
   root.classList.add("generic-table");
   const heading = document.createElement("h2");
   heading.className = "generic-title";
-  heading.textContent = "What you can see";
+  heading.textContent = t("What you can see");
   const last = document.createElement("p");
   last.className = "generic-last";
   const body = document.createElement("div");
@@ -77,7 +78,7 @@ export function mount(root, ctx) {
       if (value.length === 0) {
         const span = document.createElement("span");
         span.className = "muted";
-        span.textContent = "none";
+        span.textContent = t("none");
         return span;
       }
       const perSeat = ctx.players > 1 && value.length === ctx.players;
@@ -111,7 +112,7 @@ export function mount(root, ctx) {
     if (Object.keys(value).length === 0) {
       const span = document.createElement("span");
       span.className = "muted";
-      span.textContent = "none";
+      span.textContent = t("none");
       return span;
     }
     const dl = document.createElement("dl");
@@ -130,7 +131,7 @@ export function mount(root, ctx) {
     update(msg) {
       const events = msg.events || [];
       if (events.length) {
-        last.textContent = `Last: ${readWords(eventRuns(events[events.length - 1]), (seat) => ctx.seatLabel(seat))}`;
+        last.textContent = t("Last: {event}", { event: readWords(eventRuns(events[events.length - 1]), (seat) => ctx.seatLabel(seat)) });
       }
       body.replaceChildren(render(msg.observation ?? {}, 0));
     },
