@@ -24,7 +24,7 @@ from apothecary.core.game import CHANCE, JSON, Action, Game, Player, State, samp
 from apothecary.core.records import Record
 from apothecary.core.tutorial import Script, ScriptedBot, coach_view, judge, scripted_action
 from apothecary.core.words import Words
-from apothecary.core.words import read as read_words
+from apothecary.i18n.terminal import _, game_words, seat_namer
 from apothecary.tui.views import GameView, view_for
 from apothecary.tui.views.base import plural
 
@@ -128,17 +128,22 @@ class LogEntry:
         notation), then what it set off; the viewer's own seat marked ``(you)``."""
         event = self.events.get(viewer)
         if event is None:
-            return f"{self.number:>3}. (hidden)"
+            return f"{self.number:>3}. " + _("(hidden)")
         # The reader finds itself by a mark, which keeps the sentence's verbs
         # right ("seat 1 (you) drinks"); the seats are the event's data.
         name = marking(viewer)
-        text = read_words(event["words"], name)
-        then = "; ".join(read_words(clause, name) for clause in event.get("then_words") or [])
+        text = game_words(event.get("msg"), event["words"], name)
+        said_then = event.get("then_msg")
+        then_words = event.get("then_words") or []
+        if not isinstance(said_then, list) or len(said_then) != len(then_words):
+            said_then = [None] * len(then_words)
+        then = "; ".join(game_words(m, c, name) for m, c in zip(said_then, then_words, strict=True))
         # The notation goes with the action's own words, before what followed.
         notation = event.get("notation")
         line = text + ("" if notation is None else f" ({notation})") + (f"; {then}" if then else "")
         for more in self.more.get(viewer, []):
-            line += f"; {read_words(more.runs(), name) if isinstance(more, Words) else more}"
+            said = game_words(more.message(), more.runs(), name) if isinstance(more, Words) else more
+            line += f"; {said}"
         return f"{self.number:>3}. {line}"
 
 
@@ -329,7 +334,7 @@ class Session:
 
     def seat_label(self, seat: int) -> str:
         """``seat 2 (easy)`` or ``seat 0 (human)``."""
-        return f"seat {seat} ({self.seats[seat]})"
+        return _("seat {seat} ({who})", seat=seat, who=self.seats[seat])
 
     # -- records -----------------------------------------------------------------
 
@@ -360,7 +365,4 @@ def marking(viewer: Viewer) -> Callable[[int], str]:
     """How the terminal names a seat to ``viewer``: ``seat N``, and ``seat N (you)``
     for the viewer's own."""
 
-    def name(number: int) -> str:
-        return f"seat {number} (you)" if number == viewer else f"seat {number}"
-
-    return name
+    return seat_namer(viewer)
