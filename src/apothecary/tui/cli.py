@@ -72,7 +72,7 @@ def plan(
             _(
                 "--bot-delay {delay}: give a number of seconds from 0 to {most}",
                 delay=bot_delay,
-                most=f"{MAX_BOT_DELAY:g}",
+                most=format(MAX_BOT_DELAY, "g"),
             )
         )
     if learn:
