@@ -258,8 +258,9 @@ def stoppable_only(hub: Hub, game: str, names: Iterable[str]) -> None:
     its wall-clock limit, and a named search bot (``rollout``, ``ismcts``)
     could think for minutes. The levels are sized to think well under a
     second, and so is a bot a level plays with no budget of its own (medium's
-    ``rules``). NeedsWorkers names the first other bot; an unknown game or
-    name is left to the room's own checks."""
+    ``rules``) or one registered as quick (a rules bot). NeedsWorkers names
+    the first other bot; an unknown game or name is left to the room's own
+    checks."""
     if hub.config.bot_workers > 0:
         return
     try:
@@ -267,6 +268,8 @@ def stoppable_only(hub: Hub, game: str, names: Iterable[str]) -> None:
     except ApothecaryError:
         return
     as_levels = {level.bot for level in levels.values() if not level.budget}
+    quick = {name for name, entry in bot_registry.entries(game).items() if entry.quick}
+    as_levels |= quick
     allowed = {OPEN, "random", *levels, *as_levels}
     for name in names:
         if name not in allowed and name.split(":")[0] in bot_registry.entries(game):
