@@ -17,9 +17,8 @@ import importlib
 import importlib.util
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
-import click
 import typer
 
 from apothecary import __version__
@@ -214,7 +213,7 @@ def _register_front_ends() -> None:
 _register_front_ends()
 
 
-def command() -> click.Command:
+def command() -> Any:
     """The command line as click runs it, its help in the chosen language."""
     root = typer.main.get_command(app)
     translate_help(root)

@@ -9,7 +9,6 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
-import click
 import typer
 
 from apothecary.core.errors import ApothecaryError, BadOptionError
@@ -118,7 +117,9 @@ class MissingExtraError(ApothecaryError):
     """An optional dependency that a command needs is not installed."""
 
 
-def choose_language(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+def choose_language(
+    ctx: typer.Context, _param: typer.CallbackParam, value: str | None
+) -> str | None:
     """The ``--lang`` options' callback: make ``value`` the language and say
     the help in it (an unknown one is a usage error naming those there are)."""
     if value is None:
@@ -126,13 +127,14 @@ def choose_language(ctx: click.Context, _param: click.Parameter, value: str | No
     try:
         choose(value)
     except ApothecaryError as error:
-        raise click.BadParameter(str(error)) from None
+        raise typer.BadParameter(str(error)) from None
     translate_help(ctx.find_root().command)
     return value
 
 
 _ENGLISH = "_apothecary_english_help"
 """Where :func:`translate_help` keeps a text's English, its catalogs' key."""
+
 
 def _said(owner: object, attribute: str) -> None:
     """Set ``owner.attribute`` to its English (kept on first sight) in the chosen language."""
@@ -144,15 +146,16 @@ def _said(owner: object, attribute: str) -> None:
         setattr(owner, attribute, _(english))
 
 
-def translate_help(command: click.Command) -> None:
+def translate_help(command: object) -> None:
     """Say every help text of ``command`` and its subcommands (commands,
     options, arguments) in the chosen language: each marked ``T_`` where it
     is defined; a text the catalogs lack stays English. Can be run again for
     another language: each text's English is kept for it."""
     _said(command, "help")
     _said(command, "short_help")
-    for param in command.params:
+    # Typed loosely: typer ships its own copy of click, whose classes it
+    # does not export; a command's params and a group's commands are all we read.
+    for param in getattr(command, "params", ()):
         _said(param, "help")
-    if isinstance(command, click.Group):
-        for sub in command.commands.values():
-            translate_help(sub)
+    for sub in getattr(command, "commands", {}).values():
+        translate_help(sub)

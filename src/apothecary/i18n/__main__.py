@@ -15,8 +15,8 @@ from apothecary.i18n.catalogs import (
     extract,
     review,
 )
-from apothecary.i18n.terminal import DOMAIN as TERMINAL
 from apothecary.i18n.catalogs import write as write_files
+from apothecary.i18n.terminal import DOMAIN as TERMINAL
 
 
 def main(argv: list[str] | None = None) -> int:

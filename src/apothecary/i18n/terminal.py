@@ -20,8 +20,8 @@ import gettext
 import os
 from collections.abc import Callable, Mapping, Sequence
 
-from apothecary.core.words import render
 from apothecary.core.words import read as read_words
+from apothecary.core.words import render
 from apothecary.i18n import DEFAULT, LOCALE_DIR, check_language, from_environment, translation
 
 __all__ = [
@@ -97,7 +97,7 @@ def _n(singular: str, plural: str, count: int, /, **values: object) -> str:
     return catalog(chosen()).ngettext(singular, plural, count).format(count=count, **values)
 
 
-def T_(message: str, /) -> str:  # noqa: N802 - gettext's own name for a marker
+def T_(message: str, /) -> str:
     """``message`` as it is, marked for the terminal's catalogs (said later with ``_``)."""
     return message
 
@@ -131,4 +131,3 @@ def names(seats: Sequence[str]) -> str:
     if len(seats) == 1:
         return seats[0]
     return _("{names} and {last}", names=", ".join(seats[:-1]), last=seats[-1])
-

@@ -237,9 +237,7 @@ def play_command(
     ] = None,
     bot_delay: Annotated[
         float,
-        typer.Option(
-            help=T_("Seconds a bot's move takes at least, so you can follow (0 to 10).")
-        ),
+        typer.Option(help=T_("Seconds a bot's move takes at least, so you can follow (0 to 10).")),
     ] = 0.5,
     learn: Annotated[
         bool,

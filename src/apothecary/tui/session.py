@@ -142,7 +142,9 @@ class LogEntry:
         notation = event.get("notation")
         line = text + ("" if notation is None else f" ({notation})") + (f"; {then}" if then else "")
         for more in self.more.get(viewer, []):
-            said = game_words(more.message(), more.runs(), name) if isinstance(more, Words) else more
+            said = (
+                game_words(more.message(), more.runs(), name) if isinstance(more, Words) else more
+            )
             line += f"; {said}"
         return f"{self.number:>3}. {line}"
 
