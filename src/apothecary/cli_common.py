@@ -14,7 +14,8 @@ import typer
 from apothecary.core.errors import ApothecaryError, BadOptionError
 from apothecary.core.game import OptionSpec
 from apothecary.core.registry import game_class
-from apothecary.i18n.terminal import T_, _, choose
+from apothecary.i18n import DEFAULT
+from apothecary.i18n.terminal import T_, _, choose, chosen
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -123,6 +124,10 @@ def choose_language(
     """The ``--lang`` options' callback: make ``value`` the language and say
     the help in it (an unknown one is a usage error naming those there are)."""
     if value is None:
+        # The language came from the environment (or was chosen before the
+        # command line was built): the help is said in it all the same.
+        if chosen() != DEFAULT:
+            translate_help(ctx.find_root().command)
         return None
     try:
         choose(value)
