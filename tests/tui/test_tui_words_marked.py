@@ -156,6 +156,10 @@ class Screen:
         yield Static(_("Fine"), id="fine-id")
         yield Button(_("Seat {n}", n=1), variant="primary")
         out.append("\\n")
+    def status(self):
+        return f"{who} to move"
+    def scores(self):
+        return [f"{s:g}" for s in scores]
 """
     assert not any("to move" in line for line in untranslated(planted))
     found = untranslated(planted, view=True)

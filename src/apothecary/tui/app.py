@@ -358,8 +358,10 @@ class ResultScreen(Screen[None]):
             lines.append(f"{coach['outro']}\n\n")
         lines.append(_("Game over") + "\n", style="bold")
         said = outcome.to_json()
-        reason = game_words(said.get("reason_msg"), said.get("reason_words"), marking(self.viewer))
-        lines.append(f"{reason if said.get('reason_words') else outcome.reason}\n\n")
+        reason = outcome.reason
+        if said.get("reason_words"):  # the game's words: said in the chosen language
+            reason = game_words(said.get("reason_msg"), said["reason_words"], marking(self.viewer))
+        lines.append(f"{reason}\n\n")
         for seat in range(session.game.num_players):
             won = seat in outcome.winners
             lines.append(
