@@ -38,7 +38,7 @@ class PoisonPotView(GameView):
         names: list[str] = obs["circles"]
         pieces: list[str] = obs["board"]
         index = {name: i for i, name in enumerate(names)}
-        rows = [list(group) for _, group in groupby(names, key=lambda name: name[0])]
+        rows = [list(group) for _row, group in groupby(names, key=lambda name: name[0])]
         widest = max(len(row) for row in rows)
         moved_to = obs["last_slide"][1] if obs.get("last_slide") else None
         placed = obs.get("last_placement")

@@ -177,7 +177,7 @@ class GameView:
         :data:`apothecary.core.tutorial.PART_NAME`) in words, for the coach's
         "look at" line: the pointer that works in any terminal. A game's view
         names its own parts (``circle-c2``); the rest read as the name spaced."""
-        key, _, value = part.partition("-")
+        key, _sep, value = part.partition("-")
         if key == "seat" and value.isdigit():
             return seat_name(int(value), viewer)
         if part == "hand":
@@ -191,7 +191,7 @@ class GameView:
         ``part``; the app highlights what they match. A seat's name by default;
         a game's view adds its own parts, and a part it cannot find (none)
         is pointed at in words only."""
-        key, _, value = part.partition("-")
+        key, _sep, value = part.partition("-")
         if key == "seat" and value.isdigit():
             # Not "seat 1" inside "seat 12".
             return [re.escape(seat_name(int(value), viewer)) + r"(?!\d)"]
