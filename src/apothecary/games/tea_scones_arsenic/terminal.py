@@ -83,7 +83,8 @@ class TeaSconesArsenicView(GameView):
         for kind, count in enumerate(box["unmarked"], start=1):
             out.append("  ")
             scone(out, kind)
-            out.append(f" {'■' * count}{'·' * (6 - count)} {_('{count} unmarked', count=count)}\n")
+            unmarked = _("{count} unmarked", count=count)
+            out.append(f" {'■' * count}{'·' * (6 - count)} {unmarked}\n")
         for slot, marked in enumerate(box["marked"], start=1):
             out.append(f"  m{slot} ")
             scone(out, marked["kind"])
@@ -99,11 +100,11 @@ class TeaSconesArsenicView(GameView):
             out.append(pointer, style="bold")
             out.append(f"{seat_name(seat, viewer):<13}", style=YOU if seat == viewer else "")
             if not info["alive"]:
-                out.append(f" ✝ {_('dead')} ", style="dim strike")
+                out.append(" ✝ " + _("dead") + " ", style="dim strike")
             elif info["stopped"]:
-                out.append(f" ■ {_('stop')} ")
+                out.append(" ■ " + _("stop") + " ")
             else:
-                out.append(f" {_('eating')} ")
+                out.append(" " + _("eating") + " ")
             out.append(f" {scones(info['scones']):>9}")
             if info["total"] is not None:
                 out.append(", " + _("dose {dose}", dose=info["total"]), style="bold")
