@@ -54,6 +54,14 @@ def target_name(on: str, viewer: int | None) -> str:
     return _("the peasant of {seat}", seat=seat_name(int(on), viewer))
 
 
+def played_on(on: str, viewer: int | None) -> str:
+    """``on the king`` or ``on the peasant of seat 2``: where cards go, as one
+    phrase (a language may put the target in another case after its preposition)."""
+    if on == "king":
+        return _("on the king")
+    return _("on the peasant of {seat}", seat=seat_name(int(on), viewer))
+
+
 def deaths_words(reveal: dict[str, Any], viewer: int | None) -> list[str]:
     """Each death of a reveal: ``the king died, poisoned by seat 2 and seat 0
     (you)`` (no brackets, which a name may hold already)."""
@@ -155,9 +163,10 @@ class LittleDropOfPoisonView(GameView):
             if info["played_on"] is not None:
                 out.append(
                     _(
-                        ", played {count} on {target}",
+                        # Translators: {on} is "on the king" or "on the peasant of seat 2".
+                        ", played {count} {on}",
                         count=info["played"],
-                        target=target_name(str(info["played_on"]), viewer),
+                        on=played_on(str(info["played_on"]), viewer),
                     )
                 )
             here = table[str(seat)]
@@ -183,9 +192,10 @@ class LittleDropOfPoisonView(GameView):
             out.append("\n" + _("Reveal of round {round}:", round=where) + "\n", style="bold")
             for play in reveal["plays"]:
                 said = _(
-                    "{seat} on {target}:",
+                    # Translators: {on} is "on the king" or "on the peasant of seat 2".
+                    "{seat} {on}:",
                     seat=seat_name(play["seat"], viewer),
-                    target=target_name(str(play["on"]), viewer),
+                    on=played_on(str(play["on"]), viewer),
                 )
                 out.append(f"  {said} ")
                 cards(out, play["cards"])
@@ -215,9 +225,10 @@ class LittleDropOfPoisonView(GameView):
                 who=who,
             )
         return _(
-            "{who}: add a card on {target}, or done",
+            # Translators: {on} is "on the king" or "on the peasant of seat 2".
+            "{who}: add a card {on}, or done",
             who=who,
-            target=target_name(str(info["played_on"]), viewer),
+            on=played_on(str(info["played_on"]), viewer),
         )
 
     def pinned(self, obs: Observation, viewer: int | None) -> Text | None:
@@ -240,8 +251,9 @@ class LittleDropOfPoisonView(GameView):
         info = obs["seats"][obs["seat"]]
         if move.startswith(("on", "@", "k")) or move.isdigit():
             if info["played_on"] is not None:
-                on = target_name(str(info["played_on"]), obs["seat"])
-                return _("you have chosen to play on {target} this round already", target=on)
+                on = played_on(str(info["played_on"]), obs["seat"])
+                # Translators: {on} is "on the king" or "on the peasant of seat 2".
+                return _("you have chosen to play {on} this round already", on=on)
             return None
         if move == "pass" and obs["hand"]:
             return _("only a seat with no card may pass; with cards, choose whom to play on")
@@ -302,10 +314,11 @@ class LittleDropOfPoisonView(GameView):
             return []
         lines = [
             _(
-                "{seat} had played {cards} on {target}",
+                # Translators: {on} is "on the king" or "on the peasant of seat 2".
+                "{seat} had played {cards} {on}",
                 seat=seat_name(play["seat"], viewer),
                 cards=self._in_words(play["cards"]),
-                target=target_name(str(play["on"]), viewer),
+                on=played_on(str(play["on"]), viewer),
             )
             for play in reveal["plays"]
         ]
