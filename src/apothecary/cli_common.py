@@ -14,6 +14,8 @@ import typer
 from apothecary.core.errors import ApothecaryError, BadOptionError
 from apothecary.core.game import OptionSpec
 from apothecary.core.registry import game_class
+from apothecary.i18n import DEFAULT
+from apothecary.i18n.terminal import T_, _, choose, chosen
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -27,7 +29,7 @@ def user_errors(command: Callable[P, R]) -> Callable[P, R]:
         try:
             return command(*args, **kwargs)
         except ApothecaryError as error:
-            typer.echo(f"error: {error}", err=True)
+            typer.echo(_("error: {error}", error=error), err=True)
             raise typer.Exit(2) from None
 
     return wrapper
@@ -41,10 +43,17 @@ def parse_options(game_name: str, pairs: list[str]) -> dict[str, Any]:
         key, sep, text = pair.partition("=")
         key = key.strip()
         if not sep:
-            raise BadOptionError(f"--option {pair!r}: write it as name=value")
+            raise BadOptionError(_("--option {pair}: write it as name=value", pair=repr(pair)))
         if key not in specs:
-            known = ", ".join(specs) or "none"
-            raise BadOptionError(f"{game_name}: unknown option {key!r}; its options are: {known}")
+            known = ", ".join(specs) or _("none")
+            raise BadOptionError(
+                _(
+                    "{game}: unknown option {key}; its options are: {known}",
+                    game=game_name,
+                    key=repr(key),
+                    known=known,
+                )
+            )
         values[key] = specs[key].parse(text)
     return values
 
@@ -52,8 +61,8 @@ def parse_options(game_name: str, pairs: list[str]) -> dict[str, Any]:
 def describe_options(specs: tuple[OptionSpec, ...]) -> str:
     """The options of a game as a plain-text table."""
     if not specs:
-        return "Options: none"
-    lines = ["Options (--option name=value):"]
+        return _("Options: none")
+    lines = [_("Options (--option name=value):")]
     for spec in specs:
         default = str(spec.default).lower() if spec.type is bool else spec.default
         lines.append(f"  {spec.name} = {default!s:<10} {spec.help} ({spec.allowed()})")
@@ -81,7 +90,7 @@ def without_action_ids(message: str) -> str:
     return re.sub(r" \(action \d+\)", "", message)
 
 
-EXTRAS_HINT = (
+EXTRAS_HINT = T_(
     "pip install -e '.[{extra}]' in a checkout (.venv/bin/pip there), "
     "or pip install 'apothecary[{extra}]' for an installed package"
 )
@@ -95,10 +104,63 @@ def needs_extra(extra: str, modules: tuple[str, ...], what: str) -> None:
     missing = [name for name in modules if importlib.util.find_spec(name) is None]
     if missing:
         raise MissingExtraError(
-            f"{what} needs the [{extra}] extra ({', '.join(missing)} missing): "
-            + EXTRAS_HINT.format(extra=extra)
+            _(
+                "{what} needs the [{extra}] extra ({missing} missing): {hint}",
+                what=what,
+                extra=extra,
+                missing=", ".join(missing),
+                hint=_(EXTRAS_HINT, extra=extra),
+            )
         )
 
 
 class MissingExtraError(ApothecaryError):
     """An optional dependency that a command needs is not installed."""
+
+
+def choose_language(
+    ctx: typer.Context, _param: typer.CallbackParam, value: str | None
+) -> str | None:
+    """The ``--lang`` options' callback: make ``value`` the language and say
+    the help in it (an unknown one is a usage error naming those there are)."""
+    if value is None:
+        # The language came from the environment (or was chosen before the
+        # command line was built): the help is said in it all the same.
+        if chosen() != DEFAULT:
+            translate_help(ctx.find_root().command)
+        return None
+    try:
+        choose(value)
+    except ApothecaryError as error:
+        raise typer.BadParameter(str(error)) from None
+    translate_help(ctx.find_root().command)
+    return value
+
+
+_ENGLISH = "_apothecary_english_help"
+"""Where :func:`translate_help` keeps a text's English, its catalogs' key."""
+
+
+def _said(owner: object, attribute: str) -> None:
+    """Set ``owner.attribute`` to its English (kept on first sight) in the chosen language."""
+    kept: dict[str, str | None] = owner.__dict__.setdefault(_ENGLISH, {})
+    if attribute not in kept:
+        kept[attribute] = getattr(owner, attribute, None)
+    english = kept[attribute]
+    if english:
+        setattr(owner, attribute, _(english))
+
+
+def translate_help(command: object) -> None:
+    """Say every help text of ``command`` and its subcommands (commands,
+    options, arguments) in the chosen language: each marked ``T_`` where it
+    is defined; a text the catalogs lack stays English. Can be run again for
+    another language: each text's English is kept for it."""
+    _said(command, "help")
+    _said(command, "short_help")
+    # Typed loosely: typer ships its own copy of click, whose classes it
+    # does not export; a command's params and a group's commands are all we read.
+    for param in getattr(command, "params", ()):
+        _said(param, "help")
+    for sub in getattr(command, "commands", {}).values():
+        translate_help(sub)

@@ -7,8 +7,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from apothecary.i18n.catalogs import PACKAGE, built, extract, read, review, translated_languages
+from apothecary.i18n.catalogs import (
+    PACKAGE,
+    built,
+    built_terminal,
+    catalogs_of_every_domain,
+    extract,
+    review,
+)
 from apothecary.i18n.catalogs import write as write_files
+from apothecary.i18n.terminal import DOMAIN as TERMINAL
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -19,9 +27,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     assert args.command == "check"
     written = write_files(built(extract()))
+    written += write_files(built_terminal(extract(TERMINAL)))
     for path in written:
         print(f"wrote {path.relative_to(PACKAGE.parent)}")
-    report = review({code: read(code) for code in translated_languages()})
+    report = review(catalogs_of_every_domain())
     for line in report.lines():
         print(line)
     return 0 if report.ok() else 1

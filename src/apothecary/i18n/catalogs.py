@@ -10,6 +10,11 @@ and :func:`~apothecary.i18n.gettext_in`; in the browser's JavaScript ``t``, ``tx
 (a message as pieces, for nodes), ``tn`` (plural) and ``tp`` (context), also inside a
 template literal's ``${...}``. A comment starting ``Translators:`` just above a message
 goes to the translators with it.
+
+The terminal's own words are a second domain, ``terminal``
+(:mod:`apothecary.i18n.terminal`): ``_``, ``_n`` and ``T_`` in the terminal
+app, the games' terminal views and the command line's modules, extracted,
+updated, compiled and checked beside the first.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 from apothecary.i18n import DEFAULT, DOMAIN, LANGUAGES, LOCALE_DIR
+from apothecary.i18n.terminal import DOMAIN as TERMINAL
 
 PACKAGE = LOCALE_DIR.parent
 """The sources the messages are extracted from: the whole package."""
@@ -37,6 +43,8 @@ BROWSER_DIR = PACKAGE / "server" / "static" / "locale"
 """Where the browser's JSON catalogs are written (served as /static/locale/<lang>.json)."""
 
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
+
+TERMINAL_TEMPLATE = LOCALE_DIR / f"{TERMINAL}.pot"
 
 KEYWORDS: dict[str, Any] = {
     "say": None,
@@ -58,6 +66,19 @@ METHODS = [
 ]
 """Which files are read, and how (the first pattern that matches a file wins)."""
 
+TERMINAL_KEYWORDS: dict[str, Any] = {"_": None, "_n": (1, 2), "T_": None}
+"""The terminal domain's calls (:mod:`apothecary.i18n.terminal`)."""
+
+TERMINAL_METHODS = [
+    ("tui/**.py", "python"),
+    ("games/**/terminal.py", "python"),
+    ("cli.py", "python"),
+    ("cli_common.py", "python"),
+    ("**/cli.py", "python"),
+    ("i18n/terminal.py", "python"),
+]
+"""The terminal's sources: its app, the games' views and the command line."""
+
 _FORMATTER = string.Formatter()
 
 STAMP = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
@@ -65,17 +86,24 @@ STAMP = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
 every run, and the test that the compiled files are fresh compares bytes."""
 
 
-def extract() -> Catalog:
-    """Every message in the package's sources, with the translators' comments."""
+def extract(domain: str = DOMAIN) -> Catalog:
+    """Every message of ``domain`` in the package's sources, with the translators' comments."""
     catalog = Catalog(
-        project="apothecary", domain=DOMAIN, fuzzy=False, creation_date=STAMP, revision_date=STAMP
+        project="apothecary", domain=domain, fuzzy=False, creation_date=STAMP, revision_date=STAMP
     )
+    terminal = domain == TERMINAL
     found: Iterator[tuple[str, int, Any, list[str], str | None]] = extract_from_dir(
         str(PACKAGE),
-        METHODS,
+        TERMINAL_METHODS if terminal else METHODS,
         # a message inside a template literal's ${...} is a message too
-        {pattern: {"parse_template_string": "true"} for pattern, how in METHODS if how != "python"},
-        KEYWORDS,
+        {}
+        if terminal
+        else {
+            pattern: {"parse_template_string": "true"}
+            for pattern, how in METHODS
+            if how != "python"
+        },
+        TERMINAL_KEYWORDS if terminal else KEYWORDS,
         comment_tags=("Translators:",),
         strip_comment_tags=True,
     )
@@ -84,15 +112,15 @@ def extract() -> Catalog:
     return catalog
 
 
-def po_path(code: str) -> Path:
+def po_path(code: str, domain: str = DOMAIN) -> Path:
     """The catalog a translator edits for the language ``code``."""
-    return LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+    return LOCALE_DIR / code / "LC_MESSAGES" / f"{domain}.po"
 
 
-def read(code: str) -> Catalog:
+def read(code: str, domain: str = DOMAIN) -> Catalog:
     """The ``.po`` catalog of ``code`` as it is on disk."""
-    with po_path(code).open("rb") as file:
-        return read_po(file, locale=code, domain=DOMAIN)
+    with po_path(code, domain).open("rb") as file:
+        return read_po(file, locale=code, domain=domain)
 
 
 def _po_bytes(catalog: Catalog) -> bytes:
@@ -104,13 +132,14 @@ def _po_bytes(catalog: Catalog) -> bytes:
 
 
 def update(template: Catalog, code: str) -> Catalog:
-    """The catalog of ``code`` brought up to ``template``'s messages: new ones
-    empty, gone ones dropped (kept as obsolete), translations kept."""
-    path = po_path(code)
+    """The catalog of ``code`` brought up to ``template``'s messages (of
+    ``template``'s domain): new ones empty, gone ones dropped, translations kept."""
+    domain = template.domain or DOMAIN
+    path = po_path(code, domain)
     if path.exists():
-        catalog = read(code)
+        catalog = read(code, domain)
     else:
-        catalog = Catalog(locale=code, domain=DOMAIN, project="apothecary", fuzzy=False)
+        catalog = Catalog(locale=code, domain=domain, project="apothecary", fuzzy=False)
     # No fuzzy matching: a guessed translation of a changed message would ship unseen.
     catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
     catalog.obsolete.clear()
@@ -214,6 +243,27 @@ def review(catalogs: dict[str, Catalog]) -> Report:
 def translated_languages() -> list[str]:
     """Every shipped language but English, whose catalogs are the files."""
     return [code for code in LANGUAGES if code != DEFAULT]
+
+
+def built_terminal(template: Catalog) -> dict[Path, bytes]:
+    """The terminal domain's files from its ``template``: the template, each
+    ``.po`` updated and its ``.mo`` (the browser reads none of them)."""
+    files: dict[Path, bytes] = {TERMINAL_TEMPLATE: _po_bytes(template)}
+    for code in translated_languages():
+        catalog = update(template, code)
+        files[po_path(code, TERMINAL)] = _po_bytes(catalog)
+        files[po_path(code, TERMINAL).with_suffix(".mo")] = mo_bytes(catalog)
+    return files
+
+
+def catalogs_of_every_domain() -> dict[str, Catalog]:
+    """Every translated catalog on disk, by the name :func:`review` reports it
+    under: ``fr`` for the ``apothecary`` domain, ``fr/terminal`` for the terminal's."""
+    out: dict[str, Catalog] = {}
+    for code in translated_languages():
+        out[code] = read(code)
+        out[f"{code}/{TERMINAL}"] = read(code, TERMINAL)
+    return out
 
 
 def built(template: Catalog) -> dict[Path, bytes]:

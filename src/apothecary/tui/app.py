@@ -1,5 +1,10 @@
 """The Textual app: menu, setup, the game, hand-over, rules, save and result screens.
 
+Every word on screen is said in the language chosen before this module is
+imported (:mod:`apothecary.i18n.terminal`): ``_`` where it is drawn, and in
+``BINDINGS`` as the classes are made; the game's own words come from the
+``apothecary`` catalogs, as in the browser.
+
 The game screen draws one seat at a time (the *viewer*) from that seat's
 observation only. With several people at one keyboard (hot-seat), the view is
 blanked and a hand-over screen covers the terminal before the next person's
@@ -43,7 +48,7 @@ from apothecary.core.bot import Bot
 from apothecary.core.errors import ApothecaryError, BadOptionError, MalformedActionError
 from apothecary.core.game import CHANCE, Action, State
 from apothecary.core.registry import game_class, games, load
-from apothecary.core.words import read as read_words
+from apothecary.i18n.terminal import T_, _, chosen, game_words
 from apothecary.tui import learn
 from apothecary.tui.session import DEFAULT_BOT, HUMAN, Session, Viewer, marking, plan_seats
 from apothecary.tui.views.base import BOARD_WIDTH
@@ -55,7 +60,7 @@ MIN_SIZE = (80, 24)
 """The smallest window (columns, rows) that keeps the hand, the status and the
 move field in sight; below it the game screen says how big it must be."""
 
-SECRETS_WARNING = (
+SECRETS_WARNING = T_(
     "This record holds every seat's secrets (hands, glasses, doses): "
     "do not let the other players read it before the game is over."
 )
@@ -66,11 +71,11 @@ def default_save_path(session: Session) -> Path:
     return Path(f"{session.game.name}-{time.strftime('%Y%m%d-%H%M%S')}.json")
 
 
-TYPE_HINT = "type a move (→ completes, Enter plays; Esc: list)"
+TYPE_HINT = T_("type a move (→ completes, Enter plays; Esc: list)")
 """The notation field's placeholder on the player's turn; short enough to be
 read whole in the field at 80 columns."""
 
-NOT_YOUR_TURN = "Not your turn yet"
+NOT_YOUR_TURN = T_("Not your turn yet")
 """How the message for a move typed ahead begins (the app replaces it when
 the turn comes)."""
 
@@ -148,9 +153,9 @@ class ConfirmScreen(ModalScreen[bool]):
     button) says yes, so a second Enter does not confirm by accident."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n", "answer(False)", "No"),
-        Binding("escape", "answer(False)", "No", show=False),
+        Binding("y", "answer(True)", _("Yes")),
+        Binding("n", "answer(False)", _("No")),
+        Binding("escape", "answer(False)", _("No"), show=False),
     ]
 
     def __init__(self, question: str) -> None:
@@ -162,8 +167,8 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(id="confirm-box"):
             yield Static(Text(self.question, style="bold"), id="confirm-text")
             with Horizontal(id="confirm-buttons"):
-                yield Button("No (n)", id="no", variant="primary")
-                yield Button("Yes (y)", id="yes", variant="warning")
+                yield Button(_("No (n)"), id="no", variant="primary")
+                yield Button(_("Yes (y)"), id="yes", variant="warning")
 
     def on_mount(self) -> None:
         """No is the default."""
@@ -184,9 +189,9 @@ class SummaryScreen(ModalScreen[None]):
     a reveal) before the bots play on."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "close", "Go on"),
-        Binding("space", "close", "Go on", show=False),
-        Binding("escape", "close", "Go on", show=False),
+        Binding("enter", "close", _("Go on")),
+        Binding("space", "close", _("Go on"), show=False),
+        Binding("escape", "close", _("Go on"), show=False),
     ]
 
     def __init__(self, text: str) -> None:
@@ -197,7 +202,7 @@ class SummaryScreen(ModalScreen[None]):
         """The news and how to go on."""
         with VerticalScroll(id="summary-box"):
             yield Static(self.text, id="summary-text")
-            yield Static(Text("Enter: go on", style="dim"))
+            yield Static(Text(_("Enter: go on"), style="dim"))
 
     def action_close(self) -> None:
         """Back to the game, which carries on."""
@@ -208,9 +213,9 @@ class RulesScreen(ModalScreen[None]):
     """The game's rules page, over the game; any of escape, q or ? closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Close"),
-        Binding("q", "close", "Close", show=False),
-        Binding("question_mark", "close", "Close", show=False),
+        Binding("escape", "close", _("Close")),
+        Binding("q", "close", _("Close"), show=False),
+        Binding("question_mark", "close", _("Close"), show=False),
     ]
 
     def __init__(self, game_name: str) -> None:
@@ -220,7 +225,7 @@ class RulesScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         """The page in a scrolling box."""
         cls = game_class(self.game_name)
-        page = cls.rules_page() or f"# {cls.info.title}\n\n{cls.info.summary}\n"
+        page = cls.rules_page(chosen()) or f"# {cls.info.title}\n\n{cls.info.summary}\n"
         with VerticalScroll(id="rules-box"):
             yield Markdown(page, id="rules")
         yield Footer()
@@ -233,7 +238,7 @@ class RulesScreen(ModalScreen[None]):
 class SaveScreen(ModalScreen[Path | None]):
     """Ask where to write the record; a path that cannot be written is said in place."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", _("Cancel"))]
 
     def __init__(self, session: Session, suggested: Path) -> None:
         super().__init__()
@@ -244,9 +249,11 @@ class SaveScreen(ModalScreen[Path | None]):
         """A path field and a line for errors."""
         with Vertical(id="save-box"):
             # A Static wraps where a Label would be cut (the box is narrow at 80 columns).
-            yield Static("Save a record of the game (Enter saves, Esc cancels):", id="save-title")
+            yield Static(
+                _("Save a record of the game (Enter saves, Esc cancels):"), id="save-title"
+            )
             if not self.session.is_over():
-                yield Static(Text(SECRETS_WARNING, style="bold yellow"), id="save-warning")
+                yield Static(Text(_(SECRETS_WARNING), style="bold yellow"), id="save-warning")
             yield Input(str(self.suggested), id="save-path")
             yield Static("", id="save-error", classes="error")
 
@@ -255,13 +262,13 @@ class SaveScreen(ModalScreen[Path | None]):
         event.stop()
         text = event.value.strip()
         if not text:
-            self.query_one("#save-error", Static).update("Give a file name.")
+            self.query_one("#save-error", Static).update(_("Give a file name."))
             return
         try:
             path = self.session.save(text)
         except OSError as error:
             self.query_one("#save-error", Static).update(
-                f"Cannot write {text}: {error.strerror or error}"
+                _("Cannot write {path}: {why}", path=text, why=error.strerror or error)
             )
             return
         self.dismiss(path)
@@ -274,7 +281,7 @@ class SaveScreen(ModalScreen[Path | None]):
 class HandOverScreen(Screen[None]):
     """Covers the whole terminal between two people's turns at one keyboard."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "I am ready")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", _("I am ready"))]
 
     def __init__(self, seat: int, title: str, news: bool = False) -> None:
         super().__init__()
@@ -285,18 +292,22 @@ class HandOverScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         """Only the name of the seat called and why; nothing of anyone's view."""
+        seat = self.seat
         why = (
-            f"Seat {self.seat} has news of the game to read (it is not their turn).\n\n"
+            _("Seat {seat} has news of the game to read (it is not their turn).", seat=seat)
+            + "\n\n"
             if self.news
             else ""
         )
         with Vertical(id="handover-box"):
             yield Static(
-                f"{self.title_text}\n\nPass the keyboard to seat {self.seat}.\n\n{why}"
-                f"Seat {self.seat}: press Enter when the others are not looking.",
+                f"{self.title_text}\n\n"
+                + _("Pass the keyboard to seat {seat}.", seat=seat)
+                + f"\n\n{why}"
+                + _("Seat {seat}: press Enter when the others are not looking.", seat=seat),
                 id="handover-text",
             )
-            yield Button(f"Show seat {self.seat}'s view", id="ready", variant="primary")
+            yield Button(_("Show seat {seat}'s view", seat=seat), id="ready", variant="primary")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """The button does what Enter does."""
@@ -312,11 +323,11 @@ class ResultScreen(Screen[None]):
     the whole log; then play again, back to the menu, or save the record."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "again", "Play again"),
-        Binding("m", "menu", "Menu"),
-        Binding("ctrl+s", "save", "Save record"),
-        Binding("question_mark", "rules", "Rules"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("n", "again", _("Play again")),
+        Binding("m", "menu", _("Menu")),
+        Binding("ctrl+s", "save", _("Save record")),
+        Binding("question_mark", "rules", _("Rules")),
+        Binding("q", "app.quit", _("Quit")),
     ]
     # Not a button: an Enter meant for the last move must not start a new game.
     AUTO_FOCUS = "#result-main"
@@ -345,19 +356,26 @@ class ResultScreen(Screen[None]):
         if coach is not None:
             lines.append(learn.text("done_title") + "\n", style="bold green")
             lines.append(f"{coach['outro']}\n\n")
-        lines.append("Game over\n", style="bold")
-        lines.append(f"{outcome.reason}\n\n")
+        lines.append(_("Game over") + "\n", style="bold")
+        said = outcome.to_json()
+        reason = outcome.reason
+        if said.get("reason_words"):  # the game's words: said in the chosen language
+            reason = game_words(said.get("reason_msg"), said["reason_words"], marking(self.viewer))
+        lines.append(f"{reason}\n\n")
         for seat in range(session.game.num_players):
             won = seat in outcome.winners
-            lines.append("★ won   " if won else "  lost  ", style="bold green" if won else "")
+            lines.append(
+                "★ " + _("won") + "   " if won else "  " + _("lost") + "  ",
+                style="bold green" if won else "",
+            )
             lines.append(f"{session.seat_label(seat)}")
             # A score that only repeats won/lost (the last one standing) is not shown.
             if seat < len(scores) and scores[seat] not in ("won", "lost"):
-                lines.append(f"  score {scores[seat]}")
+                lines.append("  " + _("score {score}", score=scores[seat]))
             lines.append("\n")
         rounds = session.summaries(self.viewer)
         if rounds:
-            lines.append("\nHow it went\n", style="bold")
+            lines.append("\n" + _("How it went") + "\n", style="bold")
             for summary in rounds:
                 lines.append(f"• {summary}\n")
         if coach is not None:
@@ -365,9 +383,14 @@ class ResultScreen(Screen[None]):
             lines.append("\n" + learn.text("done_keys") + "\n")
         else:
             lines.append(
-                f"\nThe seed of chance was {session.seed}.\n"
-                "n plays again (seats rotated), m goes to the menu, ctrl+s saves the record, "
-                "q quits.\n"
+                "\n"
+                + _("The seed of chance was {seed}.", seed=session.seed)
+                + "\n"
+                + _(
+                    "n plays again (seats rotated), m goes to the menu, ctrl+s saves the "
+                    "record, q quits."
+                )
+                + "\n"
             )
         with Horizontal():
             with ScrollableContainer(id="result-main"):
@@ -375,10 +398,10 @@ class ResultScreen(Screen[None]):
                 with Horizontal(id="result-buttons"):
                     # Short labels (the footer has the long names): all three
                     # stay whole beside the log at 80 columns.
-                    again = "Play again (n)" if coach is None else learn.text("real_game")
+                    again = _("Play again (n)") if coach is None else learn.text("real_game")
                     yield Button(again, id="again", variant="primary")
-                    yield Button("Menu (m)", id="menu")
-                    yield Button("Save (^s)", id="save")
+                    yield Button(_("Menu (m)"), id="menu")
+                    yield Button(_("Save (^s)"), id="save")
                 yield Static(session.view.board(obs, self.viewer), id="result-board")
             with VerticalScroll(id="result-log"):
                 yield Static("\n".join(session.log_lines(self.viewer)), id="result-log-text")
@@ -422,7 +445,7 @@ class ResultScreen(Screen[None]):
 
     def _saved(self, path: Path | None) -> None:
         if path is not None:
-            self.notify(f"Saved to {path}")
+            self.notify(_("Saved to {path}", path=path))
 
     def action_rules(self) -> None:
         """Show the rules page."""
@@ -433,11 +456,11 @@ class GameScreen(Screen[None]):
     """The table as the viewing seat sees it, the actions, the log and scores."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark", "rules", "Rules", priority=True),
+        Binding("question_mark", "rules", _("Rules"), priority=True),
         # Short names: the whole footer, ^q Quit with it, fits in 80 columns.
-        Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("escape", "focus_actions", "Move list"),
-        Binding("f2", "focus_entry", "Type a move"),
+        Binding("ctrl+s", "save", _("Save"), priority=True),
+        Binding("escape", "focus_actions", _("Move list")),
+        Binding("f2", "focus_entry", _("Type a move")),
     ]
 
     def __init__(self, session: Session, save_path: Path | None, bot_delay: float) -> None:
@@ -472,7 +495,7 @@ class GameScreen(Screen[None]):
                     yield Static("", id="board")
                 yield Static("", id="pinned")
                 yield Static("", id="error", classes="error")
-                yield NotationInput(placeholder=TYPE_HINT, id="entry")
+                yield NotationInput(placeholder=_(TYPE_HINT), id="entry")
                 yield ActionList(id="actions")
             with Vertical(id="side"):
                 if self.session.script is not None:
@@ -551,9 +574,16 @@ class GameScreen(Screen[None]):
         self.set_class(small, "too-small")
         if small:
             self.query_one("#too-small", Static).update(
-                f"The window is {width}×{height}; this game needs at least "
-                f"{MIN_SIZE[0]}×{MIN_SIZE[1]}.\nMake the window (or the terminal) larger; "
-                "the game goes on where it was."
+                _(
+                    "The window is {width}×{height}; this game needs at least "
+                    "{least_width}×{least_height}.",
+                    width=width,
+                    height=height,
+                    least_width=MIN_SIZE[0],
+                    least_height=MIN_SIZE[1],
+                )
+                + "\n"
+                + _("Make the window (or the terminal) larger; the game goes on where it was.")
             )
 
     # -- drawing ---------------------------------------------------------------------
@@ -567,7 +597,7 @@ class GameScreen(Screen[None]):
         log = self.query_one("#log", GameLog)
         pinned = self.query_one("#pinned", Static)
         if self.hidden:
-            status.update("Hand-over: the view is hidden")
+            status.update(_("Hand-over: the view is hidden"))
             board.update("")
             pinned.update("")
             seats.update("")
@@ -578,11 +608,11 @@ class GameScreen(Screen[None]):
         viewer = self.viewer
         obs = session.state.observation(viewer)
         title = session.game.info.title
-        you = f"you are seat {viewer}" if viewer is not None else "spectator"
+        you = _("you are seat {seat}", seat=viewer) if viewer is not None else _("spectator")
         mover = session.to_move()
         line = f"{title} — {you} — {session.view.status(obs, viewer)}"
         if viewer is not None and mover == viewer and not session.is_over():
-            line += f"; e.g. {', '.join(self._examples())}"
+            line += "; " + _("e.g. {examples}", examples=", ".join(self._examples()))
         status.update(Text(line, style="bold"))
         board.update(self._board_text(obs))
         self._draw_coach()
@@ -608,14 +638,16 @@ class GameScreen(Screen[None]):
         self._ahead = False
         typed = self.query_one("#entry", Input).value.strip()
         self.query_one("#error", Static).update(
-            Text(f"Your turn now: Enter plays “{typed}”.", style="bold green") if typed else ""
+            Text(_("Your turn now: Enter plays “{typed}”.", typed=typed), style="bold green")
+            if typed
+            else ""
         )
 
     def _seats_text(self, obs: dict[str, Any]) -> Text:
         session = self.session
         scores = session.view.scores(obs)
         out = Text()
-        out.append("Seats and scores\n", style="bold underline")
+        out.append(_("Seats and scores") + "\n", style="bold underline")
         mover = session.to_move()
         # The panel's width once laid out (0 before): a seat whose score does not
         # fit beside its name gets it on a line of its own, indented under the
@@ -631,7 +663,7 @@ class GameScreen(Screen[None]):
                 out.append(f"  {score}" if fits else f"\n    {score}")
             out.append("\n")
         # No seed here: from it a player could work out what chance dealt the others.
-        out.append("\nLog\n", style="bold underline")
+        out.append("\n" + _("Log") + "\n", style="bold underline")
         return out
 
     def _offer(self, actions: list[Action]) -> None:
@@ -657,7 +689,7 @@ class GameScreen(Screen[None]):
             listing.highlighted = None
             listing.disabled = False
             entry.suggester = SuggestFromList(list(notations.values()), case_sensitive=False)
-            entry.placeholder = TYPE_HINT
+            entry.placeholder = _(TYPE_HINT)
         else:
             listing.disabled = True
             entry.suggester = None
@@ -665,9 +697,13 @@ class GameScreen(Screen[None]):
             if self.session.is_over():
                 entry.placeholder = ""
             elif self._sits_out():
-                entry.placeholder = f"waiting for {self._mover_name(mover)}; you have no move now"
+                entry.placeholder = _(
+                    "waiting for {mover}; you have no move now", mover=self._mover_name(mover)
+                )
             else:
-                entry.placeholder = f"waiting for {self._mover_name(mover)}; you may type ahead"
+                entry.placeholder = _(
+                    "waiting for {mover}; you may type ahead", mover=self._mover_name(mover)
+                )
         if not (entry.has_focus or listing.has_focus):
             entry.focus()
 
@@ -675,8 +711,8 @@ class GameScreen(Screen[None]):
         """A legal move as the list shows it: the game's words, the viewer's own
         seat marked, what the viewer's observation adds (a dose it has seen),
         then the notation that plays it."""
-        words = self.session.state.action_words(action).runs()
-        label = read_words(words, marking(self.viewer))
+        words = self.session.state.action_words(action)
+        label = game_words(words.message(), words.runs(), marking(self.viewer))
         note = self.session.view.action_note(obs, notation)
         if note is not None:
             label += f", {note}"
@@ -712,7 +748,7 @@ class GameScreen(Screen[None]):
 
     def _mover_name(self, mover: int) -> str:
         if mover == CHANCE:
-            return "chance"
+            return _("chance")
         return self.session.seat_label(mover)
 
     # -- the flow of play ------------------------------------------------------------
@@ -834,8 +870,12 @@ class GameScreen(Screen[None]):
                 self._ahead = True
                 error.update(
                     Text(
-                        f"{NOT_YOUR_TURN}: {self._mover_name(mover)} is playing. Your move "
-                        "stays in the field; press Enter again when it is your turn.",
+                        _(
+                            "{not_yet}: {mover} is playing. Your move stays in the field; "
+                            "press Enter again when it is your turn.",
+                            not_yet=_(NOT_YOUR_TURN),
+                            mover=self._mover_name(mover),
+                        ),
                         style="bold yellow",
                     )
                 )
@@ -881,17 +921,25 @@ class GameScreen(Screen[None]):
             try:
                 action = state.string_to_action(text)
             except MalformedActionError:
-                return (
-                    f"“{text}” is not a move of {self.session.game.info.title}. "
-                    f"Moves now are, e.g., {examples}; the list below has them all."
+                return _(
+                    "“{text}” is not a move of {game}. "
+                    "Moves now are, e.g., {examples}; the list below has them all.",
+                    text=text,
+                    game=self.session.game.info.title,
+                    examples=examples,
                 )
         else:
             text = state.action_to_string(action)
         if action in state.legal_actions():
             return None
         obs = state.observation(self.viewer)
-        reason = self.session.view.why_illegal(obs, text) or "it is not one of your moves now"
-        return f"“{text}” cannot be played: {reason}. Moves now are, e.g., {examples}."
+        reason = self.session.view.why_illegal(obs, text) or _("it is not one of your moves now")
+        return _(
+            "“{text}” cannot be played: {reason}. Moves now are, e.g., {examples}.",
+            text=text,
+            reason=reason,
+            examples=examples,
+        )
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Play the typed notation; a bad entry is explained and changes nothing."""
@@ -927,7 +975,10 @@ class GameScreen(Screen[None]):
         try:
             self.session.save(self.save_path)
         except OSError as error:
-            self.notify(f"Cannot save to {self.save_path}: {error.strerror}", severity="error")
+            self.notify(
+                _("Cannot save to {path}: {why}", path=self.save_path, why=error.strerror),
+                severity="error",
+            )
 
     # -- keys --------------------------------------------------------------------------
 
@@ -944,7 +995,9 @@ class GameScreen(Screen[None]):
         if path is not None:
             self._quit_asked = True  # saved: quitting now loses nothing
             self.notify(
-                f"Saved to {path}; resume with: apothecary play --resume {path}. " + SECRETS_WARNING
+                _("Saved to {path}; resume with: apothecary play --resume {path}.", path=path)
+                + " "
+                + _(SECRETS_WARNING)
             )
 
     def may_quit(self) -> bool:
@@ -968,17 +1021,17 @@ class GameScreen(Screen[None]):
 
 def switch_word(on: bool) -> str:
     """A switch's state in words."""
-    return "on" if on else "off"
+    return _("on") if on else _("off")
 
 
-SEATS_FIELD = "Other seats"
+SEATS_FIELD = T_("Other seats")
 """The setup form's name for the seats beside the player's (``--seat-bots``)."""
 
 
 class SetupScreen(Screen[None]):
     """Players, options (from the game's option descriptions), seats and seed."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.pop_screen", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.pop_screen", _("Back"))]
     # The first field is focused on mount, ready for typing (by default the
     # scrolling form itself took the focus, and keys went nowhere until Tab).
     AUTO_FOCUS = None
@@ -996,11 +1049,13 @@ class SetupScreen(Screen[None]):
         with VerticalScroll(id="setup"):
             yield Static(Text(f"{info.title}\n", style="bold"))
             yield Static(f"{info.summary}\n")
-            yield Label(f"Players ({info.min_players} to {info.max_players}):")
+            yield Label(
+                _("Players ({low} to {high}):", low=info.min_players, high=info.max_players)
+            )
             yield Input(str(info.default_players), id="players")
             for spec in cls.option_specs:
                 # A switch says how it is worked, not the type's "true or false".
-                allowed = "on or off; Space switches it" if spec.type is bool else spec.allowed()
+                allowed = _("on or off; Space switches it") if spec.type is bool else spec.allowed()
                 yield Label(f"{spec.name}: {spec.help} ({allowed})")
                 widget_id = f"option-{spec.name}"
                 if spec.type is bool:
@@ -1022,14 +1077,17 @@ class SetupScreen(Screen[None]):
                 else:
                     yield Input(str(spec.default), id=widget_id)
             yield Label(
-                f"{SEATS_FIELD}, in order (easy, medium, hard, a bot's name, or human "
-                "for hot-seat); the last fills the rest. You are seat 0:"
+                _(
+                    "{field}, in order (easy, medium, hard, a bot's name, or human "
+                    "for hot-seat); the last fills the rest. You are seat 0:",
+                    field=_(SEATS_FIELD),
+                )
             )
             yield Input(DEFAULT_BOT, id="seat-bots", disabled=info.default_players == 1)
-            yield Label("Seed (empty: a random one):")
+            yield Label(_("Seed (empty: a random one):"))
             seed = self.app.seed if isinstance(self.app, PlayApp) else None
             yield Input("" if seed is None else str(seed), id="seed")
-            yield Button("Start", id="start", variant="primary")
+            yield Button(_("Start"), id="start", variant="primary")
             yield Static("", id="setup-error", classes="error")
         yield Footer()
 
@@ -1096,7 +1154,9 @@ class SetupScreen(Screen[None]):
         try:
             players = int(players_text)
         except ValueError:
-            raise BadOptionError(f"players {players_text!r}: give a whole number") from None
+            raise BadOptionError(
+                _("players {text}: give a whole number", text=repr(players_text))
+            ) from None
         options: dict[str, Any] = {}
         for spec in cls.option_specs:
             widget = self.query_one(f"#option-{spec.name}")
@@ -1107,21 +1167,23 @@ class SetupScreen(Screen[None]):
         game = load(self.game_name, players=players, **options)
         # Alone at the table, nobody sits beside you: the field is not asked.
         seat_bots = [] if players == 1 else split_specs(self.query_one("#seat-bots", Input).value)
-        seats = plan_seats(self.game_name, players, seat_bots, field=f"“{SEATS_FIELD}”")
+        seats = plan_seats(self.game_name, players, seat_bots, field=f"“{_(SEATS_FIELD)}”")
         seed_text = self.query_one("#seed", Input).value.strip()
         seed: int | None = None
         if seed_text:
             try:
                 seed = int(seed_text)
             except ValueError:
-                raise BadOptionError(f"seed {seed_text!r}: give a whole number") from None
+                raise BadOptionError(
+                    _("seed {text}: give a whole number", text=repr(seed_text))
+                ) from None
         return Session(game, seats, seed)
 
 
 class MenuScreen(Screen[None]):
     """The games with their player counts; Enter opens a game's setup."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.quit", "Quit")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.quit", _("Quit"))]
 
     def __init__(self, save_path: Path | None, bot_delay: float) -> None:
         super().__init__()
@@ -1130,17 +1192,20 @@ class MenuScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         """One line per registered game."""
-        yield Static(Text("apothecary — choose a game (Enter)\n", style="bold"))
+        yield Static(Text(_("apothecary — choose a game (Enter)") + "\n", style="bold"))
         options = []
         for name in games():
             info = game_class(name).info
             label = Text()
             label.append(f"{info.title}", style="bold")
-            label.append(f"  ({name}, {info.min_players}-{info.max_players} players)\n")
+            count = _("{low}-{high} players", low=info.min_players, high=info.max_players)
+            label.append(f"  ({name}, {count})\n")
             label.append(f"   {info.summary}", style="dim")
             specs = game_class(name).option_specs
             if specs:
-                label.append("\n   options: " + ", ".join(spec.name for spec in specs))
+                label.append(
+                    "\n   " + _("options: {names}", names=", ".join(spec.name for spec in specs))
+                )
             options.append(Option(label, id=name))
         yield OptionList(*options, id="games")
         yield Footer()
@@ -1156,7 +1221,7 @@ class PlayApp(App[None]):
 
     TITLE = "apothecary"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "request_quit", "Quit", priority=True),
+        Binding("ctrl+q", "request_quit", _("Quit"), priority=True),
     ]
     CSS = """
     #main { width: 1fr; }
@@ -1222,7 +1287,7 @@ class PlayApp(App[None]):
         for screen in self.screen_stack:
             if isinstance(screen, GameScreen) and not screen.may_quit():
                 self.notify(
-                    "This game is not saved: ctrl+s saves it, ctrl+q again quits.",
+                    _("This game is not saved: ctrl+s saves it, ctrl+q again quits."),
                     severity="warning",
                 )
                 return

@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from apothecary.cli_common import parse_options, user_errors
+from apothecary.cli_common import choose_language, parse_options, user_errors
 from apothecary.core.errors import BadOptionError
 from apothecary.core.records import Record
 from apothecary.core.registry import load
+from apothecary.i18n.terminal import T_, _
 
 if TYPE_CHECKING:
     from apothecary.tui.session import Session
@@ -34,13 +35,21 @@ class PlaySetup:
     """For the menu: the seed its setup form starts with."""
 
 
+PLAY_HELP = T_(
+    "Play in the terminal against bots, or hot-seat with friends at one keyboard.\n\n"
+    "You are seat 0 (or --seat); --seat-bots fills the other seats. Keys: ? rules, "
+    "ctrl+s save a record, escape the action list, ctrl+q quit. --learn teaches the "
+    "game with a coach."
+)
+"""The command's help (its docstring's words, marked for the catalogs)."""
+
 MAX_BOT_DELAY = 10.0
 """The longest ``--bot-delay``: longer only looks like a hung app."""
 
 
 def register(app: typer.Typer) -> None:
     """Add ``play`` to the ``apothecary`` command line."""
-    app.command("play")(user_errors(play_command))
+    app.command("play", help=T_(PLAY_HELP))(user_errors(play_command))
 
 
 def plan(
@@ -60,7 +69,11 @@ def plan(
 
     if not (math.isfinite(bot_delay) and 0 <= bot_delay <= MAX_BOT_DELAY):
         raise BadOptionError(
-            f"--bot-delay {bot_delay}: give a number of seconds from 0 to {MAX_BOT_DELAY:g}"
+            _(
+                "--bot-delay {delay}: give a number of seconds from 0 to {most}",
+                delay=bot_delay,
+                most=format(MAX_BOT_DELAY, "g"),
+            )
         )
     if learn:
         fixed = {
@@ -85,11 +98,18 @@ def plan(
         ]
         if clash:
             raise BadOptionError(
-                f"--resume takes the game's settings from the record; drop {clash[0]}"
+                _("--resume takes the game's settings from the record; drop {flag}", flag=clash[0])
             )
         record = Record.load(resume)
         if game is not None and game != record.game:
-            raise BadOptionError(f"--resume {resume} is a game of {record.game}, not {game}")
+            raise BadOptionError(
+                _(
+                    "--resume {path} is a game of {recorded}, not {game}",
+                    path=resume,
+                    recorded=record.game,
+                    game=game,
+                )
+            )
         state = record.replay()
         if seat_bots is None and seat is None:
             seats = seats_from_record(record)
@@ -108,7 +128,9 @@ def plan(
             if value
         ]
         if given:
-            raise BadOptionError(f"{given[0]} needs a game: apothecary play GAME {given[0]} ...")
+            raise BadOptionError(
+                _("{flag} needs a game: apothecary play GAME {flag} ...", flag=given[0])
+            )
         return PlaySetup(None, save, bot_delay, seed)
     options = parse_options(game, option)
     configured = load(game, players=players, **options)
@@ -123,15 +145,20 @@ def _lesson(game: str | None, clash: list[str]) -> Session:
     from apothecary.tui.session import Session
 
     if game is None:
-        raise BadOptionError("--learn needs a game: apothecary play GAME --learn")
+        raise BadOptionError(_("--learn needs a game: apothecary play GAME --learn"))
     if clash:
         raise BadOptionError(
-            f"--learn plays the game's lesson, which sets the table itself; drop {clash[0]}"
+            _(
+                "--learn plays the game's lesson, which sets the table itself; drop {flag}",
+                flag=clash[0],
+            )
         )
     script = load_script(game) if game in games() else None
     if script is None:
         load(game)  # an unknown game is said as everywhere else
-        raise BadOptionError(f"{game} has no learn-to-play lesson; play it without --learn")
+        raise BadOptionError(
+            _("{game} has no learn-to-play lesson; play it without --learn", game=game)
+        )
     return Session.learn(script)
 
 
@@ -141,73 +168,96 @@ def check_save(setup: PlaySetup) -> None:
     if setup.save is None:
         return
     if setup.save.is_dir():
-        raise BadOptionError(f"--save {setup.save}: that is a folder; give a file name")
+        raise BadOptionError(
+            _("--save {path}: that is a folder; give a file name", path=setup.save)
+        )
     if setup.session is None:
         # The menu has no game yet: check the folder only.
         folder = setup.save.expanduser().resolve().parent
         if not folder.is_dir():
-            raise BadOptionError(f"--save {setup.save}: there is no folder {folder}")
+            raise BadOptionError(
+                _("--save {path}: there is no folder {folder}", path=setup.save, folder=folder)
+            )
         return
     try:
         setup.session.save(setup.save)
     except OSError as error:
         raise BadOptionError(
-            f"--save {setup.save}: cannot write there ({error.strerror or error})"
+            _(
+                "--save {path}: cannot write there ({why})",
+                path=setup.save,
+                why=error.strerror or error,
+            )
         ) from None
 
 
 def play_command(
     game: Annotated[
-        str | None, typer.Argument(help="A game name (see 'games'); none opens the menu.")
+        str | None, typer.Argument(help=T_("A game name (see 'games'); none opens the menu."))
     ] = None,
-    players: Annotated[int | None, typer.Option("--players", "-p", help="Seats.")] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", help=T_("Seats."))] = None,
     seat_bots: Annotated[
         str | None,
         typer.Option(
             "--seat-bots",
-            help="The other seats in order, comma-separated: easy, medium, hard, a bot "
-            "name, or human (hot-seat at this keyboard). The last fills the rest "
-            "(default: easy).",
+            help=T_(
+                "The other seats in order, comma-separated: easy, medium, hard, a bot "
+                "name, or human (hot-seat at this keyboard). The last fills the rest "
+                "(default: easy)."
+            ),
         ),
     ] = None,
     seat: Annotated[
         int | None,
-        typer.Option("--seat", help="Your seat; the others fill around it (default: 0)."),
+        typer.Option("--seat", help=T_("Your seat; the others fill around it (default: 0).")),
     ] = None,
     option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="A game option, name=value.")
+        list[str] | None, typer.Option("--option", "-o", help=T_("A game option, name=value."))
     ] = None,
     seed: Annotated[
         int | None,
         typer.Option(
-            help="Seed for chance and bots (default: a secret random one, shown at the end). "
-            "Whoever knows the seed can work out every hand chance deals."
+            help=T_(
+                "Seed for chance and bots (default: a secret random one, shown at the end). "
+                "Whoever knows the seed can work out every hand chance deals."
+            )
         ),
     ] = None,
     save: Annotated[
         Path | None,
         typer.Option(
-            help="Keep the game's record in this file after every move (it holds every "
-            "seat's secrets: keep it from the other players until the game is over)."
+            help=T_(
+                "Keep the game's record in this file after every move (it holds every "
+                "seat's secrets: keep it from the other players until the game is over)."
+            )
         ),
     ] = None,
     resume: Annotated[
-        Path | None, typer.Option(help="Carry on a game from its saved record.")
+        Path | None, typer.Option(help=T_("Carry on a game from its saved record."))
     ] = None,
     bot_delay: Annotated[
         float,
-        typer.Option(
-            help=f"Seconds a bot's move takes at least, so you can follow (0 to {MAX_BOT_DELAY:g})."
-        ),
+        typer.Option(help=T_("Seconds a bot's move takes at least, so you can follow (0 to 10).")),
     ] = 0.5,
     learn: Annotated[
         bool,
         typer.Option(
             "--learn",
-            help="Learn to play: a short scripted first game with a coach, then a real "
-            "game against easy bots if you like.",
+            help=T_(
+                "Learn to play: a short scripted first game with a coach, then a real "
+                "game against easy bots if you like."
+            ),
         ),
     ] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            callback=choose_language,
+            is_eager=True,
+            help=T_("The language to play in (en, fr, de, es); default: the system's."),
+        ),
+    ] = None,
 ) -> None:
     """Play in the terminal against bots, or hot-seat with friends at one keyboard.
 

@@ -4,8 +4,8 @@ The script and what the coach says at each step come from
 :mod:`apothecary.core.tutorial` (the same data the browser's coach draws);
 this module only lays them out as text for the game screen's coach panel.
 Its own words (the panel's title, the result's offer...) are kept together
-in :data:`TEXT`, so the terminal's message catalogs can take them over in one
-place; the coach's own texts are the game's script data, in English.
+in :data:`TEXT`, marked for the terminal's catalogs and said in the chosen
+language by :func:`text`; the coach's own texts are the game's script data, in English.
 """
 
 from __future__ import annotations
@@ -15,21 +15,22 @@ from typing import Any
 
 from rich.text import Text
 
+from apothecary.i18n.terminal import T_, _
 from apothecary.tui.views.base import GameView
 
 TEXT = {
-    "title": "Coach — step {step} of {steps}",
-    "look": "Look at: {part}",
-    "wrong": "Coach: {why}",
-    "your_move": "◀ the coach's move",
-    "intro_go_on": "Enter: start the lesson",
-    "done_title": "Lesson complete",
-    "done_keys": (
+    "title": T_("Coach — step {step} of {steps}"),
+    "look": T_("Look at: {part}"),
+    "wrong": T_("Coach: {why}"),
+    "your_move": T_("◀ the coach's move"),
+    "intro_go_on": T_("Enter: start the lesson"),
+    "done_title": T_("Lesson complete"),
+    "done_keys": T_(
         "n starts a real game against easy bots, m goes to the menu, "
         "ctrl+s saves the record, q quits."
     ),
-    "real_game": "Real game (n)",
-    "real_game_key": "Real game vs easy bots",
+    "real_game": T_("Real game (n)"),
+    "real_game_key": T_("Real game vs easy bots"),
 }
 """Every word of the terminal's tutorial that is not the script's, by key."""
 
@@ -44,7 +45,7 @@ it in words too, for a terminal without colour)."""
 
 def text(key: str, **values: Any) -> str:
     """The terminal tutorial's words ``key`` with ``values`` put in."""
-    return TEXT[key].format(**values)
+    return _(TEXT[key], **values)
 
 
 def since_your_move(coach: dict[str, Any], actors: list[int], seat: int) -> list[dict[str, Any]]:

@@ -24,9 +24,8 @@ from apothecary.core.game import CHANCE, JSON, Action, Game, Player, State, samp
 from apothecary.core.records import Record
 from apothecary.core.tutorial import Script, ScriptedBot, coach_view, judge, scripted_action
 from apothecary.core.words import Words
-from apothecary.core.words import read as read_words
+from apothecary.i18n.terminal import _, _n, game_words, seat_namer
 from apothecary.tui.views import GameView, view_for
-from apothecary.tui.views.base import plural
 
 HUMAN = "human"
 """The seat name of a person at the keyboard (in ``--seat-bots`` and records)."""
@@ -58,24 +57,53 @@ def plan_seats(
     BadOptionError / UnknownBotError.
     """
     if not 0 <= human_seat < players:
-        raise BadOptionError(f"--seat {human_seat}: {game_name} has seats 0 to {players - 1}")
+        raise BadOptionError(
+            _(
+                "--seat {seat}: {game} has seats 0 to {last}",
+                seat=human_seat,
+                game=game_name,
+                last=players - 1,
+            )
+        )
     names = [name.strip() for name in seat_bots if name.strip()]
     others = players - 1
     if len(names) > others:
-        leave = "leaves" if players == 1 else "leave"
-        room = "no seat" if others == 0 else plural(others, "seat")
-        fix = "name none" if others == 0 else f"name at most {others}"
+        if others == 0:
+            raise BadOptionError(
+                _n(
+                    "{field} names {count} seat, but 1 player leaves no seat beside yours: "
+                    "name none, or choose more players",
+                    "{field} names {count} seats, but 1 player leaves no seat beside yours: "
+                    "name none, or choose more players",
+                    len(names),
+                    field=field,
+                )
+            )
+        # More names than seats: at least two names, so "seats" is always plural.
         raise BadOptionError(
-            f"{field} names {plural(len(names), 'seat')}, but {plural(players, 'player')} "
-            f"{leave} {room} beside yours: {fix}, or choose more players"
+            _n(
+                "{field} names {named} seats, but {players} players leave {count} seat "
+                "beside yours: name at most {count}, or choose more players",
+                "{field} names {named} seats, but {players} players leave {count} seats "
+                "beside yours: name at most {count}, or choose more players",
+                others,
+                field=field,
+                named=len(names),
+                players=players,
+            )
         )
     known = bot_registry.names(game_name)
     for name in names:
         # A bot may carry its budget (ismcts:iterations=100); the name must be known.
         if name != HUMAN and bot_registry.parse_spec(name)[0] not in known:
             raise UnknownBotError(
-                f"{field}: unknown level or bot {name!r} for {game_name}; "
-                f"use {HUMAN}, {', '.join(known)}"
+                _(
+                    "{field}: unknown level or bot {name} for {game}; use {known}",
+                    field=field,
+                    name=repr(name),
+                    game=game_name,
+                    known=", ".join([HUMAN, *known]),
+                )
             )
     fill = names[-1] if names else DEFAULT_BOT
     names += [fill] * (others - len(names))
@@ -128,17 +156,24 @@ class LogEntry:
         notation), then what it set off; the viewer's own seat marked ``(you)``."""
         event = self.events.get(viewer)
         if event is None:
-            return f"{self.number:>3}. (hidden)"
+            return f"{self.number:>3}. " + _("(hidden)")
         # The reader finds itself by a mark, which keeps the sentence's verbs
         # right ("seat 1 (you) drinks"); the seats are the event's data.
         name = marking(viewer)
-        text = read_words(event["words"], name)
-        then = "; ".join(read_words(clause, name) for clause in event.get("then_words") or [])
+        text = game_words(event.get("msg"), event["words"], name)
+        said_then = event.get("then_msg")
+        then_words = event.get("then_words") or []
+        if not isinstance(said_then, list) or len(said_then) != len(then_words):
+            said_then = [None] * len(then_words)
+        then = "; ".join(game_words(m, c, name) for m, c in zip(said_then, then_words, strict=True))
         # The notation goes with the action's own words, before what followed.
         notation = event.get("notation")
         line = text + ("" if notation is None else f" ({notation})") + (f"; {then}" if then else "")
         for more in self.more.get(viewer, []):
-            line += f"; {read_words(more.runs(), name) if isinstance(more, Words) else more}"
+            said = (
+                game_words(more.message(), more.runs(), name) if isinstance(more, Words) else more
+            )
+            line += f"; {said}"
         return f"{self.number:>3}. {line}"
 
 
@@ -281,10 +316,13 @@ class Session:
         """
         mover = self.to_move()
         if self.state.is_terminal():
-            raise GameOverError(f"{self.game.name}: the game is over")
+            raise GameOverError(_("{game}: the game is over", game=self.game.name))
+        if mover == CHANCE:
+            raise IllegalActionError(_("it is chance's turn, not seat {seat}'s", seat=seat))
         if mover != seat:
-            whose = "chance's" if mover == CHANCE else f"seat {mover}'s"
-            raise IllegalActionError(f"it is {whose} turn, not seat {seat}'s")
+            raise IllegalActionError(
+                _("it is seat {mover}'s turn, not seat {seat}'s", mover=mover, seat=seat)
+            )
         if isinstance(action, str):
             action = self.state.string_to_action(action)
         if action not in self.state.legal_actions():
@@ -329,7 +367,7 @@ class Session:
 
     def seat_label(self, seat: int) -> str:
         """``seat 2 (easy)`` or ``seat 0 (human)``."""
-        return f"seat {seat} ({self.seats[seat]})"
+        return _("seat {seat} ({who})", seat=seat, who=self.seats[seat])
 
     # -- records -----------------------------------------------------------------
 
@@ -360,7 +398,4 @@ def marking(viewer: Viewer) -> Callable[[int], str]:
     """How the terminal names a seat to ``viewer``: ``seat N``, and ``seat N (you)``
     for the viewer's own."""
 
-    def name(number: int) -> str:
-        return f"seat {number} (you)" if number == viewer else f"seat {number}"
-
-    return name
+    return seat_namer(viewer)

@@ -6,24 +6,33 @@ from typing import Any
 
 from rich.text import Text
 
+from apothecary.i18n.terminal import T_, _, _n
 from apothecary.tui.views.base import (
     BOARD_WIDTH,
     YOU,
     GameView,
     Observation,
     fit,
-    plural,
     seat_name,
     seat_names,
 )
 
-# The letter carries the meaning; the colour only helps.
+# The letter carries the meaning; the colour only helps. The word is said in
+# the chosen language where it is drawn.
 GLASSES: dict[str | None, tuple[str, str, str]] = {
-    "wine": ("W", "bold green", "wine"),
-    "poison": ("P", "bold red", "POISON"),
-    "covered": ("?", "bold", "covered"),
+    "wine": ("W", "bold green", T_("wine")),
+    "poison": ("P", "bold red", T_("POISON")),
+    "covered": ("?", "bold", T_("covered")),
     None: ("-", "dim", ""),
 }
+
+CONTENTS = {"wine": T_("wine"), "poison": T_("poison")}
+"""What a glass held, as a sentence says it (said with ``_`` where it is)."""
+
+
+def contents(glass: str) -> str:
+    """``wine`` or ``poison`` in the chosen language."""
+    return _(CONTENTS[glass]) if glass in CONTENTS else glass
 
 
 def reversed_by_cheese(glass: str, died: bool) -> bool:
@@ -36,7 +45,9 @@ def reversed_by_cheese(glass: str, died: bool) -> bool:
 
 def glass_words(glass: str, died: bool) -> str:
     """``poison``, or ``poison + cheese`` where the cheese reversed it."""
-    return f"{glass} + cheese" if reversed_by_cheese(glass, died) else glass
+    if reversed_by_cheese(glass, died):
+        return _("{glass} + cheese", glass=contents(glass))
+    return contents(glass)
 
 
 def round_glasses(last: dict[str, Any], viewer: int | None, seats: list[int]) -> str:
@@ -55,22 +66,26 @@ def round_deaths(last: dict[str, Any], viewer: int | None) -> list[str]:
     revealed = set(last["revealed"])
     drinking = [s for s in last["died"] if s not in revealed]
     at_reveal = [s for s in last["died"] if s in revealed]
-    said = [f"died drinking: {seat_names(drinking, viewer)}"] if drinking else []
-    return [*said, f"died at the reveal: {seat_names(at_reveal, viewer)}"]
+    said = [_("died drinking: {seats}", seats=seat_names(drinking, viewer))] if drinking else []
+    return [*said, _("died at the reveal: {seats}", seats=seat_names(at_reveal, viewer))]
 
 
 def event_text(event: dict[str, Any], viewer: int | None) -> str:
     """One public event of the round in words."""
     who = seat_name(event["actor"], viewer)
     if event["kind"] == "drink":
-        fate = "and dies" if event["died"] else "and lives"
-        cheese = (
-            " (cheese reverses it)" if reversed_by_cheese(event["glass"], event["died"]) else ""
-        )
-        return f"{who} drinks {event['glass']} {fate}{cheese}"
+        glass = contents(event["glass"])
+        reversed_ = reversed_by_cheese(event["glass"], event["died"])
+        if event["died"]:
+            if reversed_:
+                return _("{who} drinks {glass} and dies (cheese reverses it)", who=who, glass=glass)
+            return _("{who} drinks {glass} and dies", who=who, glass=glass)
+        if reversed_:
+            return _("{who} drinks {glass} and lives (cheese reverses it)", who=who, glass=glass)
+        return _("{who} drinks {glass} and lives", who=who, glass=glass)
     if event["kind"] == "swap":
-        return f"{who} swaps glasses with seat {event['with']}"
-    return f"{who} steals the cheese of seat {event['from']}"
+        return _("{who} swaps glasses with seat {seat}", who=who, seat=event["with"])
+    return _("{who} steals the cheese of seat {seat}", who=who, seat=event["from"])
 
 
 class InVinoMorteView(GameView):
@@ -81,9 +96,14 @@ class InVinoMorteView(GameView):
         out = Text()
         deck = obs["deck"]
         out.append(
-            f"Round {obs['round']}, dealer seat {obs['dealer']}; deck {deck['wine']} wine + "
-            f"{deck['poison']} poison"
-            + ("\nCaseus Vitae (cheese) in play" if obs["cheese_rule"] else "")
+            _(
+                "Round {round}, dealer seat {dealer}; deck {wine} wine + {poison} poison",
+                round=obs["round"],
+                dealer=obs["dealer"],
+                wine=deck["wine"],
+                poison=deck["poison"],
+            )
+            + ("\n" + _("Caseus Vitae (cheese) in play") if obs["cheese_rule"] else "")
             + "\n\n"
         )
         for seat in range(obs["players"]):
@@ -101,30 +121,35 @@ class InVinoMorteView(GameView):
             # board's 49: "alive" goes without saying (the dead are marked),
             # the cheese and the turn are one short word each.
             if not alive:
-                out.append("✝ dead", style="dim strike")
+                out.append("✝ " + _("dead"), style="dim strike")
                 out.append("\n")
                 continue
             mark, style, word = GLASSES[obs["glasses"][seat]]
-            out.append("glass [")
+            out.append(_("glass") + " [")
             out.append(mark, style=style)
-            out.append(f"] {word}" if word else "]")
+            out.append(f"] {_(word)}" if word else "]")
             if obs["cheese"][seat]:
-                out.append(" cheese", style="bold yellow")
+                out.append(" " + _("cheese"), style="bold yellow")
             drunk = obs.get("drunk")
             if drunk and drunk[seat]:
-                out.append(" drank", style="dim")
+                out.append(" " + _("drank"), style="dim")
             elif obs["turn_taken"][seat]:
-                out.append(" played", style="dim")
+                out.append(" " + _("played"), style="dim")
             out.append("\n")
-        out.append("\nD dealer  W wine  P poison  ? face down  ✝ dead\n")
+        out.append("\n" + _("D dealer  W wine  P poison  ? face down  ✝ dead") + "\n")
         if obs["events"]:
-            out.append("\nThis round:\n", style="bold")
+            out.append("\n" + _("This round:") + "\n", style="bold")
             for event in obs["events"]:
                 out.append(f"  {event_text(event, viewer)}\n")
         last = obs.get("last_round")
         if last:
             shown = round_glasses(last, viewer, last["revealed"])
-            out.append(f"\nRound {last['round']} reveal: {shown or 'nothing'}\n")
+            said = _(
+                "Round {round} reveal: {glasses}",
+                round=last["round"],
+                glasses=shown or _("nothing"),
+            )
+            out.append(f"\n{said}\n")
             # Those who died drinking apart from those the reveal killed: the
             # round's dead together read as if the reveal killed them all.
             for line in round_deaths(last, viewer):
@@ -135,12 +160,13 @@ class InVinoMorteView(GameView):
         """Who deals or acts (the app adds examples legal in the position)."""
         mover = obs["to_move"]
         if obs["phase"] == "deal":
-            return f"{seat_name(mover, viewer)} deals the glasses, one a move"
+            return _("{seat} deals the glasses, one a move", seat=seat_name(mover, viewer))
         if obs["cheese_rule"]:
-            return (
-                f"{seat_name(mover, viewer)} drinks, swaps glasses with a seat, or steals a cheese"
+            return _(
+                "{seat} drinks, swaps glasses with a seat, or steals a cheese",
+                seat=seat_name(mover, viewer),
             )
-        return f"{seat_name(mover, viewer)} drinks, or swaps glasses with a seat"
+        return _("{seat} drinks, or swaps glasses with a seat", seat=seat_name(mover, viewer))
 
     def summary(self, before: Observation, after: Observation, viewer: int | None) -> str | None:
         """The end of a round (every glass turned over, who died, the cheese
@@ -155,18 +181,22 @@ class InVinoMorteView(GameView):
             glass = drank[0]["glass"] if drank else None
             if last:
                 glass = last["glasses"][viewer]
-            cause = "your glass held poison"
+            cause = _("your glass held poison")
             if glass == "wine":
-                cause = "your glass held wine, and the cheese you held reversed it"
-            on = " The others play on without you." if after.get("outcome") is None else ""
-            lines.append(f"You died: {cause}.{on}")
+                cause = _("your glass held wine, and the cheese you held reversed it")
+            on = " " + _("The others play on without you.") if after.get("outcome") is None else ""
+            lines.append(_("You died: {cause}.", cause=cause) + on)
         if last:
             seats = [s for s in range(len(last["glasses"])) if last["glasses"][s] is not None]
+            deaths = "; ".join(round_deaths(last, viewer))
             lines.append(
-                f"Round {last['round']} is over. The glasses turned over: "
-                f"{round_glasses(last, viewer, seats) or 'none'}. "
-                f"{'; '.join(round_deaths(last, viewer)).capitalize()}. "
-                f"{plural(sum(after['alive']), 'player')} alive."
+                _(
+                    "Round {round} is over. The glasses turned over: {glasses}.",
+                    round=last["round"],
+                    glasses=round_glasses(last, viewer, seats) or _("none"),
+                )
+                + f" {deaths[:1].upper()}{deaths[1:]}. "
+                + _n("{count} player alive.", "{count} players alive.", sum(after["alive"]))
             )
         return " ".join(lines) or None
 
@@ -176,33 +206,37 @@ class InVinoMorteView(GameView):
         move = " ".join(text.lower().split())
         if obs["phase"] == "deal" and move.endswith(("cheese", "c")):
             if not obs["cheese_rule"]:
-                return "Caseus Vitae (cheese) is not in play in this game"
+                return _("Caseus Vitae (cheese) is not in play in this game")
             players = len(obs["deal_order"])
             limit = obs["cheese_limit"]
             if not limit:
-                return f"a round of {players} players gets no cheese"
+                return _("a round of {players} players gets no cheese", players=players)
             if sum(obs["cheese"]) >= limit:
-                most = plural(limit, "cheese", "cheeses")
-                return f"a round of {players} players gets at most {most}, all dealt already"
+                return _n(
+                    "a round of {players} players gets at most {count} cheese, all dealt already",
+                    "a round of {players} players gets at most {count} cheeses, all dealt already",
+                    limit,
+                    players=players,
+                )
         if obs["phase"] == "turns" and move.startswith(("steal", "c")):
             mover = obs["to_move"]
             if not obs["cheese_rule"]:
-                return "Caseus Vitae (cheese) is not in play in this game"
+                return _("Caseus Vitae (cheese) is not in play in this game")
             if obs["cheese"][mover]:
-                return "you hold a cheese already, and nobody may hold two"
+                return _("you hold a cheese already, and nobody may hold two")
             seat = move.split()[-1].lstrip("c")
             if seat.isdigit() and int(seat) < obs["players"]:
                 if int(seat) == mover:
-                    return "you cannot steal from yourself"
+                    return _("you cannot steal from yourself")
                 if not obs["alive"][int(seat)]:
-                    return f"seat {seat} is dead, and their cheese is out of play"
+                    return _("seat {seat} is dead, and their cheese is out of play", seat=seat)
                 if not obs["cheese"][int(seat)]:
-                    return f"seat {seat} holds no cheese"
+                    return _("seat {seat} holds no cheese", seat=seat)
         return None
 
     def scores(self, obs: Observation) -> list[str]:
         """Alive or dead per seat (the win is the last one standing)."""
         outcome = obs.get("outcome")
         if outcome is not None:
-            return ["won" if score else "lost" for score in outcome["scores"]]
-        return ["alive" if alive else "dead" for alive in obs["alive"]]
+            return [_("won") if score else _("lost") for score in outcome["scores"]]
+        return [_("alive") if alive else _("dead") for alive in obs["alive"]]

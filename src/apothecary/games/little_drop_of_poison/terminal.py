@@ -10,6 +10,7 @@ from rich.text import Text
 from apothecary.core.words import Words, say, seat
 from apothecary.games.little_drop_of_poison.events import card_words as words
 from apothecary.games.little_drop_of_poison.rules import LittleDropOfPoisonGame
+from apothecary.i18n.terminal import T_, _, _n
 from apothecary.tui.views.base import (
     BOARD_WIDTH,
     YOU,
@@ -17,7 +18,6 @@ from apothecary.tui.views.base import (
     Observation,
     fit,
     listing,
-    plural,
     seat_name,
     seat_names,
 )
@@ -26,45 +26,72 @@ COLOUR_STYLES = {"b": "bold blue", "g": "bold green", "p": "bold magenta", "u": 
 """Cards are written in their notation (``b2`` two blue drops, ``g!`` green
 antidote); the first letter picks a colour, but the code alone is enough."""
 
-KIND_MARKS = {"rat": "R rat", "weasel": "W weasel", None: "? unknown"}
+KIND_MARKS = {"rat": T_("R rat"), "weasel": T_("W weasel"), None: T_("? unknown")}
+"""A character's kind, its letter first (said with ``_`` where it is drawn)."""
+
+
+def kind_mark(kind: str | None) -> str:
+    """A character's kind with its letter, in the chosen language."""
+    return _(KIND_MARKS[kind]) if kind in KIND_MARKS else "?"
+
+
+def king_mark() -> str:
+    """The king's line begins with this (a tutorial's coach points at it)."""
+    return "♛ " + _("King:")
 
 
 def card_words(counts: dict[str, int]) -> str:
     """Cards as plain codes, ``b1 b1 g+p1``, or ``no card``."""
-    return " ".join(code for code, count in counts.items() for _ in range(count)) or "no card"
+    return " ".join(code for code, count in counts.items() for _copy in range(count)) or _(
+        "no card"
+    )
 
 
 def target_name(on: str, viewer: int | None) -> str:
     """``the king`` or ``seat 2's peasant`` for a play's target."""
-    return "the king" if on == "king" else f"the peasant of {seat_name(int(on), viewer)}"
+    if on == "king":
+        return _("the king")
+    return _("the peasant of {seat}", seat=seat_name(int(on), viewer))
+
+
+def played_on(on: str, viewer: int | None) -> str:
+    """``on the king`` or ``on the peasant of seat 2``: where cards go, as one
+    phrase (a language may put the target in another case after its preposition)."""
+    if on == "king":
+        return _("on the king")
+    return _("on the peasant of {seat}", seat=seat_name(int(on), viewer))
 
 
 def deaths_words(reveal: dict[str, Any], viewer: int | None) -> list[str]:
     """Each death of a reveal: ``the king died, poisoned by seat 2 and seat 0
     (you)`` (no brackets, which a name may hold already)."""
     return [
-        f"{target_name(str(death['character']), viewer)} died"
-        + (f", poisoned by {seat_names(death['killers'], viewer)}" if death["killers"] else "")
+        _(
+            "{who} died, poisoned by {killers}",
+            who=target_name(str(death["character"]), viewer),
+            killers=seat_names(death["killers"], viewer),
+        )
+        if death["killers"]
+        else _("{who} died", who=target_name(str(death["character"]), viewer))
         for death in reveal["deaths"]
-    ] or ["nobody died"]
+    ] or [_("nobody died")]
 
 
 def points_words(reveal: dict[str, Any], viewer: int | None) -> str:
     """A reveal's points: ``seat 0 (you) +3, seat 2 +1``, or ``none``."""
-    return (
-        ", ".join(f"{seat_name(seat, viewer)} +{p}" for seat, p in enumerate(reveal["points"]) if p)
-        or "none"
-    )
+    return ", ".join(
+        f"{seat_name(seat, viewer)} +{p}" for seat, p in enumerate(reveal["points"]) if p
+    ) or _("none")
 
 
 def cards(out: Text, counts: dict[str, int]) -> None:
     """Append cards as codes (``b1 b1 g+p1``) in their colour, or ``nothing``."""
     if not counts:
-        out.append("nothing", style="dim")
+        out.append(_("nothing"), style="dim")
         return
     first = True
     for code, count in counts.items():
-        for _ in range(count):
+        for _copy in range(count):
             if not first:
                 out.append(" ")
             out.append(code, style=COLOUR_STYLES.get(code[0], ""))
@@ -84,7 +111,7 @@ class LittleDropOfPoisonView(GameView):
         """The king's line, or the name on a peasant's row."""
         on = part.removeprefix("character-")
         if on == "king":
-            return [re.escape("♛ King:")]
+            return [re.escape(king_mark())]
         if on != part and on.isdigit():
             return super().part_marks(f"seat-{on}", viewer)
         return super().part_marks(part, viewer)
@@ -93,63 +120,95 @@ class LittleDropOfPoisonView(GameView):
         """The king, then a line per seat with its peasant, score and cards."""
         out = Text()
         out.append(
-            f"Assassination round {obs['assassination_round']}, poison round "
-            f"{obs['poison_round']}\nstarting seat {obs['starting_seat']}; "
-            f"first to {plural(obs['target'], 'point')}\n\n"
+            _(
+                "Assassination round {assassination}, poison round {poison}",
+                assassination=obs["assassination_round"],
+                poison=obs["poison_round"],
+            )
+            + "\n"
+            + _n(
+                "starting seat {seat}; first to {count} point",
+                "starting seat {seat}; first to {count} points",
+                obs["target"],
+                seat=obs["starting_seat"],
+            )
+            + "\n\n"
         )
         table = obs["table"]
         king = table["king"]
-        out.append("♛ King: ", style="bold")
-        out.append(KIND_MARKS.get(obs["king"], "?"))
-        out.append("" if obs["king_alive"] else " ✝ dead", style="dim")
-        out.append(f", dies at {obs['king_lethal']} drops of a colour\n   on it: ")
+        out.append(king_mark() + " ", style="bold")
+        out.append(kind_mark(obs["king"]))
+        out.append("" if obs["king_alive"] else " ✝ " + _("dead"), style="dim")
+        out.append(_(", dies at {drops} drops of a colour", drops=obs["king_lethal"]))
+        out.append("\n   " + _("on it:") + " ")
         cards(out, king["cards"])
         if king["blocked"]:
-            out.append(f"  [antidote: {', '.join(king['blocked'])}]")
+            out.append("  [" + _("antidote: {codes}", codes=", ".join(king["blocked"])) + "]")
         out.append("\n\n")
-        out.append(f"Peasants (die at {obs['peasant_lethal']} drops of a colour):\n", style="bold")
+        out.append(
+            _("Peasants (die at {drops} drops of a colour):", drops=obs["peasant_lethal"]) + "\n",
+            style="bold",
+        )
         for info in obs["seats"]:
             seat = info["seat"]
             pointer = "▶ " if obs["to_move"] == seat else "  "
             out.append(pointer, style="bold")
             out.append(f"{seat_name(seat, viewer):<13}", style=YOU if seat == viewer else "")
-            out.append(f" {KIND_MARKS.get(info['kind'], '?'):<9}")
-            out.append(" ✝ dead" if not info["alive"] else "", style="dim")
-            out.append(f"  {plural(info['score'], 'pt')}")
+            out.append(f" {kind_mark(info['kind']):<9}")
+            out.append(" ✝ " + _("dead") if not info["alive"] else "", style="dim")
+            out.append("  " + _n("{count} pt", "{count} pts", info["score"]))
             # The second line holds the rest; fit wraps it under itself.
-            out.append(f"\n     +{info['round_points']} this round, ")
-            out.append(f"{info['hand']} in hand")
+            out.append("\n     " + _("+{points} this round, ", points=info["round_points"]))
+            out.append(_("{count} in hand", count=info["hand"]))
             if info["played_on"] is not None:
                 out.append(
-                    f", played {info['played']} on {target_name(str(info['played_on']), viewer)}"
+                    _(
+                        # Translators: {on} is "on the king" or "on the peasant of seat 2".
+                        ", played {count} {on}",
+                        count=info["played"],
+                        on=played_on(str(info["played_on"]), viewer),
+                    )
                 )
             here = table[str(seat)]
-            out.append("; on it: ")
+            out.append("; " + _("on it:") + " ")
             cards(out, here["cards"])
             if here["blocked"]:
-                out.append(f"  [antidote: {', '.join(here['blocked'])}]")
+                out.append("  [" + _("antidote: {codes}", codes=", ".join(here["blocked"])) + "]")
             out.append("\n")
-        out.append(f"\nDeck {obs['deck']} cards face down; discard pile {obs['discard_count']}: ")
+        out.append(
+            "\n"
+            + _(
+                "Deck {deck} cards face down; discard pile {discard}:",
+                deck=obs["deck"],
+                discard=obs["discard_count"],
+            )
+            + " "
+        )
         cards(out, obs.get("discard") or {})
         out.append("\n")
         reveal = obs.get("last_reveal")
         if reveal:
-            out.append(
-                f"\nReveal of round {reveal['assassination_round']}.{reveal['poison_round']}:\n",
-                style="bold",
-            )
+            where = f"{reveal['assassination_round']}.{reveal['poison_round']}"
+            out.append("\n" + _("Reveal of round {round}:", round=where) + "\n", style="bold")
             for play in reveal["plays"]:
-                out.append(
-                    f"  {seat_name(play['seat'], viewer)} on "
-                    f"{target_name(str(play['on']), viewer)}: "
+                said = _(
+                    # Translators: {on} is "on the king" or "on the peasant of seat 2".
+                    "{seat} {on}:",
+                    seat=seat_name(play["seat"], viewer),
+                    on=played_on(str(play["on"]), viewer),
                 )
+                out.append(f"  {said} ")
                 cards(out, play["cards"])
                 out.append("\n")
             out.append(f"  {listing(deaths_words(reveal, viewer))}\n")
-            out.append(f"  points: {points_words(reveal, viewer)}\n")
+            out.append("  " + _("points: {points}", points=points_words(reveal, viewer)) + "\n")
         out.append(
-            "\nbN N blue drops, gN green, pN purple, g+pN both;\n"
-            "X! antidote of colour X, u! universal antidote\n"
+            "\n"
+            + _(
+                "bN N blue drops, gN green, pN purple, g+pN both;\n"
+                "X! antidote of colour X, u! universal antidote"
+            )
+            + "\n"
         )
         return fit(out, width)
 
@@ -157,21 +216,29 @@ class LittleDropOfPoisonView(GameView):
         """Who chooses a character, adds cards, or passes."""
         mover = obs["to_move"]
         if mover is None:
-            return f"chance: dealing ({obs['phase']})"
+            return _("chance: dealing ({phase})", phase=obs["phase"])
         who = seat_name(mover, viewer)
         info = obs["seats"][mover]
         if info["played_on"] is None:
-            return f"{who}: choose whom to play on, the king or a peasant (or pass with no cards)"
-        return f"{who}: add a card on {target_name(str(info['played_on']), viewer)}, or done"
+            return _(
+                "{who}: choose whom to play on, the king or a peasant (or pass with no cards)",
+                who=who,
+            )
+        return _(
+            # Translators: {on} is "on the king" or "on the peasant of seat 2".
+            "{who}: add a card {on}, or done",
+            who=who,
+            on=played_on(str(info["played_on"]), viewer),
+        )
 
     def pinned(self, obs: Observation, viewer: int | None) -> Text | None:
         """The viewer's hand and face-down play, which must never scroll away."""
         if "hand" not in obs:
             return None
-        out = Text("Your hand: ", style="bold")
+        out = Text(_("Your hand:") + " ", style="bold")
         cards(out, obs["hand"])
         if obs.get("my_play"):
-            out.append("   Your face-down play: ", style="bold")
+            out.append("   " + _("Your face-down play:") + " ", style="bold")
             cards(out, obs["my_play"])
         return out
 
@@ -184,17 +251,20 @@ class LittleDropOfPoisonView(GameView):
         info = obs["seats"][obs["seat"]]
         if move.startswith(("on", "@", "k")) or move.isdigit():
             if info["played_on"] is not None:
-                on = target_name(str(info["played_on"]), obs["seat"])
-                return f"you have chosen to play on {on} this round already"
+                on = played_on(str(info["played_on"]), obs["seat"])
+                # Translators: {on} is "on the king" or "on the peasant of seat 2".
+                return _("you have chosen to play {on} this round already", on=on)
             return None
         if move == "pass" and obs["hand"]:
-            return "only a seat with no card may pass; with cards, choose whom to play on"
+            return _("only a seat with no card may pass; with cards, choose whom to play on")
         if move in ("done", "pass"):
             return None
         if info["played_on"] is None:
-            return "choose whom to play on first (on king, or on a seat's number)"
+            return _("choose whom to play on first (on king, or on a seat's number)")
         if not obs["hand"].get(move):
-            return f"you hold no {move} (your hand: {card_words(obs['hand'])})"
+            return _(
+                "you hold no {card} (your hand: {hand})", card=move, hand=card_words(obs["hand"])
+            )
         return None
 
     def aftermath(
@@ -228,9 +298,9 @@ class LittleDropOfPoisonView(GameView):
             [
                 f"{words(types[code])} ({code})" if code in types else code
                 for code, count in counts.items()
-                for _ in range(count)
+                for _copy in range(count)
             ],
-            "no card",
+            _("no card"),
         )
 
     def _reveal(
@@ -243,12 +313,17 @@ class LittleDropOfPoisonView(GameView):
         if not reveal or reveal == before.get("last_reveal"):
             return []
         lines = [
-            f"{seat_name(play['seat'], viewer)} had played {self._in_words(play['cards'])} "
-            f"on {target_name(str(play['on']), viewer)}"
+            _(
+                # Translators: {on} is "on the king" or "on the peasant of seat 2".
+                "{seat} had played {cards} {on}",
+                seat=seat_name(play["seat"], viewer),
+                cards=self._in_words(play["cards"]),
+                on=played_on(str(play["on"]), viewer),
+            )
             for play in reveal["plays"]
         ]
         lines += deaths_words(reveal, viewer)
-        lines.append(f"points: {points_words(reveal, viewer)}")
+        lines.append(_("points: {points}", points=points_words(reveal, viewer)))
         return lines
 
     def summary(self, before: Observation, after: Observation, viewer: int | None) -> str | None:
@@ -258,4 +333,4 @@ class LittleDropOfPoisonView(GameView):
             return None
         reveal = after["last_reveal"]
         where = f"{reveal['assassination_round']}.{reveal['poison_round']}"
-        return f"Reveal of round {where}: " + "; ".join(lines) + "."
+        return _("Reveal of round {round}:", round=where) + " " + "; ".join(lines) + "."

@@ -7,6 +7,7 @@ from itertools import groupby
 
 from rich.text import Text
 
+from apothecary.i18n.terminal import T_, _
 from apothecary.tui.views.base import BOARD_WIDTH, YOU, GameView, Observation, seat_name
 
 # Letter first, colour second: R/B/Y read the same in monochrome.
@@ -17,6 +18,14 @@ PIECES: dict[str, tuple[str, str]] = {
     "yellow": ("Y", "bold yellow"),
     "pot": ("@", "bold magenta"),
 }
+
+WORDS = {"red": T_("red"), "blue": T_("blue"), "yellow": T_("yellow"), "pot": T_("pot")}
+"""A piece's colour in words (said with ``_`` where it is drawn)."""
+
+
+def word(piece: str) -> str:
+    """A piece's colour (``red``) in the chosen language."""
+    return _(WORDS[piece]) if piece in WORDS else piece
 
 
 class PoisonPotView(GameView):
@@ -29,7 +38,7 @@ class PoisonPotView(GameView):
         names: list[str] = obs["circles"]
         pieces: list[str] = obs["board"]
         index = {name: i for i, name in enumerate(names)}
-        rows = [list(group) for _, group in groupby(names, key=lambda name: name[0])]
+        rows = [list(group) for _row, group in groupby(names, key=lambda name: name[0])]
         widest = max(len(row) for row in rows)
         moved_to = obs["last_slide"][1] if obs.get("last_slide") else None
         placed = obs.get("last_placement")
@@ -50,38 +59,48 @@ class PoisonPotView(GameView):
                 out.append(right + " ", style="bold")
             out.append("\n")
         out.append("\n")
-        for word, (mark, style) in PIECES.items():
-            if word:
+        for piece, (mark, style) in PIECES.items():
+            if piece:
                 out.append(mark, style=style)
-                out.append(f" {word}  ")
-        out.append("· empty\n[d4R] last placed  (d4R) last slid to\n")
+                out.append(f" {word(piece)}  ")
+        out.append("· " + _("empty") + "\n" + _("[d4R] last placed  (d4R) last slid to") + "\n")
         colours: list[str] = obs["colours"]
         for seat, colour in enumerate(colours):
             mark, style = PIECES[colour]
             out.append(seat_name(seat, viewer), style=YOU if seat == viewer else "")
-            out.append(" plays ")
-            out.append(f"{mark} {colour}", style=style)
+            out.append(" " + _("plays") + " ")
+            out.append(f"{mark} {word(colour)}", style=style)
             out.append("\n")
         if obs.get("neutral"):
             mark, style = PIECES[obs["neutral"]]
-            out.append(f"{mark} {obs['neutral']}", style=style)
-            out.append(" is neutral\n")
-        remaining = ", ".join(f"{colour} {count}" for colour, count in obs["remaining"].items())
-        out.append(f"Face down: {remaining}; placed {obs['placed']}\n")
+            out.append(f"{mark} {word(obs['neutral'])}", style=style)
+            out.append(" " + _("is neutral") + "\n")
+        remaining = ", ".join(
+            f"{word(colour)} {count}" for colour, count in obs["remaining"].items()
+        )
+        out.append(
+            _("Face down: {remaining}; placed {placed}", remaining=remaining, placed=obs["placed"])
+            + "\n"
+        )
         if obs.get("last_slide"):
-            out.append(f"Last slide: {obs['last_slide'][0]}-{obs['last_slide'][1]}\n")
+            slide = f"{obs['last_slide'][0]}-{obs['last_slide'][1]}"
+            out.append(_("Last slide: {slide}", slide=slide) + "\n")
         return out
 
     def turn_status(self, obs: Observation, viewer: int | None) -> str:
         """Who slides, draws or places, in the game's words (the app adds
         examples legal in the position)."""
         mover = obs["to_move"]
-        who = f"{seat_name(mover, viewer)} ({obs['colours'][mover]})"
+        who = f"{seat_name(mover, viewer)} ({word(obs['colours'][mover])})"
         if obs["phase"] == "slide":
-            return f"{who} slides a piece in a straight line"
+            return _("{who} slides a piece in a straight line", who=who)
         if obs["phase"] == "draw":
-            return f"{who} draws a cauldron"
-        return f"{who} places the {obs['drawn']} cauldron on an empty circle"
+            return _("{who} draws a cauldron", who=who)
+        return _(
+            "{who} places the {colour} cauldron on an empty circle",
+            who=who,
+            colour=word(obs["drawn"]),
+        )
 
     def why_illegal(self, obs: Observation, text: str) -> str | None:
         """What stands in the way of a slide or a placement on this board."""
@@ -91,30 +110,43 @@ class PoisonPotView(GameView):
         slide = re.fullmatch(r"([a-z]\d+)\s*-\s*([a-z]\d+)", words)
         if slide:
             if obs["phase"] != "slide":
-                return f"it is time to place the {obs['drawn']} cauldron, not to slide"
+                return _(
+                    "it is time to place the {colour} cauldron, not to slide",
+                    colour=word(obs["drawn"]),
+                )
             origin, target = slide.groups()
             for name in (origin, target):
                 if name not in names:
-                    return f"there is no circle {name} on this board"
+                    return _("there is no circle {name} on this board", name=name)
             if not board[names.index(origin)]:
-                return f"there is no piece on {origin}"
+                return _("there is no piece on {circle}", circle=origin)
             if board[names.index(target)]:
-                return f"{target} is taken by the {board[names.index(target)]}"
-            return (
-                f"a piece slides in a straight line through empty circles only, "
-                f"and {origin} to {target} is not such a line"
+                return _(
+                    "{circle} is taken by the {piece}",
+                    circle=target,
+                    piece=word(board[names.index(target)]),
+                )
+            return _(
+                "a piece slides in a straight line through empty circles only, "
+                "and {origin} to {target} is not such a line",
+                origin=origin,
+                target=target,
             )
         if words in names:
             if obs["phase"] != "place":
-                return "it is time to slide a piece; you place a cauldron after drawing it"
+                return _("it is time to slide a piece; you place a cauldron after drawing it")
             if board[names.index(words)]:
-                return f"{words} is taken by the {board[names.index(words)]}"
+                return _(
+                    "{circle} is taken by the {piece}",
+                    circle=words,
+                    piece=word(board[names.index(words)]),
+                )
         return None
 
     def part_words(self, part: str, viewer: int | None) -> str:
         """``circle-c2`` is ``circle c2``; the rest as every view names them."""
         if part.startswith("circle-"):
-            return f"circle {part.removeprefix('circle-')}"
+            return _("circle {name}", name=part.removeprefix("circle-"))
         return super().part_words(part, viewer)
 
     def part_marks(self, part: str, viewer: int | None) -> list[str]:
@@ -129,14 +161,17 @@ class PoisonPotView(GameView):
             return None
         sizes = zip(after["colours"], after["groups"], strict=True)
         groups = ", ".join(
-            f"{seat_name(seat, viewer)} ({colour}) {size}"
+            f"{seat_name(seat, viewer)} ({word(colour)}) {size}"
             for seat, (colour, size) in enumerate(sizes)
         )
-        return f"Final groups (the largest one of a colour with no cauldron by the pot): {groups}."
+        return _(
+            "Final groups (the largest one of a colour with no cauldron by the pot): {groups}.",
+            groups=groups,
+        )
 
     def scores(self, obs: Observation) -> list[str]:
         """Unpoisoned group size per seat (the final score once over)."""
         outcome = obs.get("outcome")
         if outcome is not None:
             return [f"{score:g}" for score in outcome["scores"]]
-        return [f"group {size}" for size in obs["groups"]]
+        return [_("group {size}", size=size) for size in obs["groups"]]

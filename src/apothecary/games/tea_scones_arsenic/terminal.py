@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.text import Text
 
+from apothecary.i18n.terminal import _, _n
 from apothecary.tui.views.base import (
     BOARD_WIDTH,
     YOU,
     GameView,
     Observation,
     fit,
-    plural,
     seat_name,
 )
+
+
+def scones(count: int) -> str:
+    """``1 scone``, ``2 scones`` in the chosen language."""
+    return _n("{count} scone", "{count} scones", count)
+
 
 KIND_STYLES = ("bold red", "bold green", "bold yellow", "bold blue", "bold magenta", "bold cyan")
 """A colour per scone kind 1..6; the kind's number is always printed too."""
@@ -52,82 +59,96 @@ class TeaSconesArsenicView(GameView):
         """``kind-2`` is the box's scones of kind 2 (``k2``)."""
         kind = part.removeprefix("kind-")
         if kind != part and kind.isdigit():
-            return f"the scones of kind {kind} (k{kind}) in the box"
+            return _("the scones of kind {kind} (k{kind}) in the box", kind=kind)
         return super().part_words(part, viewer)
 
     def part_marks(self, part: str, viewer: int | None) -> list[str]:
         """A kind's row of the box (``k2 ■■■···``)."""
         kind = part.removeprefix("kind-")
         if kind != part and kind.isdigit():
-            return [rf"(?<![a-z0-9])k{kind} [■·]+ \d+ unmarked"]
+            unmarked = re.escape(_("{count} unmarked", count=0)).replace("0", r"\d+", 1)
+            return [rf"(?<![a-z0-9])k{kind} [■·]+ {unmarked}"]
         return super().part_marks(part, viewer)
 
     def board(self, obs: Observation, viewer: int | None, width: int = BOARD_WIDTH) -> Text:
         """The box, then a line per seat with its cup (the hand is pinned below)."""
         out = Text()
         out.append(
-            f"Lethal dose {obs['lethal_dose']}"
-            + (", little spoon in play" if obs["little_spoon"] else "")
+            _("Lethal dose {dose}", dose=obs["lethal_dose"])
+            + (_(", little spoon in play") if obs["little_spoon"] else "")
             + "\n\n"
         )
         box = obs["box"]
-        out.append(f"Box: {plural(box['scones'], 'scone')}\n", style="bold")
+        out.append(_("Box: {scones}", scones=scones(box["scones"])) + "\n", style="bold")
         for kind, count in enumerate(box["unmarked"], start=1):
             out.append("  ")
             scone(out, kind)
-            out.append(f" {'■' * count}{'·' * (6 - count)} {count} unmarked\n")
+            unmarked = _("{count} unmarked", count=count)
+            out.append(f" {'■' * count}{'·' * (6 - count)} {unmarked}\n")
         for slot, marked in enumerate(box["marked"], start=1):
             out.append(f"  m{slot} ")
             scone(out, marked["kind"])
-            out.append(
-                f" marked, put back by seat {marked['by']}, dose {dose_text(marked['dose'])}\n"
+            said = _(
+                "marked, put back by seat {seat}, dose {dose}",
+                seat=marked["by"],
+                dose=dose_text(marked["dose"]),
             )
+            out.append(f" {said}\n")
         out.append("\n")
         for seat, info in enumerate(obs["seats"]):
             pointer = "▶ " if obs["to_move"] == seat else "  "
             out.append(pointer, style="bold")
             out.append(f"{seat_name(seat, viewer):<13}", style=YOU if seat == viewer else "")
             if not info["alive"]:
-                out.append(" ✝ dead ", style="dim strike")
+                out.append(" ✝ " + _("dead") + " ", style="dim strike")
             elif info["stopped"]:
-                out.append(" ■ stop ")
+                out.append(" ■ " + _("stop") + " ")
             else:
-                out.append(" eating ")
-            out.append(f" {plural(info['scones'], 'scone'):>9}")
+                out.append(" " + _("eating") + " ")
+            out.append(f" {scones(info['scones']):>9}")
             if info["total"] is not None:
-                out.append(f", dose {info['total']}", style="bold")
+                out.append(", " + _("dose {dose}", dose=info["total"]), style="bold")
             # The rest of the seat goes on its second line, with the cup: the
             # first stays short enough never to be cut (fit wraps the cup).
-            out.append(f"\n     cubes {'▪' * info['cubes'] or '-'}")
+            out.append("\n     " + _("cubes {cubes}", cubes="▪" * info["cubes"] or "-"))
             if info["spoon"]:
-                out.append(", spoon")
+                out.append(", " + _("spoon"))
             if info["honour_turns_left"]:
-                out.append(f", {plural(info['honour_turns_left'], 'honour turn')} owed")
-            out.append("; cup: ")
+                owed = _n(
+                    "{count} honour turn owed",
+                    "{count} honour turns owed",
+                    info["honour_turns_left"],
+                )
+                out.append(f", {owed}")
+            out.append("; " + _("cup:") + " ")
             if not info["cup"]:
-                out.append("empty")
+                out.append(_("empty"))
             for eaten in info["cup"]:
                 scone(out, eaten["kind"], eaten["dose"], show_dose=True)
                 out.append(" ")
             out.append("\n")
         if obs.get("eat_off") is not None:
-            out.append("\nEat-off between seats " + ", ".join(map(str, obs["eat_off"])) + "\n")
-        out.append("\nkN scone of kind N, :D its dose (? unknown), ▪ sugar cube, ✝ dead\n")
+            seats = ", ".join(map(str, obs["eat_off"]))
+            out.append("\n" + _("Eat-off between seats {seats}", seats=seats) + "\n")
+        out.append(
+            "\n" + _("kN scone of kind N, :D its dose (? unknown), ▪ sugar cube, ✝ dead") + "\n"
+        )
         return fit(out, width)
 
     def turn_status(self, obs: Observation, viewer: int | None) -> str:
         """Whose turn and what they decide."""
         mover = obs["to_move"]
         if mover is None:
-            return "chance: the scone's dose"
+            return _("chance: the scone's dose")
         who = seat_name(mover, viewer)
         phase = obs["phase"]
         if phase == "decide":
-            return f"{who}: eat the scone, or put it back"
+            return _("{who}: eat the scone, or put it back", who=who)
         if phase == "spoon":
-            return f"{who}: use the little spoon, or pass"
-        stop = ", or stop eating" if obs.get("stopping_allowed") else ""
-        return f"{who}: take a scone by kind or a marked one{stop}"
+            return _("{who}: use the little spoon, or pass", who=who)
+        if obs.get("stopping_allowed"):
+            return _("{who}: take a scone by kind or a marked one, or stop eating", who=who)
+        return _("{who}: take a scone by kind or a marked one", who=who)
 
     def summary(self, before: Observation, after: Observation, viewer: int | None) -> str | None:
         """The viewer's death, with the dose that killed them."""
@@ -135,20 +156,26 @@ class TeaSconesArsenicView(GameView):
             return None
         was, now = before["seats"][viewer], after["seats"][viewer]
         if was["alive"] and not now["alive"]:
-            dose = "" if now["total"] is None else f" at dose {now['total']}"
+            lethal = after["lethal_dose"]
+            if now["total"] is None:
+                said = _("You died (the lethal dose is {lethal}).", lethal=lethal)
+            else:
+                said = _(
+                    "You died at dose {dose} (the lethal dose is {lethal}).",
+                    dose=now["total"],
+                    lethal=lethal,
+                )
             # Nobody plays on in a solo game, nor once this death ended the game.
             others = len(after["seats"]) > 1 and after.get("outcome") is None
-            return f"You died{dose} (the lethal dose is {after['lethal_dose']})." + (
-                " The others play on without you." if others else ""
-            )
+            return said + (" " + _("The others play on without you.") if others else "")
         return None
 
     def confirm(self, obs: Observation, notation: str) -> str | None:
         """Stopping and the little spoon cannot be taken back."""
         if notation == "stop":
-            return "Stop eating? You cannot take another scone for the rest of the game."
+            return _("Stop eating? You cannot take another scone for the rest of the game.")
         if notation == "spoon":
-            return "Use the little spoon? You have only one for the whole game."
+            return _("Use the little spoon? You have only one for the whole game.")
         return None
 
     def action_note(self, obs: Observation, notation: str) -> str | None:
@@ -157,7 +184,7 @@ class TeaSconesArsenicView(GameView):
         marked = obs["box"]["marked"]
         for put_back, name in zip(marked, marked_notations(marked), strict=True):
             if name == notation and put_back["dose"] is not None:
-                return f"dose {put_back['dose']}"
+                return _("dose {dose}", dose=put_back["dose"])
         return None
 
     def pinned(self, obs: Observation, viewer: int | None) -> Text | None:
@@ -167,17 +194,25 @@ class TeaSconesArsenicView(GameView):
         out = Text()
         if viewer is not None:
             mine = obs["seats"][viewer]
-            out.append("You: ", style="bold")
-            out.append(f"dose {dose_text(mine['total'])}", style="bold")
+            out.append(_("You:") + " ", style="bold")
+            out.append(_("dose {dose}", dose=dose_text(mine["total"])), style="bold")
             out.append(
-                f" of a lethal {obs['lethal_dose']}, {plural(mine['scones'], 'scone')}, "
-                f"{plural(mine['cubes'], 'cube')}" + (", spoon" if mine["spoon"] else "")
+                " "
+                + _(
+                    "of a lethal {lethal}, {scones}, {cubes}",
+                    lethal=obs["lethal_dose"],
+                    scones=scones(mine["scones"]),
+                    cubes=_n("{count} cube", "{count} cubes", mine["cubes"]),
+                )
+                + (", " + _("spoon") if mine["spoon"] else "")
             )
         hand = obs.get("hand")
         if hand is not None:
             if out:
                 out.append("\n")
-            out.append(f"In the hand of {seat_name(obs['turn'], viewer)}: ", style="bold")
+            out.append(
+                _("In the hand of {seat}:", seat=seat_name(obs["turn"], viewer)) + " ", style="bold"
+            )
             scone(out, hand["kind"], hand["dose"], show_dose=True)
         return out or None
 
@@ -187,4 +222,4 @@ class TeaSconesArsenicView(GameView):
         if outcome is not None:
             return [f"{score:g}" for score in outcome["scores"]]
         seats = obs["seats"]
-        return [plural(s["scones"], "scone") + ("" if s["alive"] else " ✝") for s in seats]
+        return [scones(s["scones"]) + ("" if s["alive"] else " ✝") for s in seats]

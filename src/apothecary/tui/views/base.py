@@ -18,7 +18,8 @@ from rich.console import Console
 from rich.text import Text
 
 from apothecary.core.game import CHANCE, Game, Player
-from apothecary.core.words import Words, join_names
+from apothecary.core.words import Words
+from apothecary.i18n.terminal import _, game_words, names, seat_namer
 
 Observation = dict[str, Any]
 """A seat's observation, as ``State.observation`` returns it."""
@@ -60,22 +61,22 @@ def fit(text: Text, width: int = BOARD_WIDTH) -> Text:
     return out
 
 
-def listing(words: list[str], empty: str = "nobody") -> str:
-    """``a``, ``a and b``, ``a, b and c``; ``empty`` for none."""
-    return join_names(words, empty)
-
-
-def plural(count: int, noun: str, nouns: str | None = None) -> str:
-    """``1 scone``, ``2 scones`` (``nouns`` for an irregular plural)."""
-    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+def listing(words: list[str], empty: str | None = None) -> str:
+    """``a``, ``a and b``, ``a, b and c`` in the chosen language; ``empty``
+    (else ``nobody``) for none."""
+    if not words and empty is not None:
+        return empty
+    return names(words)
 
 
 def seat_name(seat: int, viewer: int | None) -> str:
-    """``seat 2``, or ``seat 2 (you)`` for the viewer."""
-    return f"seat {seat} (you)" if seat == viewer else f"seat {seat}"
+    """``seat 2``, or ``seat 2 (you)`` for the viewer, in the chosen language."""
+    if seat == viewer:
+        return _("seat {number} (you)", number=seat)
+    return _("seat {number}", number=seat)
 
 
-def seat_names(seats: list[int], viewer: int | None, empty: str = "nobody") -> str:
+def seat_names(seats: list[int], viewer: int | None, empty: str | None = None) -> str:
     """``seat 2 and seat 0 (you)``: seats by name, in words."""
     return listing([seat_name(seat, viewer) for seat in seats], empty)
 
@@ -105,15 +106,19 @@ class GameView:
         """One line: how the game ended, or whose turn it is in the game's words."""
         outcome = obs.get("outcome")
         if isinstance(outcome, dict):
-            return f"Game over: {outcome.get('reason', '')}"
+            reason = outcome.get("reason", "")
+            if isinstance(outcome.get("reason_words"), list):  # the game's words, translated
+                words = outcome["reason_words"]
+                reason = game_words(outcome.get("reason_msg"), words, seat_namer(viewer))
+            return _("Game over: {reason}", reason=reason)
         return self.turn_status(obs, viewer)
 
     def turn_status(self, obs: Observation, viewer: int | None) -> str:
         """One line while the game goes on: whose turn (games say it in their words)."""
         mover = obs.get("to_move")
         if isinstance(mover, int) and not isinstance(mover, bool):
-            return f"{seat_name(mover, viewer)} to move"
-        return "chance to move"
+            return _("{seat} to move", seat=seat_name(mover, viewer))
+        return _("chance to move")
 
     def scores(self, obs: Observation) -> list[str]:
         """The score per seat, as short texts (empty when the game keeps none)."""
@@ -172,13 +177,13 @@ class GameView:
         :data:`apothecary.core.tutorial.PART_NAME`) in words, for the coach's
         "look at" line: the pointer that works in any terminal. A game's view
         names its own parts (``circle-c2``); the rest read as the name spaced."""
-        key, _, value = part.partition("-")
+        key, _sep, value = part.partition("-")
         if key == "seat" and value.isdigit():
             return seat_name(int(value), viewer)
         if part == "hand":
-            return "your hand, under the board"
+            return _("your hand, under the board")
         if part == "moves":
-            return "the list of moves"
+            return _("the list of moves")
         return part.replace("-", " ")
 
     def part_marks(self, part: str, viewer: int | None) -> list[str]:
@@ -186,7 +191,7 @@ class GameView:
         ``part``; the app highlights what they match. A seat's name by default;
         a game's view adds its own parts, and a part it cannot find (none)
         is pointed at in words only."""
-        key, _, value = part.partition("-")
+        key, _sep, value = part.partition("-")
         if key == "seat" and value.isdigit():
             # Not "seat 1" inside "seat 12".
             return [re.escape(seat_name(int(value), viewer)) + r"(?!\d)"]
@@ -198,5 +203,5 @@ class GameView:
     def actor_name(actor: Player, viewer: int | None) -> str:
         """``chance``, ``you`` or ``seat N``."""
         if actor == CHANCE:
-            return "chance"
-        return "you" if actor == viewer else f"seat {actor}"
+            return _("chance")
+        return _("you") if actor == viewer else _("seat {number}", number=actor)

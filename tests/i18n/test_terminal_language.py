@@ -1,0 +1,107 @@
+"""The command line and the terminal app in the person's language (issue #32,
+item 2: "the terminal app and the command line in the person's language").
+
+The language comes from ``--lang`` (the global option or ``play``'s), else the
+environment in gettext's order (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``,
+``LANG``), else English; the terminal's words are the ``terminal`` gettext
+domain, checked like the browser's (a planted fault in it is caught)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from apothecary.cli import app, command
+from apothecary.core.errors import UnknownLanguageError
+from apothecary.core.registry import games
+from apothecary.i18n.terminal import _, choose, from_command_line
+
+runner = CliRunner()
+APP = Path(sys.executable).with_name("apothecary")
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    """Each test leaves the process in English, its help texts too."""
+    yield
+    choose("en")
+    command()
+
+
+def test_the_global_lang_option_says_the_help_in_french() -> None:
+    result = runner.invoke(app, ["--lang", "fr", "play", "--help"])
+    assert result.exit_code == 0, result.output
+    assert "Jouez dans le terminal contre des bots" in result.output
+    assert "Votre place" in result.output  # --seat's help
+    assert "Play in the terminal" not in result.output
+
+
+def run(*args: str, **environ: str) -> subprocess.CompletedProcess[str]:
+    """The ``apothecary`` script itself, in an environment of ``environ`` only."""
+    env = {"PATH": os.environ.get("PATH", ""), "COLUMNS": "200", **environ}
+    return subprocess.run(
+        [str(APP), *args], capture_output=True, text=True, env=env, timeout=120, check=False
+    )
+
+
+def test_the_environment_chooses_german_before_the_help_is_built() -> None:
+    result = run("--help", LANG="de_DE.UTF-8")
+    assert result.returncode == 0, result.stderr
+    assert "Listet die Spiele mit ihrer Spielerzahl auf." in result.stdout
+    choose("es")  # chosen before the command line is built, as main() does
+    inside = runner.invoke(app, ["games", "--help"])
+    assert "Lista los juegos con su número de jugadores." in inside.output, inside.output
+
+
+def test_messages_and_errors_are_said_in_the_chosen_language() -> None:
+    game = games()[0]
+    listed = runner.invoke(app, ["--lang", "de", "games"])
+    assert listed.exit_code == 0 and " Spieler " in listed.output, listed.output
+    wrong = runner.invoke(app, ["--lang", "fr", "play", game, "--bot-delay", "99"])
+    assert wrong.exit_code == 2
+    assert wrong.output.startswith("erreur : --bot-delay 99"), wrong.output
+    assert "donnez un nombre de secondes de 0 à 10" in wrong.output
+    spanish = runner.invoke(app, ["play", game, "--lang", "es", "--option", "nonsense"])
+    assert spanish.exit_code == 2
+    assert "escríbela como nombre=valor" in spanish.output, spanish.output
+
+
+def test_an_unknown_language_is_a_clear_error_naming_those_there_are() -> None:
+    result = run("--lang", "xx", "games", LANG="fr_FR.UTF-8")
+    assert result.returncode == 2
+    assert result.stderr == "error: no language 'xx'; apothecary speaks de, en, es, fr\n"
+    assert not result.stdout
+    with pytest.raises(UnknownLanguageError, match="apothecary speaks"):
+        from_command_line(["play", "--lang=klingon"])
+
+
+@pytest.mark.parametrize(
+    ("argv", "environ", "wanted"),
+    [
+        (["play", "--lang", "es"], {"LANG": "fr_FR.UTF-8"}, "es"),  # --lang over the environment
+        (["--lang=de", "play"], {}, "de"),
+        (["games"], {"LANGUAGE": "de:fr", "LANG": "es_ES.UTF-8"}, "de"),  # LANGUAGE first
+        (["games"], {"LC_ALL": "fr_CA.UTF-8", "LANG": "de_DE"}, "fr"),  # LC_ALL over LANG
+        (["games"], {"LC_MESSAGES": "es_MX", "LANG": "de_DE"}, "es"),
+        (["games"], {"LANG": "C"}, "en"),
+        (["games"], {"LANG": "ja_JP.UTF-8"}, "en"),  # none we have: English
+        (["simulate", "--", "--lang", "fr"], {}, "en"),  # after --, an argument
+    ],
+)
+def test_the_language_is_lang_else_the_environment_else_english(
+    argv: list[str], environ: dict[str, str], wanted: str
+) -> None:
+    assert from_command_line(argv, environ) == wanted
+
+
+def test_placeholders_are_filled_in_the_translation() -> None:
+    choose("fr")
+    assert _("seat {number} (you)", number=2) == "place 2 (vous)"
+    choose("de")
+    assert _("{names} and {last}", names="a, b", last="c") == "a, b und c"
