@@ -106,6 +106,16 @@ def put(vector: Any, index: Any, value: Any) -> Any:
     return jnp.where(hit, jnp.asarray(value).astype(vector.dtype), vector)
 
 
+def first_max(vector: Any) -> Any:
+    """``jnp.argmax`` of one game's vector (the first of its largest entries),
+    as a compare and a min. A program traced into a caller's own ``jit`` (the
+    pgx env) is lowered outside :func:`x64`, and ``argmax`` is one of the
+    primitives whose lowering traces again there, with 32-bit indices that no
+    longer match its 64-bit result; compares, selects and reductions do not."""
+    index = jnp.arange(vector.shape[0])
+    return jnp.min(jnp.where(vector == vector.max(), index, vector.shape[0]))
+
+
 class JaxBatchGame(Generic[S]):
     """A batch engine run as JAX programs: ``init``, ``step`` and ``observation``
     as the numpy engine's (:class:`~apothecary.batch.core.BatchGame`), on JAX arrays.
