@@ -239,8 +239,9 @@ class ApothecaryPgxEnv(pgx.Env):  # type: ignore[misc]
         (the two words, low first), so the same key and opening."""
         assert self.program is not None
         with x64():
-            seed = jax.lax.bitcast_convert_type(bits, jnp.uint64)
-            return self._traced_result(self.program.opening_one(seed_keys(seed)))
+            seed: Any = jax.lax.bitcast_convert_type(bits, jnp.uint64)
+            key: Any = seed_keys(seed)  # numpy-typed, run on JAX arrays
+            return self._traced_result(self.program.opening_one(key))
 
     def _traced_step(self, held: dict[str, Any], action: Any) -> dict[str, Any]:
         """:meth:`_host_step` for one game, as the JAX program (chance drawn

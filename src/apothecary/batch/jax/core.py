@@ -240,7 +240,7 @@ class JaxBatchGame(Generic[S]):
     def opening_one(self, key: jax.Array) -> S:
         """One new game (no leading axis) with root ``key`` (uint64; under
         :func:`x64`): the opening position, as :meth:`init` starts it."""
-        fields = {name: jnp.asarray(value) for name, value in self._opening.items()}
+        fields: dict[str, Any] = {k: jnp.asarray(v) for k, v in self._opening.items()}
         fields["key"] = key.astype(jnp.uint64)
         return self._state_class(**fields)
 
