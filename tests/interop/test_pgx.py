@@ -47,10 +47,13 @@ def seeds_of(keys: Any) -> np.ndarray:
     return np.ascontiguousarray(bits).view(np.uint64).reshape(-1).view(np.int64)
 
 
-def follow(name: str, options: dict[str, Any], n: int = 32, steps: int = 40) -> None:
-    """Step the pgx env (jit, vmap) and the numpy engine with the same actions;
+def follow(
+    name: str, options: dict[str, Any], n: int = 32, steps: int = 40, traced: bool = True
+) -> None:
+    """Step the pgx env (jit, vmap; its JAX program where the game has one,
+    unless not ``traced``) and the numpy engine with the same actions;
     AssertionError where a game that has not ended yet differs."""
-    env = apothecary_pgx.make(name, **options)
+    env = apothecary_pgx.make(name, traced=traced, **options)
     engine = batch.load(name, **options)
     keys = jax.random.split(jax.random.PRNGKey(3), n)
     state = jax.jit(jax.vmap(env.init))(keys)
@@ -175,7 +178,7 @@ def test_a_traced_draw_off_by_one_is_caught(monkeypatch: pytest.MonkeyPatch) -> 
         return original(self, dataclasses.replace(s, draws=s.draws + 1), a, chance)
 
     monkeypatch.setattr(PoisonPotJax, "_advance_one", shifted)
-    with pytest.raises(AssertionError, match="draws"):
+    with pytest.raises(AssertionError, match=r"observation|draws"):
         traced_and_host("poison-pot", {"players": 2, "radius": 1}, n=8, steps=6)
 
 
@@ -230,30 +233,52 @@ def test_a_pgx_style_random_play_loop_runs_under_jit(name: str) -> None:
     assert returns.sum() >= 32 and float(returns.sum()).is_integer()
 
 
-def test_a_codec_that_drops_the_keys_high_word_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    original = apothecary_pgx._Field.encode
+@pytest.mark.parametrize("traced", [True, False], ids=["traced", "host"])
+def test_a_codec_that_drops_the_keys_high_word_is_caught(
+    monkeypatch: pytest.MonkeyPatch, traced: bool
+) -> None:
+    if traced:
+        original_jax = apothecary_pgx._Field.from_jax
 
-    def low_word(self: Any, values: Any) -> Any:
-        held = original(self, values)
-        if self.wide:
-            held = held.copy()
-            held[..., 1] = 0
-        return held
+        def low_word_jax(self: Any, value: Any) -> Any:
+            held = original_jax(self, value)
+            return held.at[..., 1].set(0) if self.wide else held
 
-    monkeypatch.setattr(apothecary_pgx._Field, "encode", low_word)
+        monkeypatch.setattr(apothecary_pgx._Field, "from_jax", low_word_jax)
+    else:
+        original = apothecary_pgx._Field.encode
+
+        def low_word(self: Any, values: Any) -> Any:
+            held = original(self, values)
+            if self.wide:
+                held = held.copy()
+                held[..., 1] = 0
+            return held
+
+        monkeypatch.setattr(apothecary_pgx._Field, "encode", low_word)
     with pytest.raises(AssertionError, match="key"):
-        follow("poison-pot", {"players": 2, "radius": 1}, n=8, steps=4)
+        follow("poison-pot", {"players": 2, "radius": 1}, n=8, steps=4, traced=traced)
 
 
-def test_an_observation_of_the_wrong_seat_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    original = apothecary_pgx.ApothecaryPgxEnv._host_observe
-    monkeypatch.setattr(
-        apothecary_pgx.ApothecaryPgxEnv,
-        "_host_observe",
-        lambda self, held, player: original(self, held, np.asarray(player) + 1),
-    )
+@pytest.mark.parametrize("traced", [True, False], ids=["traced", "host"])
+def test_an_observation_of_the_wrong_seat_is_caught(
+    monkeypatch: pytest.MonkeyPatch, traced: bool
+) -> None:
+    cls = apothecary_pgx.ApothecaryPgxEnv
+    if traced:
+        original_jax = cls._traced_observe
+        monkeypatch.setattr(
+            cls, "_traced_observe", lambda self, held, player: original_jax(self, held, player + 1)
+        )
+    else:
+        original = cls._host_observe
+        monkeypatch.setattr(
+            cls,
+            "_host_observe",
+            lambda self, held, player: original(self, held, np.asarray(player) + 1),
+        )
     with pytest.raises(AssertionError, match="Arrays are not equal"):
-        follow("in-vino-morte", {"players": 3}, n=8, steps=4)
+        follow("in-vino-morte", {"players": 3}, n=8, steps=4, traced=traced)
 
 
 def test_module_docstring_example_runs() -> None:
