@@ -32,6 +32,8 @@ from apothecary.batch import jax as batch_jax  # noqa: E402
 from apothecary.core.registry import manifest  # noqa: E402
 from apothecary.games.in_vino_morte.batch_jax import InVinoMorteJax  # noqa: E402
 from apothecary.games.poison_pot.batch_jax import PoisonPotJax  # noqa: E402
+from apothecary.games.tea_scones_arsenic.batch_jax import TeaSconesArsenicJax  # noqa: E402
+from apothecary.games.tea_scones_arsenic.facts import BACK, DECIDE, EAT, STOP  # noqa: E402
 
 # drive() reads the JAX state outside the backend's x64 scope (astype(int64)
 # of an int8 field gives int32 there, with this warning; the values are equal).
@@ -52,6 +54,11 @@ CONFIGURATIONS: list[tuple[str, int, dict[str, Any], int, int]] = [
     ("poison-pot", 3, {"radius": 2}, 128, 76),
     ("poison-pot", 2, {}, 64, 76),
     ("poison-pot", 3, {"radius": 4}, 16, 125),
+    ("tea-scones-arsenic", 1, {}, 32, 100),
+    ("tea-scones-arsenic", 2, {"little_spoon": True}, 32, 100),
+    ("tea-scones-arsenic", 3, {}, 24, 110),
+    ("tea-scones-arsenic", 4, {"little_spoon": True}, 16, 130),
+    ("tea-scones-arsenic", 6, {"little_spoon": True}, 12, 150),
 ]
 
 
@@ -61,8 +68,30 @@ def test_jax_plays_the_scalar_rules(
 ) -> None:
     engine = batch_jax.load(name, players=players, **options)
     result = drive(engine, games, steps, seed=players * 7 + len(options))  # type: ignore[arg-type]
-    if name == "in-vino-morte" or options.get("radius", 3) <= 2:
+    if name != "poison-pot" or options.get("radius", 3) <= 2:
         assert result.finished >= games  # every slot ended a game and restarted
+
+
+def careful(world: Any, rng: Any) -> int:
+    """Tea, Scones and Arsenic's long games: eat what does not kill, put back
+    what would while a cube is left, seldom stop (marked scones, honour
+    rounds, empty boxes and eat-offs, which uniform play rarely reaches)."""
+    if world.phase == DECIDE:
+        seat = world.turn_player
+        safe = world.totals[seat] + world.hand_dose < world.lethal_dose or world.eat_off
+        return EAT if safe or not world.cubes[seat] else BACK
+    legal = list(world.legal_actions())
+    if STOP in legal and len(legal) > 1 and rng.random() < 0.95:
+        legal.remove(STOP)
+    action: int = rng.choice(legal)
+    return action
+
+
+@pytest.mark.parametrize(("players", "spoon"), [(1, True), (2, False), (4, True), (5, False)])
+def test_jax_plays_tea_scones_arsenics_long_games(players: int, spoon: bool) -> None:
+    engine = batch_jax.load("tea-scones-arsenic", players=players, little_spoon=spoon)
+    result = drive(engine, 16, 150, seed=players, policy=careful)  # type: ignore[arg-type]
+    assert result.finished >= 16
 
 
 def lockstep(name: str, players: int, options: dict[str, Any], games: int, steps: int) -> int:
@@ -86,12 +115,18 @@ def lockstep(name: str, players: int, options: dict[str, Any], games: int, steps
 
 @pytest.mark.parametrize(
     ("name", "players", "options"),
-    [("in-vino-morte", 4, {"cheese": True}), ("poison-pot", 2, {"radius": 2})],
+    [
+        ("in-vino-morte", 4, {"cheese": True}),
+        ("poison-pot", 2, {"radius": 2}),
+        ("tea-scones-arsenic", 3, {"little_spoon": True}),
+    ],
 )
 def test_jax_draws_and_states_are_the_numpy_engines(
     name: str, players: int, options: dict[str, Any]
 ) -> None:
-    assert lockstep(name, players, options, 128, 60) >= 128
+    # Tea, Scones and Arsenic's games run longer: more steps for every slot to end one.
+    steps = 100 if name == "tea-scones-arsenic" else 60
+    assert lockstep(name, players, options, 128, steps) >= 128
 
 
 def test_a_jax_deal_that_ignores_the_deck_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -123,18 +158,39 @@ def test_a_jax_draw_off_by_one_is_caught_against_numpy(monkeypatch: pytest.Monke
         lockstep("poison-pot", 2, {"radius": 1}, 32, 4)
 
 
+def test_a_jax_spoon_never_offered_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Planted: nobody is ever asked whether to send the scone back.
+    monkeypatch.setattr(
+        TeaSconesArsenicJax, "_spoon_holder", lambda self, after, eater, s: jax.numpy.asarray(-1)
+    )
+    engine = batch_jax.load("tea-scones-arsenic", players=4, little_spoon=True)
+    with pytest.raises(Mismatch, match=r"current_player|legal_action_mask"):
+        drive(engine, 32, 40, seed=2)  # type: ignore[arg-type]
+
+
+def test_a_jax_dose_not_left_is_refused() -> None:
+    engine = batch_jax.load("tea-scones-arsenic", players=2)
+    state = engine.init(0, 2)
+    draw = 6  # a draw by the first kind; its pool holds two 0s, two 1s, a 2 and a 3
+    for doses in ([3, 0], [2, 0]):
+        state = engine.step(state, np.array([draw, draw]), chance=np.array(doses))
+        state = engine.step(state, np.array([EAT, EAT]))
+    with pytest.raises(apothecary.IllegalActionError, match="game 0: chance 2 is not a dose"):
+        engine.step(state, np.array([draw, draw]), chance=np.array([2, 0]))
+
+
 def test_games_without_a_program_are_refused_by_name() -> None:
     missing = {
         name: reason
         for name in apothecary.games()
         if (reason := manifest(name).batch_jax_missing) is not None
     }
-    assert sorted(missing) == ["little-drop-of-poison", "tea-scones-arsenic"]
+    assert sorted(missing) == ["little-drop-of-poison"]
     for name, reason in missing.items():
         with pytest.raises(batch.NoBatchEngineError, match=f"{name} has no JAX batch engine"):
             batch_jax.load(name)
         assert "not written yet" in reason
-    assert batch_jax.engines() == ["in-vino-morte", "poison-pot"]
+    assert batch_jax.engines() == ["in-vino-morte", "poison-pot", "tea-scones-arsenic"]
     with pytest.raises(apothecary.UnknownGameError):
         batch_jax.load("no-such-game")
     with pytest.raises(apothecary.PlayerCountError):

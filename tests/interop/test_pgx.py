@@ -10,6 +10,7 @@ Planted bugs in the adapter show the comparison fails.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,8 @@ from pgx.experimental import auto_reset
 
 import apothecary
 from apothecary import batch
+from apothecary.batch import jax as batch_jax
+from apothecary.games.poison_pot.batch_jax import PoisonPotJax
 from apothecary.interop import pgx as apothecary_pgx
 
 CONFIGURATIONS: list[tuple[str, dict[str, Any]]] = [
@@ -44,10 +47,13 @@ def seeds_of(keys: Any) -> np.ndarray:
     return np.ascontiguousarray(bits).view(np.uint64).reshape(-1).view(np.int64)
 
 
-def follow(name: str, options: dict[str, Any], n: int = 32, steps: int = 40) -> None:
-    """Step the pgx env (jit, vmap) and the numpy engine with the same actions;
+def follow(
+    name: str, options: dict[str, Any], n: int = 32, steps: int = 40, traced: bool = True
+) -> None:
+    """Step the pgx env (jit, vmap; its JAX program where the game has one,
+    unless not ``traced``) and the numpy engine with the same actions;
     AssertionError where a game that has not ended yet differs."""
-    env = apothecary_pgx.make(name, **options)
+    env = apothecary_pgx.make(name, traced=traced, **options)
     engine = batch.load(name, **options)
     keys = jax.random.split(jax.random.PRNGKey(3), n)
     state = jax.jit(jax.vmap(env.init))(keys)
@@ -84,6 +90,96 @@ def follow(name: str, options: dict[str, Any], n: int = 32, steps: int = 40) -> 
 @pytest.mark.parametrize(("name", "options"), CONFIGURATIONS)
 def test_the_pgx_env_plays_the_batch_engines_games(name: str, options: dict[str, Any]) -> None:
     follow(name, options)
+
+
+def callbacks_in(env: apothecary_pgx.ApothecaryPgxEnv) -> int:
+    """How many host callbacks the env's jitted, vmapped init and step hold."""
+    keys = jax.random.split(jax.random.PRNGKey(0), 4)
+    state = jax.vmap(env.init)(keys)
+    action = jnp.zeros(4, jnp.int32)
+    text = str(jax.make_jaxpr(jax.vmap(env.init))(keys))
+    text += str(jax.make_jaxpr(jax.vmap(env.step))(state, action))
+    return text.count("pure_callback")
+
+
+@pytest.mark.parametrize("name", batch_jax.engines())
+def test_games_with_a_jax_program_trace_it_with_no_callback(name: str) -> None:
+    players = max(2, apothecary.game_class(name).info.min_players)
+    assert callbacks_in(apothecary_pgx.make(name, players=players)) == 0
+    # The guard sees a callback where there is one: the same game on the host.
+    assert callbacks_in(apothecary_pgx.make(name, players=players, traced=False)) > 0
+
+
+def test_games_without_a_program_keep_the_callback() -> None:
+    without = sorted(set(batch.engines()) - set(batch_jax.engines()))
+    assert without, "every game has a JAX program: this test has nothing left to check"
+    for name in without:
+        env = apothecary_pgx.make(
+            name, players=max(2, apothecary.game_class(name).info.min_players)
+        )
+        assert env.program is None and callbacks_in(env) > 0
+
+
+def traced_and_host(name: str, options: dict[str, Any], n: int = 32, steps: int = 60) -> int:
+    """Step the JAX-backed pgx env and the host-backed one (the numpy engine)
+    under jit with the same actions; AssertionError at the first difference
+    in any pgx field or any field of the game's state. Returns games ended."""
+    traced = apothecary_pgx.make(name, **options)
+    host = apothecary_pgx.make(name, traced=False, **options)
+    assert traced.program is not None and host.program is None
+    init = jax.random.split(jax.random.PRNGKey(5), n)
+    a, b = jax.jit(jax.vmap(traced.init))(init), jax.jit(jax.vmap(host.init))(init)
+    # pgx's auto_reset restarts a game as it ends, from the same key in both.
+    step_a = jax.jit(jax.vmap(auto_reset(traced.step, traced.init)))
+    step_b = jax.jit(jax.vmap(auto_reset(host.step, host.init)))
+    rng = np.random.default_rng(1)
+    ended = 0
+    for i in range(steps):
+        for field in (
+            "current_player",
+            "observation",
+            "rewards",
+            "terminated",
+            "legal_action_mask",
+        ):
+            np.testing.assert_array_equal(
+                np.asarray(getattr(a, field)),
+                np.asarray(getattr(b, field)),
+                err_msg=f"{i}: {field}",
+            )
+        for field, value in b._game.items():
+            np.testing.assert_array_equal(
+                np.asarray(a._game[field]), np.asarray(value), err_msg=f"{i}: {field}"
+            )
+        ended += int(np.asarray(b.rewards).any(axis=1).sum())
+        actions = jnp.asarray(batch.random_legal_actions(np.asarray(b.legal_action_mask), rng))
+        keys = jax.random.split(jax.random.PRNGKey(100 + i), n)
+        a, b = step_a(a, actions, keys), step_b(b, actions, keys)
+    return ended
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("in-vino-morte", {"players": 4, "cheese": True}),
+        ("poison-pot", {"players": 3, "radius": 1}),
+    ],
+)
+def test_a_jax_backed_step_under_jit_is_the_numpy_engines(
+    name: str, options: dict[str, Any]
+) -> None:
+    assert traced_and_host(name, options) > 0  # games ended (scored) and restarted
+
+
+def test_a_traced_draw_off_by_one_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    original = PoisonPotJax._advance_one
+
+    def shifted(self: PoisonPotJax, s: Any, a: Any, chance: Any) -> Any:
+        return original(self, dataclasses.replace(s, draws=s.draws + 1), a, chance)
+
+    monkeypatch.setattr(PoisonPotJax, "_advance_one", shifted)
+    with pytest.raises(AssertionError, match=r"observation|draws"):
+        traced_and_host("poison-pot", {"players": 2, "radius": 1}, n=8, steps=6)
 
 
 def test_it_is_a_pgx_env_with_pgx_sizes() -> None:
@@ -137,30 +233,52 @@ def test_a_pgx_style_random_play_loop_runs_under_jit(name: str) -> None:
     assert returns.sum() >= 32 and float(returns.sum()).is_integer()
 
 
-def test_a_codec_that_drops_the_keys_high_word_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    original = apothecary_pgx._Field.encode
+@pytest.mark.parametrize("traced", [True, False], ids=["traced", "host"])
+def test_a_codec_that_drops_the_keys_high_word_is_caught(
+    monkeypatch: pytest.MonkeyPatch, traced: bool
+) -> None:
+    if traced:
+        original_jax = apothecary_pgx._Field.from_jax
 
-    def low_word(self: Any, values: Any) -> Any:
-        held = original(self, values)
-        if self.wide:
-            held = held.copy()
-            held[..., 1] = 0
-        return held
+        def low_word_jax(self: Any, value: Any) -> Any:
+            held = original_jax(self, value)
+            return held.at[..., 1].set(0) if self.wide else held
 
-    monkeypatch.setattr(apothecary_pgx._Field, "encode", low_word)
+        monkeypatch.setattr(apothecary_pgx._Field, "from_jax", low_word_jax)
+    else:
+        original = apothecary_pgx._Field.encode
+
+        def low_word(self: Any, values: Any) -> Any:
+            held = original(self, values)
+            if self.wide:
+                held = held.copy()
+                held[..., 1] = 0
+            return held
+
+        monkeypatch.setattr(apothecary_pgx._Field, "encode", low_word)
     with pytest.raises(AssertionError, match="key"):
-        follow("poison-pot", {"players": 2, "radius": 1}, n=8, steps=4)
+        follow("poison-pot", {"players": 2, "radius": 1}, n=8, steps=4, traced=traced)
 
 
-def test_an_observation_of_the_wrong_seat_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    original = apothecary_pgx.ApothecaryPgxEnv._host_observe
-    monkeypatch.setattr(
-        apothecary_pgx.ApothecaryPgxEnv,
-        "_host_observe",
-        lambda self, held, player: original(self, held, np.asarray(player) + 1),
-    )
+@pytest.mark.parametrize("traced", [True, False], ids=["traced", "host"])
+def test_an_observation_of_the_wrong_seat_is_caught(
+    monkeypatch: pytest.MonkeyPatch, traced: bool
+) -> None:
+    cls = apothecary_pgx.ApothecaryPgxEnv
+    if traced:
+        original_jax = cls._traced_observe
+        monkeypatch.setattr(
+            cls, "_traced_observe", lambda self, held, player: original_jax(self, held, player + 1)
+        )
+    else:
+        original = cls._host_observe
+        monkeypatch.setattr(
+            cls,
+            "_host_observe",
+            lambda self, held, player: original(self, held, np.asarray(player) + 1),
+        )
     with pytest.raises(AssertionError, match="Arrays are not equal"):
-        follow("in-vino-morte", {"players": 3}, n=8, steps=4)
+        follow("in-vino-morte", {"players": 3}, n=8, steps=4, traced=traced)
 
 
 def test_module_docstring_example_runs() -> None:

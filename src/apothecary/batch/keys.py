@@ -54,7 +54,13 @@ def game_keys(seed: int | ArrayLike, n: int | None = None) -> U64:
     seeds = np.asarray(seed)
     if seeds.ndim != 1 or seeds.dtype.kind not in "iu":
         raise TypeError("seeds are a one-dimensional sequence of ints (or one int and n)")
-    return mix(mix(seeds.astype(np.int64).astype(np.uint64)) + _GOLDEN)
+    return seed_keys(seeds.astype(np.int64).astype(np.uint64))
+
+
+def seed_keys(seeds: U64) -> U64:
+    """The key of each game of ``game_keys(seeds)``, from its seed's 64 bits as
+    a uint64: operators only, so the pgx env makes the same keys under JAX."""
+    return mix(mix(seeds) + _GOLDEN)
 
 
 def episode_key(key: U64, episode: NDArray[np.int64]) -> U64:

@@ -17,12 +17,14 @@ state's ``current_player``, ``observation``, ``rewards``, ``terminated``,
 ``truncated``, ``legal_action_mask``) and its rules of play (an illegal action
 ends the game with pgx's penalty; a terminated state stays terminated, with
 zero rewards, until ``pgx.experimental.auto_reset`` or a new ``init``). It runs
-under ``jax.jit`` and ``jax.vmap``, but the game itself is not a JAX program:
-``init``, ``step`` and ``observe`` call the numpy batch engine on the host
-through ``jax.pure_callback`` (once per call for the whole vmapped batch), so
-the rules stay exactly the batch engine's (and so the scalar engine's). The
-cost: no accelerator, and a host round trip per call. A JAX backend of the
-batch programs (``[jax]``) would replace the callbacks.
+under ``jax.jit`` and ``jax.vmap``. Where the game has a JAX program
+(:mod:`apothecary.batch.jax`), ``init``, ``step`` and ``observe`` are that
+program's one-game functions, traced into the caller's own program (XLA fuses
+them into a rollout, and they run wherever the caller's JAX runs). A game
+without one calls the numpy batch engine on the host through
+``jax.pure_callback`` (once per call for the whole vmapped batch), at the cost
+of a host round trip per call and no accelerator. Either way the rules are
+exactly the batch engine's (and so the scalar engine's).
 
 What differs from pgx's own games: ``state.observation`` is the current
 player's observation tensor (float32, the scalar engine's layout); when a game
@@ -47,6 +49,9 @@ from pgx._src.struct import field as pgx_field
 
 from apothecary import batch
 from apothecary.batch.core import BatchGame, BatchState, legal_action_at
+from apothecary.batch.jax import JaxBatchGame, program_of
+from apothecary.batch.jax.core import first_max, x64
+from apothecary.batch.keys import seed_keys
 
 _VMAP = "broadcast_all"
 """How a callback meets ``jax.vmap``: every argument gets the batch axes, and
@@ -110,13 +115,29 @@ class _Field:
         pairs = np.ascontiguousarray(held, dtype=np.uint32).reshape(n, -1)
         return pairs.view(self.dtype).reshape(n, *self.shape)
 
+    def to_jax(self, held: Any) -> Any:
+        """One game's held value as the JAX program's field (call under
+        :func:`~apothecary.batch.jax.core.x64`: the pairs join into 8 bytes,
+        low word first, as :meth:`encode` splits them)."""
+        if not self.wide:
+            return held
+        return jax.lax.bitcast_convert_type(held, jnp.dtype(self.dtype))
+
+    def from_jax(self, value: Any) -> Any:
+        """One game's JAX field as held (under ``x64``; :meth:`to_jax` reversed)."""
+        if not self.wide:
+            return value.astype(self.dtype)
+        return jax.lax.bitcast_convert_type(value, jnp.uint32)
+
 
 class ApothecaryPgxEnv(pgx.Env):  # type: ignore[misc]
     """A game with a batch engine as a ``pgx.Env``; :func:`make` makes one."""
 
-    def __init__(self, engine: BatchGame[Any]) -> None:
+    def __init__(self, engine: BatchGame[Any], *, traced: bool = True) -> None:
         super().__init__()
         self.engine = engine
+        self.program: JaxBatchGame[Any] | None = program_of(engine) if traced else None
+        """The game's JAX program, traced into the caller's; None: the host callbacks."""
         sample = engine.init(0, 1)
         self._state_class = type(sample)
         self._fields = [
@@ -152,19 +173,26 @@ class ApothecaryPgxEnv(pgx.Env):  # type: ignore[misc]
 
     def _init(self, key: Any) -> ApothecaryPgxState:
         bits = jax.random.bits(key, (2,), jnp.uint32)
+        if self.program is not None:
+            return self._state(self._traced_init(bits), jnp.zeros((), jnp.int32))
         out = jax.pure_callback(self._host_init, self._step_result, bits, vmap_method=_VMAP)
         return self._state(out, jnp.zeros((), jnp.int32))
 
     def _step(self, state: ApothecaryPgxState, action: Any, key: Any) -> ApothecaryPgxState:
         del key  # chance comes from each game's own key, inside the state
-        out = jax.pure_callback(
-            self._host_step, self._step_result, state._game, action, vmap_method=_VMAP
-        )
+        if self.program is not None:
+            out = self._traced_step(state._game, action)
+        else:
+            out = jax.pure_callback(
+                self._host_step, self._step_result, state._game, action, vmap_method=_VMAP
+            )
         # A finished game keeps the seat that ended it to move (pgx observes it).
         player = jnp.where(out["terminated"], state.current_player, out["current_player"])
         return self._state(out, player, state._step_count)
 
     def _observe(self, state: ApothecaryPgxState, player_id: Any) -> Any:
+        if self.program is not None:
+            return self._traced_observe(state._game, player_id)
         return jax.pure_callback(
             self._host_observe, self._observation, state._game, player_id, vmap_method=_VMAP
         )
@@ -204,6 +232,61 @@ class ApothecaryPgxEnv(pgx.Env):  # type: ignore[misc]
             "terminated": shaped(state.terminated),
         }
 
+    # -- the JAX program, traced (one game: pgx's own vmap lays it over games) ------
+
+    def _traced_init(self, bits: Any) -> dict[str, Any]:
+        """:meth:`_host_init` for one game, as the JAX program: the same seed
+        (the two words, low first), so the same key and opening."""
+        assert self.program is not None
+        with x64():
+            seed: Any = jax.lax.bitcast_convert_type(bits, jnp.uint64)
+            key: Any = seed_keys(seed)  # numpy-typed, run on JAX arrays
+            return self._traced_result(self.program.opening_one(key))
+
+    def _traced_step(self, held: dict[str, Any], action: Any) -> dict[str, Any]:
+        """:meth:`_host_step` for one game, as the JAX program (chance drawn
+        from the game's key, as the numpy engine draws it)."""
+        program = self.program
+        assert program is not None
+        with x64():
+            state = self._traced_state(held)
+            mask = state.legal_action_mask
+            played = jnp.asarray(action).astype(jnp.int64)
+            inside = (played >= 0) & (played < mask.shape[0])
+            legal = inside & mask[jnp.clip(played, 0, mask.shape[0] - 1)]
+            # An illegal action (pgx ends the game with its penalty and keeps
+            # this state) plays the first legal one, as the host does.
+            chosen = jnp.where(legal, played, first_max(mask).astype(jnp.int64))
+            chance = jnp.full((program.max_chance_per_step,), -1, jnp.int64)
+            return self._traced_result(program.step_one(state, chosen, chance))
+
+    def _traced_observe(self, held: dict[str, Any], player: Any) -> Any:
+        """:meth:`_host_observe` for one game: the seat's row of the program's
+        observation of every seat."""
+        assert self.program is not None
+        with x64():
+            every = self.program._observe_one(self._traced_state(held))
+            seat = jnp.asarray(player).astype(jnp.int32) % self.engine.num_players
+            return every[seat].astype(jnp.float32)
+
+    def _traced_state(self, held: dict[str, Any]) -> Any:
+        """One game's held fields as the program's state (under ``x64``)."""
+        assert self.program is not None
+        fields = {f.name: f.to_jax(held[f.name]) for f in self._fields}
+        return self.program._state_class(**fields)
+
+    def _traced_result(self, state: Any) -> dict[str, Any]:
+        """:meth:`_result` for one game of the program (under ``x64``)."""
+        return {
+            "game": {f.name: f.from_jax(getattr(state, f.name)) for f in self._fields},
+            "current_player": jnp.maximum(state.current_player, 0).astype(jnp.int32),
+            "legal_action_mask": state.legal_action_mask,
+            "rewards": state.rewards.astype(jnp.float32),
+            "terminated": state.terminated,
+        }
+
+    # -- the numpy engine, on the host ------------------------------------------------
+
     def _host_init(self, bits: NDArray[np.uint32]) -> dict[str, Any]:
         lead = bits.shape[:-1]
         pairs = np.ascontiguousarray(bits, dtype=np.uint32).reshape(-1, 2)
@@ -232,11 +315,15 @@ class ApothecaryPgxEnv(pgx.Env):  # type: ignore[misc]
         return seen.reshape((*lead, -1))
 
 
-def make(name: str, /, players: int | None = None, **options: Any) -> ApothecaryPgxEnv:
+def make(
+    name: str, /, players: int | None = None, *, traced: bool = True, **options: Any
+) -> ApothecaryPgxEnv:
     """The ``pgx.Env`` of a game with a batch engine, configured as
     :func:`apothecary.batch.load` configures it (``pgx.make`` knows only pgx's
-    own games: this is the one line a pgx program changes)."""
-    return ApothecaryPgxEnv(batch.load(name, players, **options))
+    own games: this is the one line a pgx program changes). It runs the game's
+    JAX program where it has one; ``traced=False`` calls the numpy engine on
+    the host instead (the same games, for a comparison)."""
+    return ApothecaryPgxEnv(batch.load(name, players, **options), traced=traced)
 
 
 __all__ = ["ApothecaryPgxEnv", "ApothecaryPgxState", "make"]

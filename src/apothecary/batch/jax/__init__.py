@@ -54,17 +54,26 @@ def load(name: str, /, players: int | None = None, **options: Any) -> JaxBatchGa
     errors). Raises NoBatchEngineError, naming the reason, for a game with no
     JAX program."""
     engine = batch.load(name, players, **options)  # the numpy engine's checks and errors
-    where = manifest(name).batch_jax
-    if where is None:
+    program = program_of(engine)
+    if program is None:
         missing = manifest(name).batch_jax_missing
         reason = missing or "no JAX program is registered for it"
         raise batch.NoBatchEngineError(
             f"{name} has no JAX batch engine: {reason}; the games that have one are: "
             f"{', '.join(engines())}"
         )
+    return program
+
+
+def program_of(engine: batch.BatchGame[Any]) -> JaxBatchGame[Any] | None:
+    """The JAX program of a configured numpy engine (same configuration), or
+    None for a game without one (the pgx env then calls the numpy engine)."""
+    where = manifest(engine.name).batch_jax
+    if where is None:
+        return None
     maker = resolve(where)
     program: JaxBatchGame[Any] = maker(engine)
     return program
 
 
-__all__ = ["JaxBatchGame", "engines", "load", "programs"]
+__all__ = ["JaxBatchGame", "engines", "load", "program_of", "programs"]

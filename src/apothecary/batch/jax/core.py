@@ -106,6 +106,16 @@ def put(vector: Any, index: Any, value: Any) -> Any:
     return jnp.where(hit, jnp.asarray(value).astype(vector.dtype), vector)
 
 
+def first_max(vector: Any) -> Any:
+    """``jnp.argmax`` of one game's vector (the first of its largest entries),
+    as a compare and a min. A program traced into a caller's own ``jit`` (the
+    pgx env) is lowered outside :func:`x64`, and ``argmax`` is one of the
+    primitives whose lowering traces again there, with 32-bit indices that no
+    longer match its 64-bit result; compares, selects and reductions do not."""
+    index = jnp.arange(vector.shape[0])
+    return jnp.min(jnp.where(vector == vector.max(), index, vector.shape[0]))
+
+
 class JaxBatchGame(Generic[S]):
     """A batch engine run as JAX programs: ``init``, ``step`` and ``observation``
     as the numpy engine's (:class:`~apothecary.batch.core.BatchGame`), on JAX arrays.
@@ -126,7 +136,7 @@ class JaxBatchGame(Generic[S]):
         if self.opening_chance:  # pragma: no cover - no such program yet
             raise ApothecaryError(f"{self.name}: the JAX backend has no opening chance yet")
         opening = engine._start(game_keys(0, 1), np.zeros(1, dtype=np.int64))
-        register_state(type(opening))
+        self._state_class: type[S] = register_state(type(opening))
         # The position every game starts from (no opening chance): one game,
         # without its leading axis, broadcast into the games that restart.
         self._opening = {
@@ -192,6 +202,26 @@ class JaxBatchGame(Generic[S]):
         """The compiled step: every game advances; then the games that had
         ended start again from the opening position on their next episode."""
         moved = jax.vmap(self._advance_one)(state, actions, chance)
+        return self._reset(state, moved)
+
+    def step_one(self, state: S, action: jax.Array, chance: jax.Array) -> S:
+        """One game's whole step (no leading axis; ``chance`` its
+        ``(max_chance_per_step,)`` outcomes, -1 to draw): advance, score a game
+        this step ends (:meth:`_score_one`), restart a game that had ended.
+        Traceable (call it under :func:`x64`), for a caller that lays its own
+        ``vmap`` over games: the pgx env's ``step``. It equals one row of
+        :meth:`step` with ``check=False``."""
+        moved = self._score_one(state, self._advance_one(state, action, chance))
+        return self._reset(state, moved)
+
+    def _score_one(self, before: S, moved: S) -> S:
+        """One game's rewards after its advance, where the batch step scores
+        apart (:meth:`_step_all`'s own pass); the default: the advance did it."""
+        return moved
+
+    def _reset(self, state: S, moved: S) -> S:
+        """``moved`` with the games that had ended (``state.terminated``)
+        started again on their next episode: for a batch or for one game."""
         ended = state.terminated
         changes: dict[str, Any] = {}
         for f in dataclasses.fields(state):
@@ -199,12 +229,20 @@ class JaxBatchGame(Generic[S]):
                 continue
             new = getattr(moved, f.name)
             fresh = jnp.asarray(self._opening[f.name], dtype=new.dtype)
-            where = ended.reshape(ended.shape + (1,) * (new.ndim - 1))
+            # A field's own axes follow the games' (none for one game).
+            where = ended.reshape(ended.shape + (1,) * (new.ndim - ended.ndim))
             changes[f.name] = jnp.where(where, fresh, new)
         changes["episode"] = state.episode + ended
         # Typed where it is made: without JAX installed the checker sees ``moved`` as Any.
         reset: S = replace(moved, **changes)
         return reset
+
+    def opening_one(self, key: jax.Array) -> S:
+        """One new game (no leading axis) with root ``key`` (uint64; under
+        :func:`x64`): the opening position, as :meth:`init` starts it."""
+        fields: dict[str, Any] = {k: jnp.asarray(v) for k, v in self._opening.items()}
+        fields["key"] = key.astype(jnp.uint64)
+        return self._state_class(**fields)
 
     def _advance_one(self, state: S, action: jax.Array, chance: jax.Array) -> S:
         """One game's step (a game of the batch, without the leading axis)."""

@@ -18,7 +18,7 @@ import jax
 import jax.numpy as jnp
 
 from apothecary.batch.core import TERMINAL_PLAYER
-from apothecary.batch.jax.core import JaxBatchGame, pick, put, replace
+from apothecary.batch.jax.core import JaxBatchGame, first_max, pick, put, replace
 from apothecary.games.in_vino_morte.batch import (
     InVinoMorteBatch,
     InVinoMorteBatchState,
@@ -124,7 +124,7 @@ class InVinoMorteJax(JaxBatchGame[InVinoMorteBatchState]):
         rewards = jnp.where(over, winners / jnp.maximum(winners.sum(), 1), 0.0)
         # The next dealer: the first living seat counter-clockwise from the dealer.
         around = pick(jnp.asarray(self.engine._counter_clockwise), s.dealer)
-        dealer = pick(around, jnp.argmax(self._gather(alive, around)))
+        dealer = pick(around, first_max(self._gather(alive, around)))
         revealed_state = replace(
             s,
             alive=alive,

@@ -137,6 +137,15 @@ class PoisonPotJax(JaxBatchGame[PoisonPotBatchState]):
         rewards, _ = jax.lax.while_loop(more, one_block, (moved.rewards, ended))
         return replace(moved, rewards=rewards)
 
+    def _score_one(self, before: State, moved: State) -> State:
+        """One game's rewards when this step ends it (the pgx env's step):
+        a ``lax.cond``, which under a caller's ``vmap`` scores every game."""
+        ended = (moved.phase == OVER) & ~before.terminated
+        rewards = jax.lax.cond(
+            ended, lambda: self._rewards(moved.cells, moved.pot), lambda: moved.rewards
+        )
+        return replace(moved, rewards=rewards)
+
     def _rewards(self, cells: Array, pot: Array) -> Array:
         """A finished game's rewards: the winners (best scores) share 1."""
         scores = self._final_scores(cells, pot)

@@ -18,10 +18,7 @@ MANIFEST = GameManifest(
     table=TableFiles("apothecary.games.tea_scones_arsenic", modules=("layout.js",)),
     tutorial="apothecary.games.tea_scones_arsenic:tutorial.json",
     batch="apothecary.games.tea_scones_arsenic.batch:TeaSconesArsenicBatch",
-    batch_jax_missing=(
-        "its JAX program is not written yet (the numpy engine's turn, draw-by-kind "
-        "dose and cup rules have not been ported); use apothecary.batch.load"
-    ),
+    batch_jax="apothecary.games.tea_scones_arsenic.batch_jax:make",
 )
 """Everything about Tea, Scones and Arsenic that the registry and the front ends read."""
 
