@@ -43,6 +43,9 @@ CHAT_LIMIT = 500
 CHAT_KEPT = 200
 """Chat messages a room keeps in memory and sends to a viewer who connects."""
 
+TURN_HOURS_MAX = 720
+"""The longest turn of a turn-based room: 30 days, in hours."""
+
 OPEN = "open"
 HUMAN = "human"
 BOT = "bot"
@@ -272,6 +275,12 @@ class Settings:
 
     turn_seconds: float | None = None
     """Seconds a human has for each move; None: no timer."""
+    turn_hours: float | None = None
+    """A turn-based room: hours a person has for each turn (1 to
+    :data:`TURN_HOURS_MAX`), instead of ``turn_seconds``; the room waits in the
+    store with nobody connected, and the person to move is told
+    (:mod:`apothecary.server.turnmail`). A turn that runs out is played by the
+    fallback bot for that turn only: the person keeps the seat."""
     match_target: int | None = None
     """Play a series: the first to this many wins takes it. None: single games."""
     listed: bool = True
@@ -297,6 +306,18 @@ class Settings:
     def from_json(cls, data: dict[str, Any]) -> Settings:
         """The inverse of :meth:`to_json`."""
         return cls(**data)
+
+    @property
+    def turn_based(self) -> bool:
+        """Whether each turn lasts hours or days (``turn_hours``)."""
+        return self.turn_hours is not None
+
+    @property
+    def turn_limit(self) -> float | None:
+        """Seconds a person has for each move, from either setting; None: no timer."""
+        if self.turn_hours is not None:
+            return self.turn_hours * 3600.0
+        return self.turn_seconds
 
 
 @dataclass(frozen=True)
@@ -464,6 +485,11 @@ class Room:
             raise RatedWithHints("a rated room gives no hints; turn one of the two off")
         if settings.turn_seconds is not None and not 1 <= settings.turn_seconds <= 86400:
             raise RoomError("turn_seconds must be between 1 and 86400")
+        if settings.turn_hours is not None:
+            if not 1 <= settings.turn_hours <= TURN_HOURS_MAX:
+                raise RoomError(f"turn_hours must be between 1 and {TURN_HOURS_MAX}")
+            if settings.turn_seconds is not None:
+                raise RoomError("a room has turn_seconds or turn_hours, not both")
         if settings.match_target is not None and not 1 <= settings.match_target <= 99:
             raise RoomError("match_target must be between 1 and 99")
         token = new_token()
@@ -725,6 +751,9 @@ class Room:
             changes = self.back(actor, now)
         self._play(action, bot)
         changes.actions.append(row)
+        if bot is not None and self._for_one_turn(actor):
+            # Turn-based: the bot played the turn that ran out, the seat is the person's again.
+            changes.extend(self.back(actor, now))
         if state.is_terminal():
             self._finish(changes)
         else:
@@ -759,9 +788,9 @@ class Room:
         changes.finished = (self.game_no, self.outcome)
 
     def _arm_timer(self, now: float) -> None:
-        """A human to move gets ``turn_seconds`` from now; anyone else none."""
+        """A human to move gets the turn's time from now; anyone else none."""
         pending = self.pending()
-        seconds = self.settings.turn_seconds
+        seconds = self.settings.turn_limit
         if pending is not None and pending.kind == "human" and seconds is not None:
             self.deadline = now + seconds
         else:
@@ -784,6 +813,12 @@ class Room:
         place.hand_to_bot(place.level, TIMEOUT)
         self.deadline = None
         return self._notice(BOT_PLAYS, pending.seat, now, level=place.level, reason=TIMEOUT)
+
+    def _for_one_turn(self, seat: int) -> bool:
+        """Whether the bot playing for ``seat`` plays one turn only: a turn-based
+        room's seat whose time ran out (the host's hand-over lasts)."""
+        place = self.seats[seat]
+        return self.settings.turn_based and place.away and place.away_reason == TIMEOUT
 
     def back(self, seat: int, now: float) -> Changes:
         """A person takes their seat back from the bot."""
