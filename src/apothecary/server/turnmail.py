@@ -27,7 +27,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import sqlalchemy as sa
 
-from apothecary.core.errors import ApothecaryError
+from apothecary.core.errors import BadOptionError
 from apothecary.server.accounts import AccountError, token_hash
 from apothecary.server.store import Store, seat_links, turn_mails, users
 
@@ -40,7 +40,7 @@ EMAIL_MAX = 254
 """The longest e-mail address (RFC 5321's path limit)."""
 
 
-class SmtpUrlError(ApothecaryError):
+class SmtpUrlError(BadOptionError):
     """An ``--smtp`` URL that is not ``smtp://`` or ``smtps://`` with a host."""
 
     code = "bad_smtp_url"

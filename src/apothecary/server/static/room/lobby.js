@@ -157,7 +157,8 @@ export class RoomLobby {
     const defaults = Object.fromEntries((room.game.options || []).map((o) => [o.name, o.default]));
     const changed = options.filter(([k, v]) => defaults[k] !== v);
     facts.push(`${room.info.players} players`);
-    facts.push(settings.turn_seconds ? `${Math.round(settings.turn_seconds)} s a move` : "no turn timer");
+    if (settings.turn_hours) facts.push(`turn-based: ${settings.turn_hours} h a turn`);
+    else facts.push(settings.turn_seconds ? `${Math.round(settings.turn_seconds)} s a move` : "no turn timer");
     if (settings.match_target) facts.push(`a series: first to ${settings.match_target} wins`);
     facts.push(settings.listed === false ? "unlisted" : "listed");
     if (settings.hints) facts.push("hints on: a seat may ask the strongest bot on its turn");
