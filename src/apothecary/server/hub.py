@@ -737,12 +737,10 @@ class Hub:
         pending = room.pending()
         if pending is None or pending.kind != "human" or pending.seat is None:
             return
-        token_hash = room.seats[pending.seat].token_hash
-        if token_hash is None:
+        token_hash, turn = room.seats[pending.seat].token_hash, room.turn_key
+        if token_hash is None or turn is None:
             return
-        self.turns.tell(
-            Turn(room.code, pending.state_id, token_hash, pending.seat, room.game.info.title)
-        )
+        self.turns.tell(Turn(room.code, turn, token_hash, pending.seat, room.game.info.title))
 
     def _unwatched(self, live: _Live) -> bool:
         """Whether nobody has been connected to the room for ``pause_after`` seconds

@@ -423,6 +423,9 @@ class Room:
         self.state: State | None = None
         self.deadline: float | None = None
         self.log: list[list[dict[str, JSON]]] = []
+        self._run: tuple[int, int] | None = None
+        """The seat that made the last move (not chance's) and the step its run of
+        moves began at: a turn, as a person sees it (:attr:`turn_key`)."""
         """Per action of the current game: its event for each seat, then the spectator."""
         self.chat: list[dict[str, JSON]] = []
         self.chat_count = 0
@@ -623,6 +626,7 @@ class Room:
         self.state = self.game.new_initial_state()
         self.status = "playing"
         self.log = []
+        self._run = None
         self.notices = []
         self.outcome = None
         self.seating = [self._seat_label(i) for i in range(len(self.seats))]
@@ -648,6 +652,19 @@ class Room:
         """Names the position: ``game:step``. An action carries the id it was
         chosen in, so one chosen in a position that has changed is refused."""
         return f"{self.game_no}:{self.step}"
+
+    @property
+    def turn_key(self) -> str | None:
+        """Names the turn of the seat to move: ``game:seat:step``, the step its turn
+        began at. Moves a seat makes one after another (chance between them or not)
+        are one turn: a turn-based room's mail goes once a turn, not once a move.
+        None when no seat is to move."""
+        pending = self.pending()
+        if pending is None or pending.seat is None:
+            return None
+        seat = pending.seat
+        began = self._run[1] if self._run is not None and self._run[0] == seat else self.step
+        return f"{self.game_no}:{seat}:{began}"
 
     def pending(self) -> Pending | None:
         """What the room waits for, or None (lobby; a finished game or series)."""
@@ -751,9 +768,13 @@ class Room:
             changes = self.back(actor, now)
         self._play(action, bot)
         changes.actions.append(row)
-        if bot is not None and self._for_one_turn(actor):
-            # Turn-based: the bot played the turn that ran out, the seat is the person's again.
-            changes.extend(self.back(actor, now))
+        if self.settings.turn_based and state.current_player() != CHANCE:
+            # Turn-based: a bot played the turn that ran out (each of its moves, chance
+            # between them or not); once another seat is to move, the seat is the person's.
+            mover = state.current_player()
+            for seat in range(len(self.seats)):
+                if seat != mover and self._for_one_turn(seat):
+                    changes.extend(self.back(seat, now))
         if state.is_terminal():
             self._finish(changes)
         else:
@@ -768,6 +789,9 @@ class Room:
         # (State.describe_action_for_all): what is added here is for all alike.
         events = state.describe_action_for_all(action)
         step = state.move_number()
+        actor = state.current_player()
+        if actor != CHANCE and (self._run is None or self._run[0] != actor):
+            self._run = (actor, step)
         for event in {id(event): event for event in events}.values():
             event["step"] = step
             if bot is not None:

@@ -139,7 +139,7 @@ class Sender(Protocol):
 
 @dataclass(frozen=True)
 class Turn:
-    """A turn that may be mailed: the room, the turn's state id, the seat's token
+    """A turn that may be mailed: the room, the turn (:attr:`Room.turn_key`), the seat's token
     hash and chair, and what the mail says of the room."""
 
     room: str
@@ -152,9 +152,7 @@ class Turn:
 class TurnMail:
     """Mails each turn of a turn-based room to the account whose seat is to move."""
 
-    def __init__(
-        self, store: Store, sender: Sender, site: str, clock: Callable[[], float]
-    ) -> None:
+    def __init__(self, store: Store, sender: Sender, site: str, clock: Callable[[], float]) -> None:
         self.store, self.sender, self.clock = store, sender, clock
         self.site = site.rstrip("/")
         self._sending: set[asyncio.Task[None]] = set()

@@ -69,9 +69,7 @@ async def mail_settings(store: StoreDep, session: SessionDep) -> MailSettings:
     return MailSettings(**found)
 
 
-@router.post(
-    PREFIX + "/email", summary="Set the address for your-turn mails", dependencies=CHANGES
-)
+@router.post(PREFIX + "/email", summary="Set the address for your-turn mails", dependencies=CHANGES)
 async def set_mail(store: StoreDep, session: SessionDep, body: MailSettings) -> MailSettings:
     """The settings as kept (400 ``bad_email`` for an address that is not one)."""
     kept = await store.run(turnmail.set_mail, store, session.user.id, body.email, body.turn_mail)
