@@ -457,6 +457,11 @@ class _Plan:
     """``bot_seconds``, ``hint_seconds``, ``hints_per_minute``, ``pause_after``."""
 
 
+def _mail(plan: _Plan) -> dict[str, Any]:
+    """The mail's part of the WebConfig: the SMTP server, and what links start with."""
+    return {"smtp": plan.smtp, "site_url": plan.public_url or f"http://{plan.host}:{plan.port}"}
+
+
 def _check_redis(url: str) -> None:
     """One clear line, before listening, when Redis cannot be reached."""
     import redis
@@ -518,8 +523,7 @@ def _run_server(plan: _Plan, sockets: list[Any] | None, announce: bool) -> None:
             address_rate_per_second=4 * plan.socket_rate,
             address_rate_burst=max(120, int(12 * plan.socket_rate)),
             public_url=plan.public_url,
-            smtp=plan.smtp,
-            site_url=plan.public_url or f"http://{plan.host}:{plan.port}",
+            **_mail(plan),
             request_timeout=plan.request_timeout,
             connections_per_address=plan.connections_per_address,
             accounts=plan.accounts or AccountConfig(),
