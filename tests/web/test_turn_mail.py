@@ -17,15 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 import sqlalchemy as sa
 from serving import free_port, host_headers, server_process, sqlite_url
+from smtp_sink import smtp_sink
 from websockets.sync.client import connect
 
 from apothecary.server.store import rooms
-
-pytest.importorskip("aiosmtpd")
-from smtp_sink import smtp_sink  # noqa: E402  (needs aiosmtpd)
 
 SAME = {"X-Apothecary": "1"}
 PASSWORD = "correct horse battery"
