@@ -214,16 +214,18 @@ class TurnMail:
                     users.update().where(users.c.id == row["id"]).values(mail_token=unsubscribe)
                 )
             try:
-                connection.execute(
-                    turn_mails.insert().values(
-                        room=turn.room,
-                        turn=turn.turn,
-                        user_id=row["id"],
-                        token_hash=turn.token_hash,
-                        link_hash=token_hash(link),
-                        sent=now,
+                # A savepoint: PostgreSQL aborts a transaction whose insert failed.
+                with connection.begin_nested():
+                    connection.execute(
+                        turn_mails.insert().values(
+                            room=turn.room,
+                            turn=turn.turn,
+                            user_id=row["id"],
+                            token_hash=turn.token_hash,
+                            link_hash=token_hash(link),
+                            sent=now,
+                        )
                     )
-                )
             except sa.exc.IntegrityError:  # another process mailed it meanwhile
                 return None
             return str(row["email"]), str(row["name"]), link, str(unsubscribe)
