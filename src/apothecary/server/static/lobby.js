@@ -217,7 +217,13 @@ function setupForm(game) {
     "select",
     { id: "turn-hours", name: "turn_hours", "aria-label": t("Time per turn") },
     h("option", { value: "" }, t("Live (play now)")),
-    [1, 12, 24, 72, 168].map((hours) => h("option", { value: `${hours}` }, hours < 24 ? t("{n} h a turn", { n: hours }) : t("{n} days a turn", { n: hours / 24 }))),
+    [1, 12, 24, 72, 168].map((hours) =>
+      h(
+        "option",
+        { value: `${hours}` },
+        hours < 24 ? tn("{count} hour a turn", "{count} hours a turn", hours) : tn("{count} day a turn", "{count} days a turn", hours / 24),
+      ),
+    ),
   );
   const [seriesOn, seriesTarget] = switchedNumber(
     { id: "series-on", name: "series_on" },
