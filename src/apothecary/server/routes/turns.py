@@ -106,14 +106,30 @@ async def _unsubscribe(store: Store, token: str) -> HTMLResponse:
     )
 
 
-@router.get("/unsubscribe", summary="No more your-turn mails, in one click", response_model=None)
+PAGE: dict[int | str, dict[str, Any]] = {
+    404: {"description": "No account's token", "content": {"text/html": {}}}
+}
+"""The unsubscribe routes answer an HTML page, a refusal too."""
+
+
+@router.get(
+    "/unsubscribe",
+    summary="No more your-turn mails, in one click",
+    response_class=HTMLResponse,
+    responses=PAGE,
+)
 async def unsubscribe_page(store: StoreDep, token: Token) -> HTMLResponse:
     """The mail's unsubscribe link: done at once, no sign-in needed (the token is
     the proof); a page says so."""
     return await _unsubscribe(store, token)
 
 
-@router.post("/unsubscribe", summary="The same, for mail programs (RFC 8058)", response_model=None)
+@router.post(
+    "/unsubscribe",
+    summary="The same, for mail programs (RFC 8058)",
+    response_class=HTMLResponse,
+    responses=PAGE,
+)
 async def unsubscribe_post(store: StoreDep, token: Token) -> HTMLResponse:
     """A mail program's own unsubscribe button (``List-Unsubscribe-Post``)."""
     return await _unsubscribe(store, token)
