@@ -18,14 +18,14 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from serving import host_headers, make_room
-from test_accounts import QUICK, SAME, sign_up
+from test_accounts import GOOD, QUICK, SAME, sign_up
 from test_http_api import claim
 
 from apothecary.core.errors import BadOptionError
 from apothecary.server.app import WebConfig, create_app
 from apothecary.server.hub import HubConfig
 from apothecary.server.room import TIMEOUT, Room, RoomError, Settings
-from apothecary.server.store import Store, rooms, turn_mails
+from apothecary.server.store import Store, rooms, turn_mails, users
 from apothecary.server.turnmail import (
     BadEmail,
     SmtpConfig,
@@ -371,3 +371,25 @@ def test_a_bad_address_is_refused(tmp_path: Path) -> None:
             "email": None,
             "turn_mail": True,
         }
+
+
+def test_a_deleted_account_leaves_no_address_or_mail_record(db_url: str) -> None:
+    """docs/turn-based.md: "deleting the account deletes it and every record of the
+    mails sent to it"."""
+    clock, outbox = Clock(), Outbox()
+    with app_on(db_url, clock, outbox) as client:
+        _room, _tokens, cookies = turn_based_room(client)
+        settle(client)
+        (first,) = outbox.messages
+        name = first["To"].split("@")[0]
+        client.cookies.clear()
+        client.cookies.set("apothecary_session", cookies[name])
+        gone = client.post("/api/account/delete", json={"password": GOOD}, headers=SAME)
+        assert gone.status_code == 200, gone.text
+        assert client.post("/api/turn-link", json={"link": link_of(first)}).status_code == 404
+    engine = sa.create_engine(db_url)
+    with engine.connect() as connection:
+        assert connection.execute(sa.select(sa.func.count()).select_from(turn_mails)).scalar() == 0
+        addresses = connection.execute(sa.select(users.c.email)).scalars().all()
+    engine.dispose()
+    assert addresses == [f"{'bob' if name == 'ann' else 'ann'}@example.org"]
