@@ -393,3 +393,36 @@ def test_a_deleted_account_leaves_no_address_or_mail_record(db_url: str) -> None
         addresses = connection.execute(sa.select(users.c.email)).scalars().all()
     engine.dispose()
     assert addresses == [f"{'bob' if name == 'ann' else 'ann'}@example.org"]
+
+
+def test_on_vacation_the_turns_clock_waits(db_url: str) -> None:
+    """docs/turn-based.md: "while an account is on vacation, a turn of theirs whose
+    time runs out waits: its deadline moves to the vacation's end, and no bot plays"."""
+    clock, outbox = Clock(), Outbox()
+    with app_on(db_url, clock, outbox) as client:
+        room, _tokens, cookies = turn_based_room(client)
+        code = room["code"]
+        settle(client)
+        name = outbox.messages[0]["To"].split("@")[0]
+        client.cookies.clear()
+        client.cookies.set("apothecary_session", cookies[name])
+        away = client.post("/api/account/vacation", json={"days": 3}, headers=SAME)
+        assert away.status_code == 200, away.text
+        assert away.json() == {"until": pytest.approx(T0 + 3 * DAY), "days_left": 11}
+        too_long = client.post("/api/account/vacation", json={"days": 12}, headers=SAME)
+        assert too_long.status_code == 409 and too_long.json()["error"] == "vacation_spent"
+        before = stored(db_url, code)
+        clock.now = T0 + DAY + 60
+        wait_until(lambda: (stored(db_url, code)["alive"] or 0) >= clock.now)
+    with app_on(db_url, clock, outbox) as client:
+        # The timer fires at once (its deadline is past) and moves to the vacation's end.
+        after = wait_until(lambda: (row := stored(db_url, code))["deadline"] > T0 + 2 * DAY and row)
+        assert after["deadline"] == pytest.approx(T0 + 3 * DAY)
+        assert after["seats"] == before["seats"], "no bot took the seat"
+        assert after["game_no"] == before["game_no"]
+        settle(client)
+        assert len(outbox.messages) == 1
+        # Back early: the whole days not begun are given back.
+        client.cookies.set("apothecary_session", cookies[name])
+        back = client.post("/api/account/vacation", json={"days": 0}, headers=SAME)
+        assert back.json() == {"until": None, "days_left": 12}

@@ -47,7 +47,7 @@ from apothecary.server.room import (
     hash_token,
 )
 from apothecary.server.store import IMPORT_GRACE, LeaseLost, Store
-from apothecary.server.turnmail import Turn, TurnMail
+from apothecary.server.turnmail import Turn, TurnMail, vacation_until
 
 log = logging.getLogger("apothecary.server")
 
@@ -742,6 +742,20 @@ class Hub:
             return
         self.turns.tell(Turn(room.code, turn, token_hash, pending.seat, room.game.info.title))
 
+    async def _vacation(self, room: Room) -> float | None:
+        """When the vacation of the person to move in a turn-based room ends, if
+        they are on one (their turn's clock waits until then); None if not."""
+        pending = room.pending()
+        if not room.settings.turn_based or pending is None or pending.seat is None:
+            return None
+        token_hash = room.seats[pending.seat].token_hash
+        if token_hash is None:
+            return None
+        until: float | None = await asyncio.to_thread(
+            vacation_until, self.store, room.code, token_hash, self.config.clock()
+        )
+        return until
+
     def _unwatched(self, live: _Live) -> bool:
         """Whether nobody has been connected to the room for ``pause_after`` seconds
         (a turn-based room is played with nobody connected: never)."""
@@ -807,9 +821,12 @@ class Hub:
 
     async def _timer(self, live: _Live, state_id: str, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - self.config.clock()))
+        until = await self._vacation(live.room)
         async with live.lock:
             live.waiter = None
-            changes = live.room.timeout(max(self.config.clock(), deadline), state_id)
+            changes = None if until is None else live.room.postpone(state_id, until)
+            if changes is None:
+                changes = live.room.timeout(max(self.config.clock(), deadline), state_id)
             if changes is not None:
                 await self._change_locked(live, lambda room, now: changes)
 

@@ -838,6 +838,22 @@ class Room:
         self.deadline = None
         return self._notice(BOT_PLAYS, pending.seat, now, level=place.level, reason=TIMEOUT)
 
+    def postpone(self, state_id: str, until: float) -> Changes | None:
+        """The timer ran out at ``state_id`` while the person to move is on vacation
+        (turn-based rooms, docs/turn-based.md): the turn's deadline moves on to
+        ``until``, the vacation's end. None when stale, or ``until`` is no later."""
+        pending = self.pending()
+        if (
+            pending is None
+            or pending.kind != "human"
+            or pending.state_id != state_id
+            or self.deadline is None
+            or until <= self.deadline
+        ):
+            return None
+        self.deadline = until
+        return Changes()
+
     def _for_one_turn(self, seat: int) -> bool:
         """Whether the bot playing for ``seat`` plays one turn only: a turn-based
         room's seat whose time ran out (the host's hand-over lasts)."""

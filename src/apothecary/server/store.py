@@ -154,6 +154,10 @@ users = sa.Table(
     sa.Column("email", sa.String(254), nullable=True),
     sa.Column("turn_mail", sa.Boolean, nullable=False, server_default=sa.true()),
     sa.Column("mail_token", sa.String(64), nullable=True),
+    # Vacation (turn-based rooms): until when, and the days taken in which year.
+    sa.Column("vacation_until", sa.Float, nullable=True),
+    sa.Column("vacation_year", sa.Integer, nullable=True),
+    sa.Column("vacation_used", sa.Integer, nullable=False, server_default="0"),
     sa.Index("ix_users_mail_token", "mail_token", unique=True),
 )
 """Accounts (:mod:`apothecary.server.accounts`): a user name as it was typed, its

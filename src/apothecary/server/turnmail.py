@@ -19,6 +19,7 @@ import logging
 import secrets
 import smtplib
 import ssl
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -321,3 +322,78 @@ def set_mail(store: Store, user_id: int, email: str | None, turn_mail: bool) -> 
             users.update().where(users.c.id == user_id).values(email=address, turn_mail=turn_mail)
         )
     return {"email": address, "turn_mail": turn_mail}
+
+
+# -- vacations ---------------------------------------------------------------------------------
+
+VACATION_DAYS = 14
+"""Days of vacation an account may take each calendar year (UTC)."""
+
+
+class VacationSpent(AccountError):
+    """More vacation days asked for than the year has left."""
+
+    code = "vacation_spent"
+    status = 409
+
+
+def _year(now: float) -> int:
+    return time.gmtime(now).tm_year
+
+
+def vacation(store: Store, user_id: int, now: float) -> dict[str, Any]:
+    """The account's vacation: ``{"until"}`` (None: not on one) and ``days_left`` this year."""
+    with store.engine.connect() as connection:
+        row = connection.execute(
+            sa.select(users.c.vacation_until, users.c.vacation_year, users.c.vacation_used).where(
+                users.c.id == user_id
+            )
+        ).one()
+    used = row.vacation_used if row.vacation_year == _year(now) else 0
+    until = row.vacation_until if (row.vacation_until or 0) > now else None
+    return {"until": until, "days_left": VACATION_DAYS - used}
+
+
+def set_vacation(store: Store, user_id: int, days: int, now: float) -> dict[str, Any]:
+    """Go on vacation for ``days`` more days (after any running one), or end it with 0
+    (the whole days not yet begun are given back); :class:`VacationSpent` past the year's."""
+    with store.engine.begin() as connection:
+        row = connection.execute(
+            sa.select(users.c.vacation_until, users.c.vacation_year, users.c.vacation_used).where(
+                users.c.id == user_id
+            )
+        ).one()
+        used = row.vacation_used if row.vacation_year == _year(now) else 0
+        until = row.vacation_until if (row.vacation_until or 0) > now else None
+        if days == 0:
+            used -= 0 if until is None else int((until - now) // 86400)
+            until = None
+        elif used + days > VACATION_DAYS:
+            raise VacationSpent(
+                f"{VACATION_DAYS - used} of this year's {VACATION_DAYS} vacation days are left"
+            )
+        else:
+            used += days
+            until = max(until or now, now) + days * 86400.0
+        connection.execute(
+            users.update()
+            .where(users.c.id == user_id)
+            .values(vacation_until=until, vacation_year=_year(now), vacation_used=max(0, used))
+        )
+    return vacation(store, user_id, now)
+
+
+def vacation_until(store: Store, code: str, seat_hash: str, now: float) -> float | None:
+    """When the vacation of the account whose seat in room ``code`` has this token
+    hash ends, if it is on one now; None if not (or the seat is no account's)."""
+    with store.engine.connect() as connection:
+        until = connection.execute(
+            sa.select(users.c.vacation_until)
+            .select_from(seat_links.join(users, users.c.id == seat_links.c.user_id))
+            .where(
+                seat_links.c.room == code,
+                seat_links.c.token_hash == seat_hash,
+                users.c.vacation_until > now,
+            )
+        ).scalar()
+    return None if until is None else float(until)

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from apothecary.server import turnmail
 from apothecary.server.routes.account import CHANGES, PREFIX, SessionDep
 from apothecary.server.store import Store
-from apothecary.server.turnmail import EMAIL_MAX, BadLink
+from apothecary.server.turnmail import EMAIL_MAX, VACATION_DAYS, BadLink
 
 
 async def _no_store(response: Response) -> None:
@@ -35,6 +35,15 @@ async def _store(request: Request) -> Store:
 
 
 StoreDep = Annotated[Store, Depends(_store)]
+
+
+async def _now(request: Request) -> float:
+    # The hub's clock, which the turn timers run on (a test's moves by hand).
+    now: float = request.app.state.hub.config.clock()
+    return now
+
+
+NowDep = Annotated[float, Depends(_now)]
 
 Token = Annotated[str, Query(min_length=1, max_length=64, description="The mail's token.")]
 
@@ -74,6 +83,38 @@ async def set_mail(store: StoreDep, session: SessionDep, body: MailSettings) -> 
     """The settings as kept (400 ``bad_email`` for an address that is not one)."""
     kept = await store.run(turnmail.set_mail, store, session.user.id, body.email, body.turn_mail)
     return MailSettings(**kept)
+
+
+class Vacation(BaseModel):
+    """The account's vacation."""
+
+    until: float | None = Field(description="When it ends (Unix seconds); none: not on one.")
+    days_left: int = Field(description="Vacation days this calendar year still has.")
+
+
+class GoAway(BaseModel):
+    """Days of vacation to take."""
+
+    days: int = Field(
+        ge=0,
+        le=VACATION_DAYS,
+        description="Days more (after any running vacation); 0 ends the vacation.",
+    )
+
+
+@router.get(PREFIX + "/vacation", summary="The account's vacation")
+async def get_vacation(store: StoreDep, session: SessionDep, now: NowDep) -> Vacation:
+    """Until when it runs, and the days left this year."""
+    found = await asyncio.to_thread(turnmail.vacation, store, session.user.id, now)
+    return Vacation(**found)
+
+
+@router.post(PREFIX + "/vacation", summary="Go on vacation, or end it", dependencies=CHANGES)
+async def set_vacation(store: StoreDep, session: SessionDep, body: GoAway, now: NowDep) -> Vacation:
+    """While on vacation, the clock of your turns in turn-based rooms waits (409
+    ``vacation_spent`` for more days than the year has left)."""
+    kept = await store.run(turnmail.set_vacation, store, session.user.id, body.days, now)
+    return Vacation(**kept)
 
 
 @router.post("/api/turn-link", summary="The seat a your-turn mail's link opens")

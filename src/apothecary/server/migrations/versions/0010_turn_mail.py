@@ -1,6 +1,7 @@
-"""Turn-based play's e-mails: an optional address on each account, whether it wants
-your-turn mails and its unsubscribe token, and turn_mails (one row per room and turn
-mailed, with the hash of the mail's link token).
+"""Turn-based play's e-mails and vacations: an optional address on each account,
+whether it wants your-turn mails and its unsubscribe token, its vacation (until when,
+days taken in which year), and turn_mails (one row per room and turn mailed, with the
+hash of the mail's link token).
 
 Revision ID: 0010
 Revises: 0009
@@ -16,7 +17,8 @@ down_revision = "0009"
 
 
 def upgrade() -> None:
-    """Add users.email, .turn_mail and .mail_token, and create turn_mails."""
+    """Add users.email, .turn_mail, .mail_token and the vacation's columns, and
+    create turn_mails."""
     # In place (no batch copy): copying users would break its sessions' and links'
     # foreign keys on SQLite, and a unique index needs no table rebuild.
     op.add_column("users", sa.Column("email", sa.String(254), nullable=True))
@@ -24,6 +26,11 @@ def upgrade() -> None:
         "users", sa.Column("turn_mail", sa.Boolean, nullable=False, server_default=sa.true())
     )
     op.add_column("users", sa.Column("mail_token", sa.String(64), nullable=True))
+    op.add_column("users", sa.Column("vacation_until", sa.Float, nullable=True))
+    op.add_column("users", sa.Column("vacation_year", sa.Integer, nullable=True))
+    op.add_column(
+        "users", sa.Column("vacation_used", sa.Integer, nullable=False, server_default="0")
+    )
     op.create_index("ix_users_mail_token", "users", ["mail_token"], unique=True)
     op.create_table(
         "turn_mails",
@@ -46,5 +53,12 @@ def downgrade() -> None:
     """Drop them (every record of a mail sent, and every address, with them)."""
     op.drop_table("turn_mails")
     op.drop_index("ix_users_mail_token", "users")
-    for column in ("mail_token", "turn_mail", "email"):
+    for column in (
+        "vacation_used",
+        "vacation_year",
+        "vacation_until",
+        "mail_token",
+        "turn_mail",
+        "email",
+    ):
         op.drop_column("users", column)
