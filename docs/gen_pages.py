@@ -26,6 +26,7 @@ GUIDES = (
     "server.md",
     "accounts.md",
     "ratings.md",
+    "turn-based.md",
     "client.md",
     "protocol.md",
     "deploy.md",

@@ -42,7 +42,7 @@ from serving import app_client, host_headers, make_room, sqlite_url
 from starlette.websockets import WebSocketDisconnect
 
 from apothecary.core.registry import games
-from apothecary.server.accounts import AccountConfig
+from apothecary.server.accounts import AccountConfig, token_hash
 from apothecary.server.app import WebConfig, create_app
 from apothecary.server.hub import Hub
 from apothecary.server.room import (
@@ -56,7 +56,7 @@ from apothecary.server.room import (
     StaleState,
     hash_token,
 )
-from apothecary.server.store import Store
+from apothecary.server.store import Store, seat_links, turn_mails, users
 
 GAME = "poison-pot"
 """Two or three people, perfect information (chance draws the cauldrons): small and quick."""
@@ -409,7 +409,43 @@ def api(tmp_path: Any) -> Iterator[tuple[TestClient, list[dict[str, Any]]]]:
             "/api/account/seats", json={"seats": mine}, headers={"X-Apothecary": "1"}
         )
         assert len(linked.json()["linked"]) == 2, linked.text
+        mailed(test_client, playing["code"])
         yield test_client, [lobby, playing, over]
+
+
+TURN_LINK = "fuzz-turn-link-" + "x" * 28
+MAIL_TOKEN = "fuzz-unsubscribe-" + "y" * 26
+
+
+def mailed(client: TestClient, code: str) -> None:
+    """The account was mailed its turn in room ``code``: the mail's link and
+    unsubscribe token are real ones (as apothecary.server.turnmail writes them)."""
+    store = client.app.state.hub.store  # type: ignore[attr-defined]
+    with store.engine.begin() as connection:
+        link = connection.execute(seat_links.select().where(seat_links.c.room == code)).one()
+        connection.execute(
+            users.update().where(users.c.id == link.user_id).values(mail_token=MAIL_TOKEN)
+        )
+        connection.execute(
+            turn_mails.insert().values(
+                room=code,
+                turn="1:0:0",
+                user_id=link.user_id,
+                token_hash=link.token_hash,
+                link_hash=token_hash(TURN_LINK),
+                sent=time.time(),
+            )
+        )
+
+
+def aim_mail(case: Any, label: str, index: int) -> None:
+    """A turn-based mail's operation (every other case) with the real link or token."""
+    if index % 2:
+        return
+    if label == "POST /api/turn-link":
+        case.body = {"link": TURN_LINK}
+    elif label.endswith(" /unsubscribe"):
+        case.query = {**(case.query or {}), "token": MAIL_TOKEN}
 
 
 @pytest.mark.parametrize("label", sorted(OPERATIONS))
@@ -459,6 +495,7 @@ def test_openapi_operations_never_fail_and_answer_as_declared(
         if label == "POST /api/rooms/tutorial" and index % 2 == 0:
             case.body = {"game": names[index % len(names)], "name": "fuzz"}
         aim_account(case, label, index, made)
+        aim_mail(case, label, index)
         return case
 
     negatable = bool(params) or "{code}" in label or label.startswith(("POST", "PUT"))

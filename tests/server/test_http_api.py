@@ -216,6 +216,7 @@ def test_creating_a_room_answers_with_its_code_tokens_and_facts(client: TestClie
     assert room["options"] == {"radius": 2} and room["status"] == "lobby" and room["game_no"] == 0
     assert room["settings"] == {
         "turn_seconds": 30,
+        "turn_hours": None,
         "match_target": 2,
         "listed": False,
         "fallback_level": "random",
@@ -269,6 +270,9 @@ BAD_ROOMS: dict[str, dict[str, Any]] = {
     "turn_seconds negative": {"game": GAME, "turn_seconds": -30},
     "turn_seconds over a day": {"game": GAME, "turn_seconds": 86401},
     "turn_seconds not a number": {"game": GAME, "turn_seconds": "soon"},
+    "turn_hours under an hour": {"game": GAME, "turn_hours": 0.5},
+    "turn_hours over 30 days": {"game": GAME, "turn_hours": 721},
+    "turn_hours and turn_seconds": {"game": GAME, "turn_hours": 24, "turn_seconds": 60},
     "match_target zero": {"game": GAME, "match_target": 0},
     "match_target too high": {"game": GAME, "match_target": 100},
     "host name too long": {"game": GAME, "host_name": "x" * (NAME_LIMIT + 1)},

@@ -100,6 +100,31 @@ def test_the_options_form_is_generated_from_the_descriptions(page, web_server, a
     assert page.locator("#players").get_attribute("min") == "1"
 
 
+def test_create_a_turn_based_room(page, web_server, api):
+    """docs/turn-based.md: "the lobby's setup form has a *Turn-based* choice of 1 hour,
+    12 hours, 1 day, 3 days or 7 days a turn"; the turn timer's seconds then go unused."""
+    open_lobby(page, web_server)
+    page.fill("#host-name", "Ann")
+    values = page.locator("#turn-hours option").evaluate_all("(os) => os.map((o) => o.value)")
+    assert values == ["", "1", "12", "24", "72", "168"]
+    labels = page.locator("#turn-hours option").all_inner_texts()
+    assert labels[1:] == [
+        "1 hour a turn",
+        "12 hours a turn",
+        "1 day a turn",
+        "3 days a turn",
+        "7 days a turn",
+    ]
+    page.check("#timer-on")
+    page.select_option("#turn-hours", "24")
+    page.click("#setup-form button[type=submit]")
+    page.wait_for_url("**/rooms/*")
+    page.wait_for_selector("#room[data-status=lobby] #lobby-seats")
+    code = page.url.rsplit("/", 1)[1]
+    settings = api.get(f"/api/rooms/{code}").json()["settings"]
+    assert (settings["turn_hours"], settings["turn_seconds"]) == (24, None)
+
+
 def test_create_a_room_with_bots_invite_and_start(page, web_server, api):
     open_lobby(page, web_server)
     page.fill("#host-name", "Ann")
@@ -120,6 +145,7 @@ def test_create_a_room_with_bots_invite_and_start(page, web_server, api):
     assert info["options"]["cheese"] is True
     assert info["settings"] == {
         "turn_seconds": 120.0,
+        "turn_hours": None,  # a live room
         "match_target": 2,
         "listed": False,
         "fallback_level": "medium",

@@ -41,6 +41,7 @@ from apothecary.server.store import (
     account_sessions,
     seat_links,
     sign_in_attempts,
+    turn_mails,
     users,
 )
 
@@ -537,6 +538,8 @@ class Accounts:
                     account_sessions.delete().where(account_sessions.c.user_id == user_id)
                 )
                 connection.execute(seat_links.delete().where(seat_links.c.user_id == user_id))
+                # The record of the turns mailed to it (its address goes with its row).
+                connection.execute(turn_mails.delete().where(turn_mails.c.user_id == user_id))
                 connection.execute(users.delete().where(users.c.id == user_id))
                 # The count of its sign-in attempts names it too (for a minute or two).
                 connection.execute(sign_in_attempts.delete().where(sign_in_attempts.c.key == key))

@@ -46,6 +46,7 @@ from apothecary.server.routes.account import SameOrigin
 from apothecary.server.routes.deps import STATIC, Buckets, origin_allowed
 from apothecary.server.seats import Seats
 from apothecary.server.store import Store
+from apothecary.server.turnmail import SmtpConfig, TurnMail
 
 if TYPE_CHECKING:  # the cluster's modules load only for a cluster: one process needs no Redis
     from apothecary.server.cluster import ClusterConfig
@@ -82,6 +83,11 @@ class WebConfig:
     """The address people open (``--public-url``). When set, a browser socket
     must come from its origin (or ``allowed_origins``), and a request whose
     ``Host`` is another name is refused (DNS rebinding)."""
+    smtp: str | None = None
+    """The SMTP server turn-based rooms' turns are mailed through (``--smtp``,
+    :meth:`apothecary.server.turnmail.SmtpConfig.parse`); None: no mail."""
+    site_url: str | None = None
+    """What the mails' links start with (``--public-url``, else the address served)."""
     request_timeout: float = 10.0
     """Seconds a connection has to send a whole request (slowloris)."""
     connections_per_address: int = 64
@@ -172,6 +178,9 @@ def create_app(
     app.state.accounts = Accounts(store, web.accounts)
     app.state.ratings = Ratings(store)
     app.state.seats = Seats(hub)
+    if web.smtp is not None:
+        site = web.site_url or web.public_url or "http://127.0.0.1:8000"
+        hub.turns = TurnMail(store, SmtpConfig.parse(web.smtp), site, hub.config.clock)
     public = None if web.public_url is None else public_origin(web.public_url)
     # Inside the Guard (added after it, so nearer the routes): a refusal still
     # gets the security headers, and an oversized body is cut off first.

@@ -85,6 +85,14 @@ _PublicUrlOption = Annotated[
         "from its pages, and requests naming another host are refused (DNS rebinding)."
     ),
 ]
+_SmtpOption = Annotated[
+    str | None,
+    typer.Option(
+        help="Mail turn-based rooms' turns through this SMTP server: "
+        "smtp://[user:password@]host:port[?starttls=1&from=ADDRESS] or smtps://... "
+        "(links in the mails start with --public-url, else http://HOST:PORT)."
+    ),
+]
 _ConnectionsPerAddressOption = Annotated[
     int, typer.Option(help="Connections one client address may hold open at once.")
 ]
@@ -182,6 +190,7 @@ def serve_command(
     bot_delay: _BotDelayOption = 0.8,
     allow_origin: _AllowOriginOption = None,
     public_url: _PublicUrlOption = None,
+    smtp: _SmtpOption = None,
     connections_per_address: _ConnectionsPerAddressOption = 64,
     sockets_per_room: _SocketsPerRoomOption = 256,
     request_timeout: _RequestTimeoutOption = 10.0,
@@ -214,6 +223,7 @@ def serve_command(
     _check_processes(socket_rate, workers, lease_seconds, heartbeat_seconds)
     _check_rooms(max_rooms, rooms_per_address, lobby_expiry, abandoned_expiry, sockets_per_room)
     _check_guard(connections_per_address, request_timeout, public_url)
+    _check_smtp(smtp)
     accounts = _accounts(min_password_length, sign_in_per_account, sign_in_per_address)
     _check_thinking(bot_seconds, hint_seconds, hints_per_minute, pause_after)
     redis_url = _redis_url(redis)
@@ -233,6 +243,7 @@ def serve_command(
         allow_seed=allow_seed,
         allowed_origins=tuple(allow_origin or ()),
         public_url=public_url,
+        smtp=smtp,
         connections_per_address=connections_per_address,
         request_timeout=request_timeout,
         create_per_minute=create_per_minute,
@@ -247,6 +258,14 @@ def serve_command(
     )
     store.close()
     _start(plan, workers)
+
+
+def _check_smtp(url: str | None) -> None:
+    """A ``--smtp`` URL that names no SMTP server is refused before listening."""
+    if url is not None:
+        from apothecary.server.turnmail import SmtpConfig
+
+        SmtpConfig.parse(url)
 
 
 def _redis_url(given: str | None) -> str | None:
@@ -419,6 +438,7 @@ class _Plan:
     allow_seed: bool
     allowed_origins: tuple[str, ...] = field(default_factory=tuple)
     public_url: str | None = None
+    smtp: str | None = None
     connections_per_address: int = 64
     request_timeout: float = 10.0
     create_per_minute: int = 30
@@ -435,6 +455,11 @@ class _Plan:
     """``replay_cache_bytes``, ``analysis_decisions``, ``replay_seconds``."""
     thinking: tuple[float, float, int, float] = (10.0, 60.0, 6, 60.0)
     """``bot_seconds``, ``hint_seconds``, ``hints_per_minute``, ``pause_after``."""
+
+
+def _mail(plan: _Plan) -> dict[str, Any]:
+    """The mail's part of the WebConfig: the SMTP server, and what links start with."""
+    return {"smtp": plan.smtp, "site_url": plan.public_url or f"http://{plan.host}:{plan.port}"}
 
 
 def _check_redis(url: str) -> None:
@@ -498,6 +523,7 @@ def _run_server(plan: _Plan, sockets: list[Any] | None, announce: bool) -> None:
             address_rate_per_second=4 * plan.socket_rate,
             address_rate_burst=max(120, int(12 * plan.socket_rate)),
             public_url=plan.public_url,
+            **_mail(plan),
             request_timeout=plan.request_timeout,
             connections_per_address=plan.connections_per_address,
             accounts=plan.accounts or AccountConfig(),

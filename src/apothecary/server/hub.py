@@ -47,6 +47,7 @@ from apothecary.server.room import (
     hash_token,
 )
 from apothecary.server.store import IMPORT_GRACE, LeaseLost, Store
+from apothecary.server.turnmail import Turn, TurnMail, vacation_until
 
 log = logging.getLogger("apothecary.server")
 
@@ -248,6 +249,8 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         self._voucher: asyncio.Task[None] | None = None
         self.closing = False
+        self.turns: TurnMail | None = None
+        """Who mails turn-based rooms' turns (``serve --smtp``); None: nobody."""
 
     @property
     def rooms(self) -> dict[str, _Live]:
@@ -275,6 +278,7 @@ class Hub:
         live = self._rooms[room.code] = _Live(room, touched=self.config.clock())
         self._schedule(live)
         self._watch_absent(live)
+        self._tell_turn(room)  # a turn a crash kept from being mailed is mailed now
         return live
 
     def let_go(self, code: str, why: str) -> None:
@@ -327,7 +331,10 @@ class Hub:
                     and live.room.status == "over"
                     and now - live.touched > self.config.idle_seconds
                 )
-                or self.expired(live.room.status, live.touched, now)
+                or (
+                    not live.room.settings.turn_based
+                    and self.expired(live.room.status, live.touched, now)
+                )
             )
         ]
         for code in gone:
@@ -387,6 +394,9 @@ class Hub:
         await self.placement.close()
         if self._pool is not None:
             self._pool.close()
+        if self.turns is not None:  # a mail being sent gets a moment to go
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.turns.settled(), 10.0)
         self.store.close()
 
     async def run_db(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -500,6 +510,7 @@ class Hub:
         live.touched = now
         self._broadcast(live, changes)
         self._schedule(live)
+        self._tell_turn(room)
 
     # -- connections --------------------------------------------------------------------
 
@@ -716,8 +727,38 @@ class Hub:
         elif pending.kind == "next_game":
             live.waiter = asyncio.create_task(_quietly(self._next_game(live, pending.state_id)))
 
+    def _tell_turn(self, room: Room) -> None:
+        """A turn-based room's person to move is mailed (at most once a turn:
+        :mod:`apothecary.server.turnmail` keeps which turns were)."""
+        if self.turns is None or not room.settings.turn_based:
+            return
+        pending = room.pending()
+        if pending is None or pending.kind != "human" or pending.seat is None:
+            return
+        token_hash, turn = room.seats[pending.seat].token_hash, room.turn_key
+        if token_hash is None or turn is None:
+            return
+        self.turns.tell(Turn(room.code, turn, token_hash, pending.seat, room.game.info.title))
+
+    async def _vacation(self, room: Room) -> float | None:
+        """When the vacation of the person to move in a turn-based room ends, if
+        they are on one (their turn's clock waits until then); None if not."""
+        pending = room.pending()
+        if not room.settings.turn_based or pending is None or pending.seat is None:
+            return None
+        token_hash = room.seats[pending.seat].token_hash
+        if token_hash is None:
+            return None
+        until: float | None = await asyncio.to_thread(
+            vacation_until, self.store, room.code, token_hash, self.config.clock()
+        )
+        return until
+
     def _unwatched(self, live: _Live) -> bool:
-        """Whether nobody has been connected to the room for ``pause_after`` seconds."""
+        """Whether nobody has been connected to the room for ``pause_after`` seconds
+        (a turn-based room is played with nobody connected: never)."""
+        if live.room.settings.turn_based:
+            return False
         watched = live.touched if live.watched is None else live.watched
         return not live.connections and self.config.clock() - watched >= self.config.pause_after
 
@@ -781,9 +822,12 @@ class Hub:
 
     async def _timer(self, live: _Live, state_id: str, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - self.config.clock()))
+        until = await self._vacation(live.room)
         async with live.lock:
             live.waiter = None
-            changes = live.room.timeout(max(self.config.clock(), deadline), state_id)
+            changes = None if until is None else live.room.postpone(state_id, until)
+            if changes is None:
+                changes = live.room.timeout(max(self.config.clock(), deadline), state_id)
             if changes is not None:
                 await self._change_locked(live, lambda room, now: changes)
 

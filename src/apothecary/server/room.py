@@ -43,6 +43,9 @@ CHAT_LIMIT = 500
 CHAT_KEPT = 200
 """Chat messages a room keeps in memory and sends to a viewer who connects."""
 
+TURN_HOURS_MAX = 720
+"""The longest turn of a turn-based room: 30 days, in hours."""
+
 OPEN = "open"
 HUMAN = "human"
 BOT = "bot"
@@ -272,6 +275,12 @@ class Settings:
 
     turn_seconds: float | None = None
     """Seconds a human has for each move; None: no timer."""
+    turn_hours: float | None = None
+    """A turn-based room: hours a person has for each turn (1 to
+    :data:`TURN_HOURS_MAX`), instead of ``turn_seconds``; the room waits in the
+    store with nobody connected, and the person to move is told
+    (:mod:`apothecary.server.turnmail`). A turn that runs out is played by the
+    fallback bot for that turn only: the person keeps the seat."""
     match_target: int | None = None
     """Play a series: the first to this many wins takes it. None: single games."""
     listed: bool = True
@@ -297,6 +306,18 @@ class Settings:
     def from_json(cls, data: dict[str, Any]) -> Settings:
         """The inverse of :meth:`to_json`."""
         return cls(**data)
+
+    @property
+    def turn_based(self) -> bool:
+        """Whether each turn lasts hours or days (``turn_hours``)."""
+        return self.turn_hours is not None
+
+    @property
+    def turn_limit(self) -> float | None:
+        """Seconds a person has for each move, from either setting; None: no timer."""
+        if self.turn_hours is not None:
+            return self.turn_hours * 3600.0
+        return self.turn_seconds
 
 
 @dataclass(frozen=True)
@@ -402,6 +423,9 @@ class Room:
         self.state: State | None = None
         self.deadline: float | None = None
         self.log: list[list[dict[str, JSON]]] = []
+        self._run: tuple[int, int] | None = None
+        """The seat that made the last move (not chance's) and the step its run of
+        moves began at: a turn, as a person sees it (:attr:`turn_key`)."""
         """Per action of the current game: its event for each seat, then the spectator."""
         self.chat: list[dict[str, JSON]] = []
         self.chat_count = 0
@@ -464,6 +488,11 @@ class Room:
             raise RatedWithHints("a rated room gives no hints; turn one of the two off")
         if settings.turn_seconds is not None and not 1 <= settings.turn_seconds <= 86400:
             raise RoomError("turn_seconds must be between 1 and 86400")
+        if settings.turn_hours is not None:
+            if not 1 <= settings.turn_hours <= TURN_HOURS_MAX:
+                raise RoomError(f"turn_hours must be between 1 and {TURN_HOURS_MAX}")
+            if settings.turn_seconds is not None:
+                raise RoomError("a room has turn_seconds or turn_hours, not both")
         if settings.match_target is not None and not 1 <= settings.match_target <= 99:
             raise RoomError("match_target must be between 1 and 99")
         token = new_token()
@@ -597,6 +626,7 @@ class Room:
         self.state = self.game.new_initial_state()
         self.status = "playing"
         self.log = []
+        self._run = None
         self.notices = []
         self.outcome = None
         self.seating = [self._seat_label(i) for i in range(len(self.seats))]
@@ -622,6 +652,19 @@ class Room:
         """Names the position: ``game:step``. An action carries the id it was
         chosen in, so one chosen in a position that has changed is refused."""
         return f"{self.game_no}:{self.step}"
+
+    @property
+    def turn_key(self) -> str | None:
+        """Names the turn of the seat to move: ``game:seat:step``, the step its turn
+        began at. Moves a seat makes one after another (chance between them or not)
+        are one turn: a turn-based room's mail goes once a turn, not once a move.
+        None when no seat is to move."""
+        pending = self.pending()
+        if pending is None or pending.seat is None:
+            return None
+        seat = pending.seat
+        began = self._run[1] if self._run is not None and self._run[0] == seat else self.step
+        return f"{self.game_no}:{seat}:{began}"
 
     def pending(self) -> Pending | None:
         """What the room waits for, or None (lobby; a finished game or series)."""
@@ -733,6 +776,13 @@ class Room:
             changes = self.back(actor, now)
         self._play(action, bot)
         changes.actions.append(row)
+        if self.settings.turn_based and state.current_player() != CHANCE:
+            # Turn-based: a bot played the turn that ran out (each of its moves, chance
+            # between them or not); once another seat is to move, the seat is the person's.
+            mover = state.current_player()
+            for seat in range(len(self.seats)):
+                if seat != mover and self._for_one_turn(seat):
+                    changes.extend(self.back(seat, now))
         if state.is_terminal():
             self._finish(changes)
         else:
@@ -747,6 +797,9 @@ class Room:
         # (State.describe_action_for_all): what is added here is for all alike.
         events = state.describe_action_for_all(action)
         step = state.move_number()
+        actor = state.current_player()
+        if actor != CHANCE and (self._run is None or self._run[0] != actor):
+            self._run = (actor, step)
         for event in {id(event): event for event in events}.values():
             event["step"] = step
             if bot is not None:
@@ -767,9 +820,9 @@ class Room:
         changes.finished = (self.game_no, self.outcome)
 
     def _arm_timer(self, now: float) -> None:
-        """A human to move gets ``turn_seconds`` from now; anyone else none."""
+        """A human to move gets the turn's time from now; anyone else none."""
         pending = self.pending()
-        seconds = self.settings.turn_seconds
+        seconds = self.settings.turn_limit
         if pending is not None and pending.kind == "human" and seconds is not None:
             self.deadline = now + seconds
         else:
@@ -792,6 +845,28 @@ class Room:
         place.hand_to_bot(place.level, TIMEOUT)
         self.deadline = None
         return self._notice(BOT_PLAYS, pending.seat, now, level=place.level, reason=TIMEOUT)
+
+    def postpone(self, state_id: str, until: float) -> Changes | None:
+        """The timer ran out at ``state_id`` while the person to move is on vacation
+        (turn-based rooms, docs/turn-based.md): the turn's deadline moves on to
+        ``until``, the vacation's end. None when stale, or ``until`` is no later."""
+        pending = self.pending()
+        if (
+            pending is None
+            or pending.kind != "human"
+            or pending.state_id != state_id
+            or self.deadline is None
+            or until <= self.deadline
+        ):
+            return None
+        self.deadline = until
+        return Changes()
+
+    def _for_one_turn(self, seat: int) -> bool:
+        """Whether the bot playing for ``seat`` plays one turn only: a turn-based
+        room's seat whose time ran out (the host's hand-over lasts)."""
+        place = self.seats[seat]
+        return self.settings.turn_based and place.away and place.away_reason == TIMEOUT
 
     def back(self, seat: int, now: float) -> Changes:
         """A person takes their seat back from the bot."""

@@ -150,6 +150,16 @@ users = sa.Table(
     sa.Column("password_hash", sa.String(255), nullable=False),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("password_changed", sa.Float, nullable=False),
+    # An e-mail address for your-turn mails (optional; migration 0010), whether they
+    # are wanted, and the random token of the mails' one-click unsubscribe link.
+    sa.Column("email", sa.String(254), nullable=True),
+    sa.Column("turn_mail", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("mail_token", sa.String(64), nullable=True),
+    # Vacation (turn-based rooms): until when, and the days taken in which year.
+    sa.Column("vacation_until", sa.Float, nullable=True),
+    sa.Column("vacation_year", sa.Integer, nullable=True),
+    sa.Column("vacation_used", sa.Integer, nullable=False, server_default="0"),
+    sa.Index("ix_users_mail_token", "mail_token", unique=True),
 )
 """Accounts (:mod:`apothecary.server.accounts`): a user name as it was typed, its
 folded key, and an argon2id hash of the password, never the password."""
@@ -198,6 +208,22 @@ seat_links = sa.Table(
 )
 """Which account each seat belongs to (:mod:`apothecary.server.seats`): the seats
 a signed-in person took, or a guest's seats claimed at sign-up by their tokens."""
+
+turn_mails = sa.Table(
+    "turn_mails",
+    metadata,
+    # One row per room and turn (its state id): a turn is mailed at most once,
+    # whatever restarts fall between (apothecary.server.turnmail).
+    sa.Column("room", sa.String(32), primary_key=True),
+    sa.Column("turn", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=False),
+    # A SHA-256 of the mail's link token: the link gives its seat to a device.
+    sa.Column("link_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("sent", sa.Float, nullable=False),
+    sa.Index("ix_turn_mails_user_id", "user_id"),
+)
+"""The your-turn e-mails sent (:mod:`apothecary.server.turnmail`)."""
 
 
 # -- ratings (apothecary.server.ratings) ----------------------------------------------------
@@ -769,7 +795,10 @@ class Store:
             lobby = sa.and_(lobby, rooms.c.updated >= lobbies_since)
         playing = rooms.c.status == "playing"
         if playing_since is not None:
-            playing = sa.and_(playing, rooms.c.updated >= playing_since)
+            # A turn-based room waits for days with nobody there: it never expires
+            # while a turn timer runs (those rows are sorted out below by setting).
+            fresh = rooms.c.updated >= playing_since
+            playing = sa.and_(playing, sa.or_(fresh, rooms.c.deadline.is_not(None)))
         over = sa.and_(rooms.c.status == "over", rooms.c.updated >= since)
         with self.engine.connect() as connection:
             rows = (
@@ -779,9 +808,17 @@ class Store:
                 .mappings()
                 .all()
             )
-            for row in rows:
+            kept = [
+                row
+                for row in rows
+                if row["status"] != "playing"
+                or playing_since is None
+                or row["updated"] >= playing_since
+                or (row["settings"] or {}).get("turn_hours") is not None
+            ]
+            for row in kept:
                 self._written.pop(row["code"], None)
-            return [_rebuild(connection, dict(row)) for row in rows]
+            return [_rebuild(connection, dict(row)) for row in kept]
 
     def game_actions(self, code: str, game_no: int) -> tuple[list[str], list[str]]:
         """A game's actions in notation and its seating (names), for its record."""

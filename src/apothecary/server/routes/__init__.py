@@ -1,6 +1,6 @@
 """The HTTP routes, one :class:`~fastapi.APIRouter` a group (FastAPI's "bigger
 applications" layout): pages, games, rooms, replays, hints, accounts and their seats,
-ratings, and the
+ratings, turn-based play's mail links, and the
 games' browser tables (:mod:`apothecary.server.tables`). What they share
 (the room-code path parameter, the bearer token, the per-address rate limit,
 the hub and the replays from the app's state) is in :mod:`.deps`, written once.
@@ -18,6 +18,7 @@ from apothecary.server.routes import (
     replays,
     rooms,
     seats,
+    turns,
 )
 
 ROUTERS: tuple[APIRouter, ...] = (
@@ -30,5 +31,6 @@ ROUTERS: tuple[APIRouter, ...] = (
     account.router,
     ratings.router,
     seats.router,
+    turns.router,
 )
 """Every router the app includes, in the order their routes are matched."""

@@ -15,7 +15,14 @@ from apothecary.core.errors import ApothecaryError
 from apothecary.core.registry import games
 from apothecary.core.tutorial import load_script
 from apothecary.server import commands
-from apothecary.server.room import NAME_LIMIT, OPEN, RoomError, Settings, clean_text
+from apothecary.server.room import (
+    NAME_LIMIT,
+    OPEN,
+    TURN_HOURS_MAX,
+    RoomError,
+    Settings,
+    clean_text,
+)
 from apothecary.server.routes import ratings
 from apothecary.server.routes.deps import Code, HubDep, PerAddress, Token
 
@@ -47,6 +54,13 @@ class CreateRoom(BaseModel):
     )
     turn_seconds: float | None = Field(
         default=None, ge=1, le=86400, description="Seconds per move; none: no timer."
+    )
+    turn_hours: float | None = Field(
+        default=None,
+        ge=1,
+        le=TURN_HOURS_MAX,
+        description="Turn-based: hours per turn (instead of turn_seconds); the person to "
+        "move is told by browser notification and e-mail (docs/turn-based.md).",
     )
     match_target: int | None = Field(
         default=None, ge=1, le=99, description="Play a series: first to this many wins."
@@ -107,6 +121,7 @@ async def create_room(hub: HubDep, request: Request, body: CreateRoom) -> dict[s
     """A new room, its host token, and the host's seat if they named themselves."""
     settings = Settings(
         turn_seconds=body.turn_seconds,
+        turn_hours=body.turn_hours,
         match_target=body.match_target,
         listed=body.listed,
         fallback_level=body.fallback_level,

@@ -6,6 +6,7 @@
 import { api, keep, kept, keptSeats } from "./api.js";
 import { h, replace, toast } from "./dom.js";
 import { language, t } from "/static/i18n.js";
+import { notifyButton } from "./turns.js";
 
 // The header's link: "Sign in", or the account's name; both lead to /account.
 export async function accountLink(nav) {
@@ -156,6 +157,7 @@ function signedInPage(user) {
     h(
       "div",
       { class: "account-forms" },
+      mailForm(),
       form(
         "new-password",
         t("Change the password"),
@@ -181,6 +183,45 @@ function signedInPage(user) {
       ),
     ),
   );
+}
+
+// Your-turn e-mails (docs/turn-based.md): an address, and whether to be mailed; the
+// button that lets this browser notify (asked from a click, as browsers require).
+function mailForm() {
+  const message = h("p", { class: "form-error", role: "status", "aria-live": "polite" });
+  const email = h("input", { id: "mail-email", name: "email", type: "email", autocomplete: "email", maxlength: 254 });
+  const wanted = h("input", { id: "mail-turns", name: "turn_mail", type: "checkbox", checked: true });
+  const submit = h("button", { type: "submit", class: "primary", id: "mail-save" }, t("Save"));
+  const element = h(
+    "form",
+    { id: "turn-mail", class: "panel account-form", "aria-labelledby": "turn-mail-title", novalidate: true },
+    h("h2", { id: "turn-mail-title" }, t("Your turn, by e-mail")),
+    h("p", { class: "muted" }, t("In a turn-based room, an e-mail tells you when it is your turn, with a link to your seat.")),
+    h("div", { class: "field" }, h("label", { for: email.id }, t("E-mail address (empty: none)")), email),
+    h("div", { class: "field check" }, wanted, h("label", { for: wanted.id }, t("E-mail me when it is my turn"))),
+    message,
+    h("div", { class: "actions" }, submit, notifyButton()),
+  );
+  api.account
+    .mail()
+    .then((kept) => {
+      email.value = kept.email || "";
+      wanted.checked = kept.turn_mail;
+    })
+    .catch(() => {});
+  element.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    submit.disabled = true;
+    try {
+      await api.account.setMail(email.value.trim() || null, wanted.checked);
+      replace(message, t("Saved."));
+    } catch (error) {
+      replace(message, error.message);
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  return element;
 }
 
 // -- your seats follow you (docs/accounts.md#your-seats-follow-you) ---------------------------

@@ -97,7 +97,13 @@ export const api = {
     claimSeats: (seats) => request("POST", "/api/account/seats", { body: { seats }, same: true }),
     games: () => request("GET", "/api/account/games"),
     seat: (code) => request("POST", `/api/account/games/${encodeURIComponent(code)}/seat`, { same: true }),
+    // Your-turn e-mails (docs/turn-based.md): the account's address and whether it wants them.
+    mail: () => request("GET", "/api/account/email"),
+    setMail: (email, turnMail) =>
+      request("POST", "/api/account/email", { body: { email, turn_mail: turnMail }, same: true }),
   },
+  // The seat a your-turn e-mail's link opens: { room, token, user }.
+  turnLink: (link) => request("POST", "/api/turn-link", { body: { link }, same: true }),
 };
 
 // Whether `url` answers 2xx within `wait` ms (a stopped server never does; a proxy in front

@@ -12,6 +12,7 @@ import { showLeaderboard } from "./ratings.js";
 import { render as renderMarkdown } from "./markdown.js";
 import { showReplay, showUpload } from "./replay.js";
 import { showRoom } from "./room.js";
+import { turnLinkSeat, watchTurns } from "./turns.js";
 
 /** The language menu: the browser's choice until a person makes their own. */
 function languageMenu() {
@@ -79,7 +80,8 @@ const replay = location.pathname.match(/^\/replay\/([A-Za-z0-9_-]{1,32})\/(\d{1,
 const board = location.pathname.match(/^\/leaderboard\/([a-z0-9-]{1,64})\/?$/);
 const person = location.pathname.match(/^\/u\/([A-Za-z0-9_.-]{1,24})\/?$/);
 // A signed-in person's seat in the room comes to this device first (docs/accounts.md).
-if (room) seatFollows(room[1]).finally(() => showRoom(main, room[1]));
+// A your-turn e-mail's link (#turn=TOKEN) gives this device its seat first (docs/turn-based.md).
+if (room) turnLinkSeat(room[1]).then(() => seatFollows(room[1])).finally(() => showRoom(main, room[1]));
 else if (replay) showReplay(main, replay[1], Number(replay[2]));
 else if (/^\/replay\/?$/.test(location.pathname)) showUpload(main);
 else if (/^\/account\/?$/.test(location.pathname)) showAccount(main);
@@ -87,3 +89,5 @@ else if (board) showLeaderboard(main, board[1]);
 else if (person) showProfile(main, person[1]);
 else if (rules) showRules(main, rules);
 else showLobby(main);
+// Any page of the site, signed in: a browser notification when a turn becomes yours.
+watchTurns(room ? room[1] : null);

@@ -8,6 +8,7 @@ import { api, keep, setting, setSetting } from "./api.js";
 import { h, replace, toast } from "./dom.js";
 import { firstParagraph, inline } from "./markdown.js";
 import { learnButton } from "./learn.js";
+import { notifyButton } from "./turns.js";
 
 const NAME_LIMIT = 40;
 
@@ -212,6 +213,19 @@ function setupForm(game) {
     { id: "timer-on", name: "timer_on" },
     { id: "turn-seconds", name: "turn_seconds", min: 5, max: 3600, value: 60, "aria-label": t("Seconds per move") },
   );
+  // Turn-based play (docs/turn-based.md): hours a turn, the room waits with nobody there.
+  const turnHours = h(
+    "select",
+    { id: "turn-hours", name: "turn_hours", "aria-label": t("Time per turn") },
+    h("option", { value: "" }, t("Live (play now)")),
+    [1, 12, 24, 72, 168].map((hours) =>
+      h(
+        "option",
+        { value: `${hours}` },
+        hours < 24 ? tn("{count} hour a turn", "{count} hours a turn", hours) : tn("{count} day a turn", "{count} days a turn", hours / 24),
+      ),
+    ),
+  );
   const [seriesOn, seriesTarget] = switchedNumber(
     { id: "series-on", name: "series_on" },
     { id: "match-target", name: "match_target", min: 2, max: 99, value: 3, "aria-label": t("Wins needed to take the series") },
@@ -260,6 +274,13 @@ function setupForm(game) {
           h("label", { for: "timer-on" }, t("Turn timer")),
           h("span", { class: "inline-number" }, tx("{seconds} seconds a move", { seconds: timerSeconds })),
           h("small", { class: "help" }, t("When a person's time runs out, a bot plays for them until they come back.")),
+        ),
+        h(
+          "div",
+          { class: "field" },
+          h("label", { for: "turn-hours" }, t("Turn-based")),
+          turnHours,
+          h("small", { class: "help" }, t("Hours or days a turn: you are told by e-mail and browser notification when it is yours.")),
         ),
         h(
           "div",
@@ -313,7 +334,8 @@ function setupForm(game) {
       rated: rated.checked,
       host_name: name,
     };
-    if (timerOn.checked) body.turn_seconds = parseFloat(timerSeconds.value);
+    if (turnHours.value) body.turn_hours = parseFloat(turnHours.value);
+    else if (timerOn.checked) body.turn_seconds = parseFloat(timerSeconds.value);
     if (seriesOn.checked) body.match_target = parseInt(seriesTarget.value, 10);
     submit.disabled = true;
     try {
@@ -449,6 +471,7 @@ async function showMyGames(box) {
   replace(
     box,
     h("h2", { id: "my-games-title" }, MINE().title),
+    notifyButton(), // a browser notification when a turn becomes yours (turns.js)
     !current.length && !finished.length ? h("p", { class: "muted" }, MINE().none) : null,
     current.length ? [h("h3", {}, MINE().current), h("ul", { class: "room-list", id: "my-current" }, current.map(currentGame))] : null,
     finished.length ? [h("h3", {}, MINE().finished), h("ul", { class: "room-list", id: "my-finished" }, finished.map(finishedGame))] : null,

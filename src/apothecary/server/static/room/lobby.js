@@ -159,7 +159,8 @@ export class RoomLobby {
     const defaults = Object.fromEntries((room.game.options || []).map((o) => [o.name, o.default]));
     const changed = options.filter(([k, v]) => defaults[k] !== v);
     facts.push(tn("{count} player", "{count} players", room.info.players));
-    facts.push(settings.turn_seconds ? t("{seconds} s a move", { seconds: Math.round(settings.turn_seconds) }) : t("no turn timer"));
+    if (settings.turn_hours) facts.push(tn("turn-based: {count} hour a turn", "turn-based: {count} hours a turn", settings.turn_hours));
+    else facts.push(settings.turn_seconds ? t("{seconds} s a move", { seconds: Math.round(settings.turn_seconds) }) : t("no turn timer"));
     if (settings.match_target) facts.push(tn("a series: first to {count} win", "a series: first to {count} wins", settings.match_target));
     facts.push(settings.listed === false ? t("unlisted") : t("listed"));
     if (settings.hints) facts.push(t("hints on: a seat may ask the strongest bot on its turn"));
