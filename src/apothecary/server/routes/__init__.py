@@ -1,8 +1,7 @@
 """The HTTP routes, one :class:`~fastapi.APIRouter` a group (FastAPI's "bigger
-applications" layout): pages, games, rooms, replays, hints, accounts and their seats,
-ratings, and the
-games' browser tables (:mod:`apothecary.server.tables`). What they share
-(the room-code path parameter, the bearer token, the per-address rate limit,
+applications" layout): pages, games, rooms, replays, hints, accounts (their passkeys
+and seats), ratings, and the games' browser tables (:mod:`apothecary.server.tables`).
+What they share (the room-code path parameter, the bearer token, the per-address rate limit,
 the hub and the replays from the app's state) is in :mod:`.deps`, written once.
 """
 
@@ -14,6 +13,7 @@ from apothecary.server.routes import (
     games,
     hints,
     pages,
+    passkeys,
     ratings,
     replays,
     rooms,
@@ -28,6 +28,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     replays.router,
     hints.router,
     account.router,
+    passkeys.router,
     ratings.router,
     seats.router,
 )
