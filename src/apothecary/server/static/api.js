@@ -97,6 +97,17 @@ export const api = {
     claimSeats: (seats) => request("POST", "/api/account/seats", { body: { seats }, same: true }),
     games: () => request("GET", "/api/account/games"),
     seat: (code) => request("POST", `/api/account/games/${encodeURIComponent(code)}/seat`, { same: true }),
+    // Passkeys (docs/accounts.md#passkeys): WebAuthn's options as JSON, and the browser's answers.
+    passkeys: {
+      list: () => request("GET", "/api/account/passkeys"),
+      registerOptions: () => request("POST", "/api/account/passkeys/register/options", { same: true }),
+      register: (credential, label) =>
+        request("POST", "/api/account/passkeys/register", { body: { credential, label }, same: true }),
+      remove: (id) => request("POST", `/api/account/passkeys/${encodeURIComponent(id)}/delete`, { same: true }),
+      signInOptions: (name) =>
+        request("POST", "/api/account/passkeys/sign-in/options", { body: { name }, same: true }),
+      signIn: (credential) => request("POST", "/api/account/passkeys/sign-in", { body: { credential }, same: true }),
+    },
   },
 };
 
