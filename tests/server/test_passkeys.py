@@ -259,3 +259,19 @@ def test_deleting_the_account_deletes_its_passkeys(client: TestClient) -> None:
     refused(
         passkey_sign_in(client, device.get(sign_in_options(client))), "bad_passkey", "no account"
     )
+
+
+def test_a_challenge_given_by_one_process_is_answered_on_another(db_url: str) -> None:
+    """Two apps on one database, as two server processes: the challenge is in the
+    store, so either answers it, and only once between them."""
+    with client_on(db_url) as one, client_on(db_url) as two:
+        device = signed_up_with_passkey(one, "Ottoline")
+        options = sign_in_options(one)
+        answer = device.get(options)
+        signed = passkey_sign_in(two, answer)
+        assert signed.status_code == 200, signed.text
+        assert two.get("/api/account").json()["user"]["name"] == "Ottoline"
+        refused(passkey_sign_in(one, answer), "bad_passkey", "no challenge waiting")
+        # The session two made is good on one too (sessions are in the store as well).
+        one.cookies.set(COOKIE, two.cookies[COOKIE])
+        assert one.get("/api/account").json()["user"]["name"] == "Ottoline"
