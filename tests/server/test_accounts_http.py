@@ -96,7 +96,9 @@ def test_the_cookie_is_secure_behind_a_local_tls_proxy_or_an_https_public_url(
         assert made.status_code == 201 and "secure" in flags_of(made)
         # httpx sends no Secure cookie over plain http (the proxy's side): sent by hand.
         session = {**SAME, "Cookie": made.headers["set-cookie"].split(";")[0]}
-        options = client.post("/api/account/passkeys/register/options", headers=session)
+        options = client.post(
+            "/api/account/passkeys/register/options", json={"password": GOOD}, headers=session
+        )
         assert options.json()["options"]["rp"]["id"] == "games.example.org", options.text
 
 

@@ -375,6 +375,7 @@ def aim_account(case: Any, label: str, index: int, made: Iterator[int]) -> None:
         "POST /api/account/sign-in": {"name": "fuzzer", "password": FUZZ_PASSWORD},
         "POST /api/account/password": {"current": FUZZ_PASSWORD, "new": FUZZ_PASSWORD + "!"},
         "POST /api/account/delete": {"password": FUZZ_PASSWORD},
+        "POST /api/account/passkeys/register/options": {"password": FUZZ_PASSWORD},
     }
     if label in bodies:
         case.body = bodies[label]
@@ -386,7 +387,7 @@ def aim_passkey(case: Any, label: str, index: int, client: TestClient) -> None:
     fuzz's account, a sign-in with a passkey of it, the id of one to remove."""
     if " /api/account/passkeys/" not in label or index % 2:
         return
-    same = {"X-Apothecary": "1"}
+    same, again = {"X-Apothecary": "1"}, {"password": FUZZ_PASSWORD}
     # Room for one more (an account has at most MAX_PASSKEYS): the oldest go.
     kept = client.get("/api/account/passkeys").json()["passkeys"]
     for old in kept[: max(0, len(kept) - MAX_PASSKEYS + 2)]:
@@ -394,14 +395,18 @@ def aim_passkey(case: Any, label: str, index: int, client: TestClient) -> None:
 
     def registered() -> tuple[SoftAuthenticator, str]:
         device = SoftAuthenticator()
-        options = client.post("/api/account/passkeys/register/options", headers=same).json()
+        options = client.post(
+            "/api/account/passkeys/register/options", json=again, headers=same
+        ).json()
         answer = {"credential": device.create(options["options"])}
         made = client.post("/api/account/passkeys/register", json=answer, headers=same)
         assert made.status_code == 201, made.text
         return device, str(made.json()["id"])
 
     if label == "POST /api/account/passkeys/register":
-        options = client.post("/api/account/passkeys/register/options", headers=same).json()
+        options = client.post(
+            "/api/account/passkeys/register/options", json=again, headers=same
+        ).json()
         case.body = {"credential": SoftAuthenticator().create(options["options"])}
     elif label == "POST /api/account/passkeys/sign-in":
         device, _ = registered()

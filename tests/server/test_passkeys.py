@@ -40,7 +40,7 @@ def client(tmp_path: Path) -> Any:
 
 def register(client: TestClient, device: SoftAuthenticator, label: str | None = None) -> Any:
     """Register ``device``'s passkey to the signed-in account; the server's answer."""
-    options = client.post(f"{BASE}/register/options", headers=SAME)
+    options = client.post(f"{BASE}/register/options", json={"password": GOOD}, headers=SAME)
     assert options.status_code == 200, options.text
     body: dict[str, Any] = {"credential": device.create(options.json()["options"])}
     if label is not None:
@@ -139,7 +139,9 @@ def test_a_registration_from_another_origin_or_rp_id_is_refused(client: TestClie
         ({"origin": "https://evil.example"}, "origin"),
         ({"rp_id": "evil.example"}, "RP ID"),
     ):
-        options = client.post(f"{BASE}/register/options", headers=SAME).json()["options"]
+        options = client.post(
+            f"{BASE}/register/options", json={"password": GOOD}, headers=SAME
+        ).json()["options"]
         answer = SoftAuthenticator().create(options, **bend)
         refused(
             client.post(f"{BASE}/register", json={"credential": answer}, headers=SAME),
@@ -172,10 +174,10 @@ def test_an_expired_challenge_is_refused_saying_so(tmp_path: Path) -> None:
         session = await accounts.session(token, 1000.0)
         assert session is not None
         late = 1000.0 + CHALLENGE_SECONDS + 1
-        options = await passkeys.register_options(session, rp, 1000.0)
+        options = await passkeys.register_options(session, GOOD, "test", rp, 1000.0)
         with pytest.raises(PasskeyExpired, match="expired"):
             await passkeys.register(session, device.create(_json(options)), None, rp, late)
-        options = await passkeys.register_options(session, rp, 1000.0)
+        options = await passkeys.register_options(session, GOOD, "test", rp, 1000.0)
         await passkeys.register(session, device.create(_json(options)), None, rp, 1010.0)
         options = await passkeys.sign_in_options(None, "test", rp, 2000.0)
         with pytest.raises(PasskeyExpired, match="expired"):
@@ -215,7 +217,9 @@ def test_one_accounts_challenge_or_passkey_is_not_anothers(tmp_path: Path) -> No
     with client_on(url) as ann, client_on(url) as bob:
         assert sign_up(ann, "Ann1").status_code == 201
         assert sign_up(bob, "Bob1").status_code == 201
-        options = ann.post(f"{BASE}/register/options", headers=SAME).json()["options"]
+        options = ann.post(
+            f"{BASE}/register/options", json={"password": GOOD}, headers=SAME
+        ).json()["options"]
         answer = SoftAuthenticator().create(options)
         # Bob's session answers Ann's challenge: refused, and nothing is Bob's.
         stolen = bob.post(f"{BASE}/register", json={"credential": answer}, headers=SAME)
@@ -235,7 +239,17 @@ def test_one_accounts_challenge_or_passkey_is_not_anothers(tmp_path: Path) -> No
 
 def test_passkey_routes_need_a_session_and_refuse_cross_site_requests(client: TestClient) -> None:
     assert client.get(BASE).status_code == 401
-    assert client.post(f"{BASE}/register/options", headers=SAME).status_code == 401
+    assert sign_up(client, "Ottoline").status_code == 201
+    # A session alone does not add a passkey: the password is asked again.
+    wrong = client.post(
+        f"{BASE}/register/options", json={"password": "not it at all"}, headers=SAME
+    )
+    assert wrong.status_code == 401 and wrong.json()["error"] == "bad_credentials"
+    client.post("/api/account/sign-out", headers=SAME)
+    assert (
+        client.post(f"{BASE}/register/options", json={"password": GOOD}, headers=SAME).status_code
+        == 401
+    )
     no_header = client.post(f"{BASE}/sign-in/options", json={})
     assert no_header.status_code == 403 and no_header.json()["error"] == "cross_site"
     cross = client.post(

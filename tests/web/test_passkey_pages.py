@@ -52,6 +52,10 @@ def test_a_passkey_is_added_signs_in_with_and_without_a_name_and_is_removed(
     page.locator("#passkey-list", has_text="No passkeys yet").wait_for()
 
     page.fill("#passkey-label", "laptop")
+    page.fill("#passkey-password", "not the passphrase")
+    page.locator("#add-passkey").click()  # a session alone adds no way in
+    page.locator("#passkeys .form-error", has_text="not the account's password").wait_for()
+    page.fill("#passkey-password", PASSWORD)
     page.locator("#add-passkey").click()
     page.locator("#passkey-list .passkey", has_text="laptop").wait_for()
     held = cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]

@@ -494,11 +494,12 @@ class Accounts:
 
     # -- the account itself -------------------------------------------------------------
 
-    async def _reauthenticate(
+    async def reauthenticate(
         self, session: Session, password: str, address: str, now: float
     ) -> None:
         """The current password again, for a change that needs more than a session
-        (someone at an unlocked screen must not lock the owner out)."""
+        (someone at an unlocked screen must not lock the owner out, nor add a way in
+        of their own: a passkey); :class:`BadCredentials` if it is not the password."""
         await self.throttle(session.user.name, address, now)
         row = await self._read(users.select().where(users.c.id == session.user.id))
         if row is None or not await self._verify(row["password_hash"], password):
@@ -509,7 +510,7 @@ class Accounts:
     ) -> str:
         """Set a new password. Every session of the account ends, this one too,
         and a new one starts here: its token."""
-        await self._reauthenticate(session, current, address, now)
+        await self.reauthenticate(session, current, address, now)
         normal = check_password(new, session.user.name, self.config.min_password_length)
         hashed = await asyncio.to_thread(self.hasher.hash, normal)
         user_id = session.user.id
@@ -542,7 +543,7 @@ class Accounts:
         passkeys and its count of sign-in attempts. ``first`` runs once the password is proved and
         before anything is deleted: the seats' own rename of the account's seats
         to "deleted player" (:meth:`apothecary.server.seats.Seats.forget`)."""
-        await self._reauthenticate(session, password, address, now)
+        await self.reauthenticate(session, password, address, now)
         if first is not None:
             await first()
         user_id, key = session.user.id, f"account:{name_key(session.user.name)}"

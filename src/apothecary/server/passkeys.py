@@ -209,10 +209,14 @@ class Passkeys:
 
     # -- registering ------------------------------------------------------------------------
 
-    async def register_options(self, session: Session, rp: RelyingParty, now: float) -> str:
+    async def register_options(
+        self, session: Session, password: str, address: str, rp: RelyingParty, now: float
+    ) -> str:
         """The options (JSON) for ``navigator.credentials.create`` to make a new passkey
         of the signed-in account: a discoverable credential, user verification required,
-        none of the account's own passkeys again."""
+        none of the account's own passkeys again. The account's password is asked again
+        (as for a new password): a stolen session must not add its thief a way in that
+        outlives the session."""
         from webauthn import generate_registration_options, options_to_json
         from webauthn.helpers.structs import (
             AuthenticatorSelectionCriteria,
@@ -221,6 +225,7 @@ class Passkeys:
             UserVerificationRequirement,
         )
 
+        await self.accounts.reauthenticate(session, password, address, now)
         mine = await self._read(passkeys.select().where(passkeys.c.user_id == session.user.id))
         if len(mine) >= MAX_PASSKEYS:
             raise TooManyPasskeys(f"an account has at most {MAX_PASSKEYS} passkeys")

@@ -23,6 +23,7 @@ from apothecary.server.passkeys import LABEL_MAX, Passkeys, RelyingParty
 from apothecary.server.routes.account import (
     CHANGES,
     PREFIX,
+    PasswordAgain,
     SessionCookie,
     SessionDep,
     SignedIn,
@@ -124,9 +125,16 @@ async def list_passkeys(
 
 
 @router.post("/register/options", summary="Options to make a new passkey", dependencies=CHANGES)
-async def register_options(request: Request, passkeys: PasskeysDep, session: SessionDep) -> Options:
-    """For ``navigator.credentials.create``: a challenge good for a few minutes."""
-    return _options(await passkeys.register_options(session, relying_party(request), time.time()))
+async def register_options(
+    request: Request, passkeys: PasskeysDep, session: SessionDep, body: PasswordAgain
+) -> Options:
+    """For ``navigator.credentials.create``: a challenge good for a few minutes. The
+    account's password again: a session alone does not add a way in."""
+    rp = relying_party(request)
+    address = _address(request)
+    return _options(
+        await passkeys.register_options(session, body.password, address, rp, time.time())
+    )
 
 
 @router.post("/register", status_code=201, summary="Keep a new passkey", dependencies=CHANGES)

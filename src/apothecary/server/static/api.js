@@ -100,7 +100,8 @@ export const api = {
     // Passkeys (docs/accounts.md#passkeys): WebAuthn's options as JSON, and the browser's answers.
     passkeys: {
       list: () => request("GET", "/api/account/passkeys"),
-      registerOptions: () => request("POST", "/api/account/passkeys/register/options", { same: true }),
+      registerOptions: (password) =>
+        request("POST", "/api/account/passkeys/register/options", { body: { password }, same: true }),
       register: (credential, label) =>
         request("POST", "/api/account/passkeys/register", { body: { credential, label }, same: true }),
       remove: (id) => request("POST", `/api/account/passkeys/${encodeURIComponent(id)}/delete`, { same: true }),

@@ -135,11 +135,21 @@ function row(key, refresh) {
   );
 }
 
-// Signed in: the account's passkeys, a field to name a new one and a button to add it.
+// Signed in: the account's passkeys, fields to name a new one and confirm the password,
+// and a button to add it.
 export function passkeysPanel() {
   const list = h("ul", { id: "passkey-list", class: "passkey-list" });
   const message = h("p", { class: "error form-error", role: "alert", "aria-live": "polite" });
   const label = h("input", { id: "passkey-label", name: "label", type: "text", maxlength: 64 });
+  // Adding a way in asks for the password again, as changing the password does.
+  const password = h("input", {
+    id: "passkey-password",
+    name: "password",
+    type: "password",
+    maxlength: 256,
+    autocomplete: "current-password",
+    required: true,
+  });
   const add = h("button", { type: "button", class: "primary", id: "add-passkey" }, t("Add a passkey"));
   const refresh = async () => {
     try {
@@ -153,7 +163,8 @@ export function passkeysPanel() {
     replace(message);
     add.disabled = true;
     try {
-      const { options } = await api.account.passkeys.registerOptions();
+      const { options } = await api.account.passkeys.registerOptions(password.value);
+      password.value = "";
       await api.account.passkeys.register(await create(options), label.value.trim() || null);
       label.value = "";
       toast(t("Passkey added: you can sign in with it now."));
@@ -172,6 +183,7 @@ export function passkeysPanel() {
     h("p", { class: "muted" }, t("Sign in with this device's fingerprint, face or PIN instead of the password.")),
     list,
     h("div", { class: "field" }, h("label", { for: label.id }, t("Name for a new passkey (optional)")), label),
+    h("div", { class: "field" }, h("label", { for: password.id }, t("Password, to confirm")), password),
     message,
     h("div", { class: "actions" }, add),
   );
