@@ -1,7 +1,8 @@
 """Accounts over real HTTP, against real ``apothecary serve`` processes: the cookie's
-flags, a cross-site POST refused, the sign-in rate limit, one account's session
-never acting for another, a session made on one process good on another (one
-database), and no password anywhere in the logs, the responses or the database."""
+flags (``Secure`` behind TLS too), a cross-site POST refused, the sign-in rate limit,
+one account's session never acting for another, a session made on one process good
+on another (one database), and no password anywhere in the logs, the responses or
+the database."""
 
 from __future__ import annotations
 
@@ -64,6 +65,41 @@ def test_the_session_cookie_is_httponly_samesite_and_not_readable_by_scripts(bas
         assert "httponly" in signed_in.headers["set-cookie"].lower()
         out = client.post("/api/account/sign-out", headers=SAME)
         assert "max-age=0" in out.headers["set-cookie"].lower()
+
+
+def test_the_cookie_is_secure_behind_a_local_tls_proxy_or_an_https_public_url(
+    base: str, tmp_path: Path
+) -> None:
+    """docs/accounts.md#sessions: ``Secure`` when the request came over TLS, as a TLS
+    proxy on this machine says with ``X-Forwarded-Proto: https``, or when
+    ``--public-url`` is https; and a passkey's relying party is that site."""
+
+    def flags_of(answer: httpx.Response) -> list[str]:
+        return [part.strip().lower() for part in answer.headers["set-cookie"].split(";")]
+
+    with httpx.Client(base_url=base, timeout=30) as client:
+        body = {"name": unique("proxied"), "password": GOOD}
+        proxied = {**SAME, "X-Forwarded-Proto": "https"}
+        made = client.post("/api/account/sign-up", json=body, headers=proxied)
+        assert made.status_code == 201 and "secure" in flags_of(made)
+        # A passkey's options name the site the request came to.
+        host = {**proxied, "Host": "localhost"}
+        options = client.post("/api/account/passkeys/sign-in/options", json={}, headers=host)
+        assert options.json()["options"]["rpId"] == "localhost"
+    public = ("--public-url", "https://games.example.org", *ROOMY)
+    with (
+        server_process(sqlite_url(tmp_path), *public) as (url, _),
+        httpx.Client(base_url=url, headers={"Host": "games.example.org"}, timeout=30) as client,
+    ):
+        body = {"name": "ann", "password": GOOD}
+        made = client.post("/api/account/sign-up", json=body, headers=SAME)
+        assert made.status_code == 201 and "secure" in flags_of(made)
+        # httpx sends no Secure cookie over plain http (the proxy's side): sent by hand.
+        session = {**SAME, "Cookie": made.headers["set-cookie"].split(";")[0]}
+        options = client.post(
+            "/api/account/passkeys/register/options", json={"password": GOOD}, headers=session
+        )
+        assert options.json()["options"]["rp"]["id"] == "games.example.org", options.text
 
 
 def test_a_cross_site_post_is_refused_and_the_session_lives_on(base: str) -> None:

@@ -39,12 +39,14 @@ from schemathesis.specs.openapi.checks import (
     response_schema_conformance,
 )
 from serving import app_client, host_headers, make_room, sqlite_url
+from soft_authenticator import SoftAuthenticator
 from starlette.websockets import WebSocketDisconnect
 
 from apothecary.core.registry import games
 from apothecary.server.accounts import AccountConfig, token_hash
 from apothecary.server.app import WebConfig, create_app
 from apothecary.server.hub import Hub
+from apothecary.server.passkeys import MAX_PASSKEYS
 from apothecary.server.room import (
     CHAT_LIMIT,
     GameOver,
@@ -373,9 +375,45 @@ def aim_account(case: Any, label: str, index: int, made: Iterator[int]) -> None:
         "POST /api/account/sign-in": {"name": "fuzzer", "password": FUZZ_PASSWORD},
         "POST /api/account/password": {"current": FUZZ_PASSWORD, "new": FUZZ_PASSWORD + "!"},
         "POST /api/account/delete": {"password": FUZZ_PASSWORD},
+        "POST /api/account/passkeys/register/options": {"password": FUZZ_PASSWORD},
     }
     if label in bodies:
         case.body = bodies[label]
+
+
+def aim_passkey(case: Any, label: str, index: int, client: TestClient) -> None:
+    """A passkey operation's case (every other one) with a real answer of a software
+    authenticator (tests/support/soft_authenticator.py): a registration to the
+    fuzz's account, a sign-in with a passkey of it, the id of one to remove."""
+    if " /api/account/passkeys/" not in label or index % 2:
+        return
+    same, again = {"X-Apothecary": "1"}, {"password": FUZZ_PASSWORD}
+    # Room for one more (an account has at most MAX_PASSKEYS): the oldest go.
+    kept = client.get("/api/account/passkeys").json()["passkeys"]
+    for old in kept[: max(0, len(kept) - MAX_PASSKEYS + 2)]:
+        client.post(f"/api/account/passkeys/{old['id']}/delete", headers=same)
+
+    def registered() -> tuple[SoftAuthenticator, str]:
+        device = SoftAuthenticator()
+        options = client.post(
+            "/api/account/passkeys/register/options", json=again, headers=same
+        ).json()
+        answer = {"credential": device.create(options["options"])}
+        made = client.post("/api/account/passkeys/register", json=answer, headers=same)
+        assert made.status_code == 201, made.text
+        return device, str(made.json()["id"])
+
+    if label == "POST /api/account/passkeys/register":
+        options = client.post(
+            "/api/account/passkeys/register/options", json=again, headers=same
+        ).json()
+        case.body = {"credential": SoftAuthenticator().create(options["options"])}
+    elif label == "POST /api/account/passkeys/sign-in":
+        device, _ = registered()
+        options = client.post("/api/account/passkeys/sign-in/options", json={}, headers=same)
+        case.body = {"credential": device.get(options.json()["options"])}
+    elif label == "POST /api/account/passkeys/{passkey_id}/delete":
+        case.path_parameters = {**case.path_parameters, "passkey_id": registered()[1]}
 
 
 @pytest.fixture
@@ -496,6 +534,7 @@ def test_openapi_operations_never_fail_and_answer_as_declared(
             case.body = {"game": names[index % len(names)], "name": "fuzz"}
         aim_account(case, label, index, made)
         aim_mail(case, label, index)
+        aim_passkey(case, label, index, client)
         return case
 
     negatable = bool(params) or "{code}" in label or label.startswith(("POST", "PUT"))

@@ -19,7 +19,7 @@ from apothecary.server.store import (
     rooms,
 )
 
-HEAD = "0010"
+HEAD = "0011"
 """The newest migration."""
 
 

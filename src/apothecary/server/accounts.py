@@ -39,6 +39,8 @@ from apothecary.core.errors import ApothecaryError, BadOptionError
 from apothecary.server.store import (
     Store,
     account_sessions,
+    passkey_challenges,
+    passkeys,
     seat_links,
     sign_in_attempts,
     turn_mails,
@@ -255,9 +257,14 @@ class Accounts:
         so every server process on it shares them."""
         if not await self.store.run(self._attempt, f"address:{address}", now):
             raise TooManyAttempts("too many attempts from your address; wait a minute")
-        if name is not None and not await self.store.run(
-            self._attempt, f"account:{name_key(name)}", now
-        ):
+        if name is not None:
+            await self.throttle_account(name, now)
+
+    async def throttle_account(self, name: str, now: float) -> None:
+        """Count one attempt against the account name alone (a passkey's sign-in, whose
+        address was counted when it asked for its challenge); :class:`TooManyAttempts`
+        once the name has used its share of the minute."""
+        if not await self.store.run(self._attempt, f"account:{name_key(name)}", now):
             raise TooManyAttempts("too many sign-in attempts for this account; wait a minute")
 
     def _attempt(self, key: str, now: float) -> bool:
@@ -380,20 +387,29 @@ class Accounts:
 
         def write() -> str:
             with self.store.engine.begin() as connection:
-                if old is not None:
-                    connection.execute(_session_where(account_sessions.delete(), old))
-                connection.execute(self._expired(user.id, now))
                 if rehash is not None:
                     connection.execute(
                         users.update().where(users.c.id == user.id).values(password_hash=rehash)
                     )
-                token, fresh = self._new_session(user.id, now)
-                connection.execute(account_sessions.insert().values(**fresh))
-            return token
+                return self.start_session(connection, user.id, now, old)
 
         token = await self.store.run(write)
         self._purge_if_due(now)
         return user, token
+
+    def start_session(
+        self, connection: sa.Connection, user_id: int, now: float, old: str | None
+    ) -> str:
+        """In ``connection``'s transaction (on the store's writer): a new session for
+        the account, its token. The session the client came with (``old``), if any,
+        ends, and the account's sessions that ran out are swept. Every way of
+        signing in (a password, a passkey) starts its session here."""
+        if old is not None:
+            connection.execute(_session_where(account_sessions.delete(), old))
+        connection.execute(self._expired(user_id, now))
+        token, fresh = self._new_session(user_id, now)
+        connection.execute(account_sessions.insert().values(**fresh))
+        return token
 
     # -- sweeping ended sessions -------------------------------------------------------
 
@@ -479,11 +495,12 @@ class Accounts:
 
     # -- the account itself -------------------------------------------------------------
 
-    async def _reauthenticate(
+    async def reauthenticate(
         self, session: Session, password: str, address: str, now: float
     ) -> None:
         """The current password again, for a change that needs more than a session
-        (someone at an unlocked screen must not lock the owner out)."""
+        (someone at an unlocked screen must not lock the owner out, nor add a way in
+        of their own: a passkey); :class:`BadCredentials` if it is not the password."""
         await self.throttle(session.user.name, address, now)
         row = await self._read(users.select().where(users.c.id == session.user.id))
         if row is None or not await self._verify(row["password_hash"], password):
@@ -494,7 +511,7 @@ class Accounts:
     ) -> str:
         """Set a new password. Every session of the account ends, this one too,
         and a new one starts here: its token."""
-        await self._reauthenticate(session, current, address, now)
+        await self.reauthenticate(session, current, address, now)
         normal = check_password(new, session.user.name, self.config.min_password_length)
         hashed = await asyncio.to_thread(self.hasher.hash, normal)
         user_id = session.user.id
@@ -523,11 +540,11 @@ class Accounts:
         now: float,
         first: Callable[[], Awaitable[object]] | None = None,
     ) -> None:
-        """Delete the account: its row, every session, its seats' links and its
-        count of sign-in attempts. ``first`` runs once the password is proved and
+        """Delete the account: its row, every session, its seats' links, its
+        passkeys and its count of sign-in attempts. ``first`` runs once the password is proved and
         before anything is deleted: the seats' own rename of the account's seats
         to "deleted player" (:meth:`apothecary.server.seats.Seats.forget`)."""
-        await self._reauthenticate(session, password, address, now)
+        await self.reauthenticate(session, password, address, now)
         if first is not None:
             await first()
         user_id, key = session.user.id, f"account:{name_key(session.user.name)}"
@@ -540,6 +557,8 @@ class Accounts:
                 connection.execute(seat_links.delete().where(seat_links.c.user_id == user_id))
                 # The record of the turns mailed to it (its address goes with its row).
                 connection.execute(turn_mails.delete().where(turn_mails.c.user_id == user_id))
+                for table in (passkeys, passkey_challenges):  # its passkeys name it too
+                    connection.execute(table.delete().where(table.c.user_id == user_id))
                 connection.execute(users.delete().where(users.c.id == user_id))
                 # The count of its sign-in attempts names it too (for a minute or two).
                 connection.execute(sign_in_attempts.delete().where(sign_in_attempts.c.key == key))

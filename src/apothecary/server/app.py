@@ -30,6 +30,7 @@ from apothecary.server.accounts import AccountConfig, Accounts
 from apothecary.server.commands import SocketCommand
 from apothecary.server.guard import Guard, GuardConfig, public_origin
 from apothecary.server.hub import GOING, Connection, Hub, HubConfig
+from apothecary.server.passkeys import Passkeys
 from apothecary.server.placement import Placement
 from apothecary.server.ratings import Ratings
 from apothecary.server.replays import (
@@ -176,6 +177,7 @@ def create_app(
     limits = _SocketLimits(web)
     _refusals(app)
     app.state.accounts = Accounts(store, web.accounts)
+    app.state.passkeys = Passkeys(app.state.accounts)
     app.state.ratings = Ratings(store)
     app.state.seats = Seats(hub)
     if web.smtp is not None:

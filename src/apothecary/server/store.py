@@ -224,6 +224,39 @@ turn_mails = sa.Table(
     sa.Index("ix_turn_mails_user_id", "user_id"),
 )
 """The your-turn e-mails sent (:mod:`apothecary.server.turnmail`)."""
+passkeys = sa.Table(
+    "passkeys",
+    metadata,
+    # The credential's id, base64url (up to 1023 bytes: 1364 characters).
+    sa.Column("credential_id", sa.String(1400), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    # The WebAuthn user handle, random, one per account (the same on each of its passkeys):
+    # what an authenticator keys its discoverable credentials by, and never the account's id.
+    sa.Column("user_handle", sa.String(64), nullable=False),
+    sa.Column("public_key", sa.LargeBinary, nullable=False),
+    sa.Column("sign_count", sa.Integer, nullable=False),
+    sa.Column("label", sa.String(64), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("last_used", sa.Float, nullable=True),
+    sa.Index("ix_passkeys_user_id", "user_id"),
+)
+"""The accounts' passkeys (:mod:`apothecary.server.passkeys`): each credential's
+public key and signature count; no secret (a copy of the table signs nobody in)."""
+
+passkey_challenges = sa.Table(
+    "passkey_challenges",
+    metadata,
+    # The challenge, base64url: the client returns it inside its signed clientDataJSON.
+    sa.Column("challenge", sa.String(64), primary_key=True),
+    # "register" (for user_id's account) or "sign-in".
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=True),
+    # A registration's: the user handle its options named, kept with the new passkey.
+    sa.Column("user_handle", sa.String(64), nullable=True),
+    sa.Column("expires", sa.Float, nullable=False, index=True),
+)
+"""Challenges given out and not yet answered, each good once and until it expires,
+in the database so that the process answering need not be the one that asked."""
 
 
 # -- ratings (apothecary.server.ratings) ----------------------------------------------------

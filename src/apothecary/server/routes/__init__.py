@@ -1,7 +1,7 @@
 """The HTTP routes, one :class:`~fastapi.APIRouter` a group (FastAPI's "bigger
-applications" layout): pages, games, rooms, replays, hints, accounts and their seats,
-ratings, turn-based play's mail links, and the
-games' browser tables (:mod:`apothecary.server.tables`). What they share
+applications" layout): pages, games, rooms, replays, hints, accounts (their passkeys
+and seats), ratings, turn-based play's mail links, and the games' browser tables
+(:mod:`apothecary.server.tables`). What they share
 (the room-code path parameter, the bearer token, the per-address rate limit,
 the hub and the replays from the app's state) is in :mod:`.deps`, written once.
 """
@@ -14,6 +14,7 @@ from apothecary.server.routes import (
     games,
     hints,
     pages,
+    passkeys,
     ratings,
     replays,
     rooms,
@@ -29,6 +30,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     replays.router,
     hints.router,
     account.router,
+    passkeys.router,
     ratings.router,
     seats.router,
     turns.router,

@@ -1,12 +1,14 @@
 // Accounts (docs/accounts.md): the header's "Sign in" link or the signed-in name, and the
-// /account page: sign in or sign up when signed out; sign out (here or everywhere), a new
-// password and deleting the account when signed in. The session is an HttpOnly cookie this
+// /account page: sign in (with a password or a passkey) or sign up when signed out; sign out
+// (here or everywhere), a new password, passkeys (passkeys.js) and deleting the account when
+// signed in. The session is an HttpOnly cookie this
 // script never sees; it asks the server who is signed in.
 
 import { api, keep, kept, keptSeats } from "./api.js";
 import { h, replace, toast } from "./dom.js";
 import { language, t } from "/static/i18n.js";
 import { notifyButton } from "./turns.js";
+import { passkeySignIn, passkeysAvailable, passkeysPanel } from "./passkeys.js";
 
 // The header's link: "Sign in", or the account's name; both lead to /account.
 export async function accountLink(nav) {
@@ -114,6 +116,14 @@ function signedOutPage() {
           reload();
         },
       ),
+      passkeysAvailable() &&
+        passkeySignIn(
+          () => document.getElementById("sign-in-name")?.value,
+          async () => {
+            await claimKeptSeats();
+            reload();
+          },
+        ),
     ),
   );
 }
@@ -171,6 +181,7 @@ function signedInPage(user) {
           toast(t("Password changed; every other device is signed out."));
         },
       ),
+      passkeysAvailable() && passkeysPanel(),
       form(
         "delete-account",
         t("Delete the account"),

@@ -101,6 +101,18 @@ export const api = {
     mail: () => request("GET", "/api/account/email"),
     setMail: (email, turnMail) =>
       request("POST", "/api/account/email", { body: { email, turn_mail: turnMail }, same: true }),
+    // Passkeys (docs/accounts.md#passkeys): WebAuthn's options as JSON, and the browser's answers.
+    passkeys: {
+      list: () => request("GET", "/api/account/passkeys"),
+      registerOptions: (password) =>
+        request("POST", "/api/account/passkeys/register/options", { body: { password }, same: true }),
+      register: (credential, label) =>
+        request("POST", "/api/account/passkeys/register", { body: { credential, label }, same: true }),
+      remove: (id) => request("POST", `/api/account/passkeys/${encodeURIComponent(id)}/delete`, { same: true }),
+      signInOptions: (name) =>
+        request("POST", "/api/account/passkeys/sign-in/options", { body: { name }, same: true }),
+      signIn: (credential) => request("POST", "/api/account/passkeys/sign-in", { body: { credential }, same: true }),
+    },
   },
   // The seat a your-turn e-mail's link opens: { room, token, user }.
   turnLink: (link) => request("POST", "/api/turn-link", { body: { link }, same: true }),
