@@ -32,19 +32,14 @@ Conventions for writing docs (what runs, what does not, what is shortened):
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import os
 import re
-import select
 import shlex
 import shutil
 import signal
 import socket
-import struct
 import subprocess
 import sys
-import termios
 import time
 import urllib.error
 import urllib.request
@@ -52,6 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from tests.support.pty_terminal import Terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV = Path(sys.prefix)
@@ -272,36 +268,20 @@ def run_server(command: str, port: int | None, folder: Path, env: dict[str, str]
 
 
 def run_tui(command: str, folder: Path, env: dict[str, str]) -> str | None:
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
-    process = subprocess.Popen(
-        ["bash", "-c", command],
-        cwd=folder,
-        env=env,
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        start_new_session=True,
-    )
-    os.close(slave)
-    seen = b""
+    term = Terminal(["bash", "-c", command], size=(30, 100), env=env, cwd=folder)
     try:
         deadline = time.monotonic() + SERVER_SECONDS
         while time.monotonic() < deadline:
-            ready, _, _ = select.select([master], [], [], 0.2)
-            if ready:
-                with contextlib.suppress(OSError):  # the other end closed: the app ended
-                    seen += os.read(master, 65536)
-            if process.poll() is not None:
-                text = re.sub(rb"\x1b\[[0-9;?]*[a-zA-Z]", b"", seen).decode(errors="replace")
-                return f"the app ended with exit code {process.returncode}: {text.strip()[-600:]}"
+            term.read(0.2)
+            if term.process.poll() is not None:
+                tail = term.text().strip()[-600:]
+                return f"the app ended with exit code {term.process.returncode}: {tail}"
             # Textual draws a whole screen: a few kilobytes of output, no traceback.
-            if len(seen) > 4000 and b"Traceback" not in seen:
+            if len(term.seen) > 4000 and b"Traceback" not in term.seen:
                 return None
         return f"the app drew nothing within {SERVER_SECONDS:g} s"
     finally:
-        stop(process)
-        os.close(master)
+        term.close()
 
 
 def run_page(page: Path, folder: Path) -> list[str]:

@@ -5,10 +5,11 @@ Little Drop of Poison's ``ismcts`` over 900 s at 8 seats and target 1000."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
-from serving import app_client, make_room, sqlite_url
+from serving import FAST, app_client, make_room, sqlite_url
 
 import apothecary
 from apothecary import bots
@@ -42,7 +43,9 @@ def test_ismcts_in_a_room_scales_with_seats_and_target_and_refuses_huge_tables()
 
 
 def test_a_room_refuses_a_search_bot_too_large_for_its_table(tmp_path: Path) -> None:
-    with app_client(sqlite_url(tmp_path)) as client:
+    # Bots in worker processes: a thread-mode server refuses every search bot first.
+    workers = dataclasses.replace(FAST, bot_workers=1)
+    with app_client(sqlite_url(tmp_path), workers) as client:
         refused = client.post(
             "/api/rooms",
             json={

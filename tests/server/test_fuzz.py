@@ -403,6 +403,12 @@ def api(tmp_path: Any) -> Iterator[tuple[TestClient, list[dict[str, Any]]]]:
             "/api/account/sign-up", json=account, headers={"X-Apothecary": "1"}
         )
         assert signed_up.status_code == 201, signed_up.text  # its cookie: the client's now
+        # The account sits in the two rooms it hosts, so "your seat's token" has seats to give.
+        mine = [{"room": room["code"], "token": room["seat_token"]} for room in (lobby, playing)]
+        linked = test_client.post(
+            "/api/account/seats", json={"seats": mine}, headers={"X-Apothecary": "1"}
+        )
+        assert len(linked.json()["linked"]) == 2, linked.text
         yield test_client, [lobby, playing, over]
 
 
@@ -450,6 +456,8 @@ def test_openapi_operations_never_fail_and_answer_as_declared(
             case.body = {**case.body, "level": "random"}
         if label == "POST /api/rooms" and isinstance(case.body, dict) and index % 2 == 0:
             case.body = {**case.body, "game": names[index % len(names)], "seats": None}
+        if label == "POST /api/rooms/tutorial" and index % 2 == 0:
+            case.body = {"game": names[index % len(names)], "name": "fuzz"}
         aim_account(case, label, index, made)
         return case
 

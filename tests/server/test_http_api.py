@@ -221,6 +221,7 @@ def test_creating_a_room_answers_with_its_code_tokens_and_facts(client: TestClie
         "fallback_level": "random",
         "hints": False,
         "rated": False,
+        "tutorial": False,
     }
     assert [(s["kind"], s["level"]) for s in room["seats"][1:]] == [("bot", "easy"), ("open", None)]
     facts = info(client, answer["code"])

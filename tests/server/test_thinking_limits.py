@@ -285,10 +285,10 @@ def test_the_server_runs_a_few_analyses_at_once(
         assert "its most" in refused.json()["message"]
 
 
-def test_bots_in_a_thread_seat_only_levels_and_random(tmp_path: Path) -> None:
+def test_bots_in_a_thread_seat_only_levels_and_quick_bots(tmp_path: Path) -> None:
     # A thread cannot be stopped at --bot-seconds, so a server whose bots think
     # in one (--workers-for-bots 0, as here) refuses a named search bot; the
-    # game's levels and the random bot still sit.
+    # game's levels and the bots registered as quick (random, rules) still sit.
     with app_client(sqlite_url(tmp_path)) as client:
         refused = client.post(
             "/api/rooms", json={"game": "poison-pot", "players": 2, "seats": ["rollout", "easy"]}
@@ -302,7 +302,7 @@ def test_bots_in_a_thread_seat_only_levels_and_random(tmp_path: Path) -> None:
         assert fallback.json()["error"] == "bot_needs_workers", fallback.text
         room = make_room(client, game="poison-pot", players=2, seats=["open", "random"])
         seat = f"/api/rooms/{room['code']}/seats/1/bot"
-        for level in ("easy", "hard", "random"):
+        for level in ("easy", "hard", "random", "rules"):  # rules: a quick bot
             put = client.put(seat, json={"level": level}, headers=host_headers(room))
             assert put.status_code == 200, put.text
         put = client.put(seat, json={"level": "rollout"}, headers=host_headers(room))

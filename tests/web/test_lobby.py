@@ -125,6 +125,7 @@ def test_create_a_room_with_bots_invite_and_start(page, web_server, api):
         "fallback_level": "medium",
         "hints": False,  # off unless the host turns them on
         "rated": False,  # likewise
+        "tutorial": False,
     }
     assert [s["kind"] for s in info["seats"]] == ["human", "bot", "open"]
     assert info["seats"][0]["name"] == "Ann"

@@ -26,7 +26,7 @@ from apothecary.core.manifest import resolve
 from apothecary.core.registry import manifest
 
 GENERIC: dict[str, BotEntry] = {
-    "random": BotEntry("random", RandomBot, "uniformly random legal actions"),
+    "random": BotEntry("random", RandomBot, "uniformly random legal actions", quick=True),
     "ismcts": BotEntry(
         "ismcts",
         ISMCTSBot,

@@ -185,6 +185,8 @@ class _Worker:
             started = False
         if not started:
             self.end_process()
+            if self.pool.closing:  # close() ended it while it started
+                raise WorkerDied("the pool closed while its worker was starting")
             raise WorkerDied(f"a new worker did not start within {STARTUP_SECONDS:g} s")
         return mine
 

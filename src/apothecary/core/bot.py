@@ -68,6 +68,10 @@ class BotEntry:
     name: str
     factory: BotFactory
     help: str
+    quick: bool = False
+    """It answers in well under a second at any size the game allows, searching
+    nothing that grows with the game (a rules bot, a table lookup): a server
+    whose bots think in a thread, which cannot be stopped, may seat it."""
 
 
 @dataclass(frozen=True)
@@ -90,9 +94,12 @@ _GAME_LEVELS: dict[str, dict[str, Level]] = {}
 _ROOM_BUDGETS: dict[str, dict[str, RoomBudget]] = {}
 
 
-def register_bot(game_name: str, name: str, factory: BotFactory, help: str) -> None:
-    """Make ``factory`` available as bot ``name`` for ``game_name``."""
-    _GAME_BOTS.setdefault(game_name, {})[name] = BotEntry(name, factory, help)
+def register_bot(
+    game_name: str, name: str, factory: BotFactory, help: str, *, quick: bool = False
+) -> None:
+    """Make ``factory`` available as bot ``name`` for ``game_name`` (``quick``:
+    see :attr:`BotEntry.quick`)."""
+    _GAME_BOTS.setdefault(game_name, {})[name] = BotEntry(name, factory, help, quick)
 
 
 def game_bots(game_name: str) -> dict[str, BotEntry]:

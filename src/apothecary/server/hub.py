@@ -46,11 +46,11 @@ from apothecary.server.room import (
     Viewer,
     hash_token,
 )
-from apothecary.server.store import LeaseLost, Store
+from apothecary.server.store import IMPORT_GRACE, LeaseLost, Store
 
 log = logging.getLogger("apothecary.server")
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """The version of the WebSocket protocol (docs/protocol.md)."""
 
 GOING = (1001, "server shutting down")
@@ -260,6 +260,9 @@ class Hub:
         """Open the store (migrating it), start the bot pool, and let the
         placement bring in the rooms this process holds."""
         await self.run_db(self.store.migrate)
+        # An upload a stopped server left half-kept (another process may be
+        # keeping one now, hence the hour's grace).
+        await self.run_db(self.store.drop_imports, self.config.clock() - IMPORT_GRACE)
         if self.config.bot_workers > 0:
             self._pool = ThinkingPool(self.config.bot_workers, self.config.bot_seconds)
         await self.placement.start()

@@ -53,7 +53,7 @@ from apothecary.server.room import (
     new_code,
     new_token,
 )
-from apothecary.server.store import Store
+from apothecary.server.store import IMPORT_PART, Store
 
 RECORD_LIMIT = 2_000_000
 """The largest record file the server takes, in bytes."""
@@ -313,9 +313,11 @@ def check_record(record: Record, bounded: bool = True) -> Checked:
     )
 
 
-def keep_record(store: Store, checked: Checked, now: float | None = None) -> str:
-    """Keep a checked record as an unlisted room of one game; its code (call it
-    on the store's writer)."""
+def record_rows(
+    checked: Checked, now: float | None = None
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A checked record as a new unlisted room of one game: its room row and its
+    action rows, to keep (:func:`keep_record`, or in parts by :meth:`Replays.upload`)."""
     when = time.time() if now is None else now
     code = new_code()
     settings = Settings(listed=False)
@@ -348,8 +350,15 @@ def keep_record(store: Store, checked: Checked, now: float | None = None) -> str
             zip(checked.history, checked.moves, strict=True)
         )
     ]
+    return row, steps
+
+
+def keep_record(store: Store, checked: Checked, now: float | None = None) -> str:
+    """Keep a checked record as an unlisted room of one game; its code (call it
+    on the store's writer)."""
+    row, steps = record_rows(checked, now)
     store.insert_finished(row, list(checked.seats), checked.outcome, steps)
-    return code
+    return str(row["code"])
 
 
 def import_record(
@@ -966,7 +975,14 @@ class Replays:
     async def upload(self, record: Record, owner: Hashable = None) -> str:
         """An uploaded record checked in the replay pool, then kept; its room's code."""
         checked = await self.in_pool(check_record, record, owner=("upload", owner))
-        return await self.store.run(keep_record, self.store, checked)
+        row, steps = record_rows(checked)
+        store = self.store
+        await store.run(store.begin_import, row, list(checked.seats), checked.outcome)
+        # In parts, so other rooms' commits on the one writer go between them.
+        for start in range(0, len(steps), IMPORT_PART):
+            await store.run(store.import_steps, steps[start : start + IMPORT_PART])
+        await store.run(store.end_import, row["code"], row["status"], row["updated"])
+        return str(row["code"])
 
     async def hint(self, code: str, token: str | None) -> dict[str, Any]:
         """The strongest bot's suggestion for the seat ``token`` is, on its turn."""

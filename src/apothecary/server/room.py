@@ -148,6 +148,14 @@ class WrongMove(RoomError):
     status = 409
 
 
+class TutorialRoom(RoomError):
+    """In a tutorial room, something that would break the script: a rematch,
+    another person taking a seat, a bot put in or handed a seat."""
+
+    code = "tutorial_room"
+    status = 409
+
+
 class StaleState(RoomError):
     """An action sent for a position that has since changed."""
 
@@ -496,6 +504,7 @@ class Room:
     def claim(self, name: object, seat: object = None) -> tuple[int, str]:
         """Sit a person down in ``seat`` (or the first open one): their seat and token."""
         shown = clean_text(name, NAME_LIMIT, "a display name")
+        self._not_in_a_lesson("seats are not claimed: the lesson has one person's seat")
         if self.status != "lobby":
             raise WrongPhase("the game has started; seats are claimed in the lobby")
         if seat is None:
@@ -517,6 +526,7 @@ class Room:
         human who is absent (the seat stays theirs; they take it back by acting;
         during a game the log says the host handed it over)."""
         index = self._seat_index(seat)
+        self._not_in_a_lesson("its bots play the script; they are not changed")
         if not isinstance(level, str):
             raise RoomError("a bot level is text")
         checked = _check_bot(self.game, level)
@@ -532,6 +542,12 @@ class Room:
                 raise WrongPhase("only a human's seat can be handed to a bot during a game")
             place.kind, place.level = BOT, checked
         return Changes()
+
+    def _not_in_a_lesson(self, why: str) -> None:
+        """Refuse what would break a tutorial room's script, once it has started
+        (the room is set up in its lobby like any other)."""
+        if self.settings.tutorial and self.status != "lobby":
+            raise TutorialRoom(f"this is a learn-to-play room: {why}")
 
     def open_seat(self, seat: object) -> str | None:
         """Host, in the lobby: free ``seat`` (whoever took it, person or bot,
@@ -556,6 +572,7 @@ class Room:
     def rematch(self, now: float) -> Changes:
         """Host: another game with the same people, everyone one seat on.
         After a finished series, the series starts again from nothing."""
+        self._not_in_a_lesson("there is no rematch: start a real game instead")
         if self.status != "over":
             raise WrongPhase("a rematch follows a finished game")
         if self.series_winner() is not None:

@@ -346,6 +346,21 @@ def normalise_url(url: str) -> str:
     return url
 
 
+IMPORTING = "importing"
+"""The status of an uploaded record's room while its actions are still being
+kept (:meth:`Store.begin_import`): a room in it is never resumed, listed or
+replayed, and one left so by a stopped server is deleted later
+(:meth:`Store.drop_imports`)."""
+
+IMPORT_GRACE = 3600.0
+"""Seconds after which a server starting deletes an upload still half-kept."""
+
+IMPORT_PART = 1000
+"""Actions kept per transaction of an upload: about 10 ms of the writer's
+time each on SQLite, so a long record does not hold every room's commits
+behind it (a 17,000-action one did for over a second)."""
+
+
 class Store:
     """A database of rooms. Its methods block: the server calls them from one
     worker thread, so the event loop never waits on the disk."""
@@ -557,7 +572,10 @@ class Store:
                     sa.select(rooms.c.code)
                     .select_from(rooms.outerjoin(leases, leases.c.room == rooms.c.code))
                     .where(
-                        sa.or_(rooms.c.status != "over", rooms.c.updated >= since),
+                        sa.or_(
+                            rooms.c.status.in_(("lobby", "playing")),
+                            sa.and_(rooms.c.status == "over", rooms.c.updated >= since),
+                        ),
                         sa.or_(leases.c.room.is_(None), leases.c.expires < self._clock),
                     )
                     .order_by(rooms.c.created)
@@ -687,13 +705,53 @@ class Store:
     ) -> None:
         """Keep a finished game as a new room of one game (an uploaded record),
         in one transaction. Call it on the writer (:meth:`run`)."""
+        self.begin_import(row, seating, outcome)
+        self.import_steps(steps)
+        self.end_import(row["code"], row["status"], row["updated"])
+
+    def begin_import(self, row: dict[str, Any], seating: list[str], outcome: JSON) -> None:
+        """The first part of keeping an uploaded record: its room, with the
+        status :data:`IMPORTING` (never resumed, listed or loaded as a game),
+        and its one game. Its actions follow in parts (:meth:`import_steps`),
+        so the one writer serves other rooms' commits between them; then
+        :meth:`end_import`. Call each on the writer."""
         with self.engine.begin() as connection:
-            connection.execute(rooms.insert().values(**row))
+            connection.execute(rooms.insert().values(**{**row, "status": IMPORTING}))
             connection.execute(
                 games.insert().values(room=row["code"], game_no=1, seating=seating, outcome=outcome)
             )
-            if steps:
+
+    def import_steps(self, steps: list[dict[str, Any]]) -> None:
+        """One part of an uploaded record's actions, in one transaction."""
+        if steps:
+            with self.engine.begin() as connection:
                 connection.execute(actions.insert(), steps)
+
+    def end_import(self, code: str, status: str, updated: float) -> None:
+        """An uploaded record's room made what it is (``status``), now all its actions are kept."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                rooms.update()
+                .where(rooms.c.code == code, rooms.c.status == IMPORTING)
+                .values(status=status, updated=updated)
+            )
+
+    def drop_imports(self, before: float) -> int:
+        """Delete the uploads left half-kept (a server stopped while keeping
+        them) whose import began before ``before``; how many."""
+        with self.engine.begin() as connection:
+            codes = list(
+                connection.execute(
+                    sa.select(rooms.c.code).where(
+                        rooms.c.status == IMPORTING, rooms.c.updated < before
+                    )
+                ).scalars()
+            )
+            for table in (actions, games, rooms):
+                key = table.c.code if table is rooms else table.c.room
+                if codes:
+                    connection.execute(table.delete().where(key.in_(codes)))
+            return len(codes)
 
     # -- the one writer ---------------------------------------------------------------
 

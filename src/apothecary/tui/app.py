@@ -44,6 +44,7 @@ from apothecary.core.errors import ApothecaryError, BadOptionError, MalformedAct
 from apothecary.core.game import CHANCE, Action, State
 from apothecary.core.registry import game_class, games, load
 from apothecary.core.words import read as read_words
+from apothecary.tui import learn
 from apothecary.tui.session import DEFAULT_BOT, HUMAN, Session, Viewer, marking, plan_seats
 from apothecary.tui.views.base import BOARD_WIDTH
 
@@ -340,6 +341,10 @@ class ResultScreen(Screen[None]):
         obs = session.state.observation(self.viewer)
         scores = session.view.scores(obs)
         lines = Text()
+        coach = session.coach()
+        if coach is not None:
+            lines.append(learn.text("done_title") + "\n", style="bold green")
+            lines.append(f"{coach['outro']}\n\n")
         lines.append("Game over\n", style="bold")
         lines.append(f"{outcome.reason}\n\n")
         for seat in range(session.game.num_players):
@@ -355,17 +360,23 @@ class ResultScreen(Screen[None]):
             lines.append("\nHow it went\n", style="bold")
             for summary in rounds:
                 lines.append(f"• {summary}\n")
-        lines.append(
-            f"\nThe seed of chance was {session.seed}.\n"
-            "n plays again (seats rotated), m goes to the menu, ctrl+s saves the record, q quits.\n"
-        )
+        if coach is not None:
+            # A lesson's chance was its script: no seed to tell.
+            lines.append("\n" + learn.text("done_keys") + "\n")
+        else:
+            lines.append(
+                f"\nThe seed of chance was {session.seed}.\n"
+                "n plays again (seats rotated), m goes to the menu, ctrl+s saves the record, "
+                "q quits.\n"
+            )
         with Horizontal():
             with ScrollableContainer(id="result-main"):
                 yield Static(lines, id="result")
                 with Horizontal(id="result-buttons"):
                     # Short labels (the footer has the long names): all three
                     # stay whole beside the log at 80 columns.
-                    yield Button("Play again (n)", id="again", variant="primary")
+                    again = "Play again (n)" if coach is None else learn.text("real_game")
+                    yield Button(again, id="again", variant="primary")
                     yield Button("Menu (m)", id="menu")
                     yield Button("Save (^s)", id="save")
                 yield Static(session.view.board(obs, self.viewer), id="result-board")
@@ -391,7 +402,8 @@ class ResultScreen(Screen[None]):
         ]()
 
     def action_again(self) -> None:
-        """The same settings again, every name one seat on, with a new seed."""
+        """The same settings again, every name one seat on, with a new seed;
+        after a lesson, a real game against easy bots."""
         game = GameScreen(self.session.again(), None, self.bot_delay)
         self.app.pop_screen()
         self.app.switch_screen(game)
@@ -445,6 +457,8 @@ class GameScreen(Screen[None]):
         self._ahead = False
         # How far each viewer's milestones were shown (a resumed game's past is not news).
         self._told: dict[Viewer, int] = dict.fromkeys(session.viewers(), len(session.log))
+        # In a lesson: the coach's explanation of the last wrong move (None: none).
+        self._wrong: str | None = None
 
     # -- layout ---------------------------------------------------------------------
 
@@ -461,6 +475,8 @@ class GameScreen(Screen[None]):
                 yield NotationInput(placeholder=TYPE_HINT, id="entry")
                 yield ActionList(id="actions")
             with Vertical(id="side"):
+                if self.session.script is not None:
+                    yield Static("", id="coach")
                 yield Static("", id="seats")
                 yield GameLog(id="log")
         yield Footer()
@@ -469,7 +485,13 @@ class GameScreen(Screen[None]):
         """Start playing: chance first, then whoever is to move."""
         self.query_one("#entry", Input).focus()
         self._fit(self.app.size.width, self.app.size.height)
-        self.advance()
+        script = self.session.script
+        if script is not None and not self.session.log:
+            # A lesson opens on what it is about; the first step waits for Enter.
+            intro = f"{script.intro}\n\n{learn.text('intro_go_on')}"
+            self.app.push_screen(SummaryScreen(intro), lambda _: self.advance())
+        else:
+            self.advance()
         self.call_after_refresh(self._redraw_board)  # now the board's width is known
 
     def on_resize(self, event: events.Resize) -> None:
@@ -492,8 +514,37 @@ class GameScreen(Screen[None]):
             return
         viewer = self.viewer
         obs = self.session.state.observation(viewer)
-        board = self.session.view.board(obs, viewer, self._board_width())
-        self.query_one("#board", Static).update(board)
+        self.query_one("#board", Static).update(self._board_text(obs))
+
+    def _board_text(self, obs: dict[str, Any]) -> Text:
+        """The board for the viewer, the coach's part highlighted in a lesson."""
+        board = self.session.view.board(obs, self.viewer, self._board_width())
+        return learn.point_at(board, self.session.view, self._pointed(), self.viewer)
+
+    def _pointed(self) -> str:
+        """The table part the coach points at now ("" outside a lesson)."""
+        coach = self.session.coach()
+        if coach is None:
+            return ""
+        return learn.pointed_part(
+            coach, learn.since_your_move(coach, self._actors(), coach["seat"])
+        )
+
+    def _actors(self) -> list[int]:
+        return [entry.actor for entry in self.session.log]
+
+    def _draw_coach(self) -> None:
+        """The coach panel, and the widgets it points at (the hand, the moves)."""
+        coach = self.session.coach()
+        if coach is None:
+            return
+        view = self.session.view
+        self.query_one("#coach", Static).update(
+            learn.panel(coach, self._actors(), view, self.viewer, self._wrong)
+        )
+        part = self._pointed()
+        self.query_one("#pinned", Static).set_class(part == "hand", "pointed")
+        self.query_one("#actions", OptionList).set_class(part == "moves", "pointed")
 
     def _fit(self, width: int, height: int) -> None:
         small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
@@ -533,7 +584,8 @@ class GameScreen(Screen[None]):
         if viewer is not None and mover == viewer and not session.is_over():
             line += f"; e.g. {', '.join(self._examples())}"
         status.update(Text(line, style="bold"))
-        board.update(session.view.board(obs, viewer, self._board_width()))
+        board.update(self._board_text(obs))
+        self._draw_coach()
         pinned.update(session.view.pinned(obs, viewer) or "")
         seats.update(self._seats_text(obs))
         written = 0
@@ -630,6 +682,8 @@ class GameScreen(Screen[None]):
             label += f", {note}"
         line = Text(label)
         line.append(f"  ({notation})", style="dim")
+        if self.session.script is not None and action == self.session.expected():
+            line.append(f"  {learn.text('your_move')}", style="bold green")
         return line
 
     def _examples(self) -> list[str]:
@@ -788,6 +842,17 @@ class GameScreen(Screen[None]):
                 entry.select_all()  # typing it afresh replaces it, not appends
             return
         problem = self._refusal(action)
+        if problem is None and session.script is not None:
+            # A legal move that is not the lesson's: the coach says why; nothing is played.
+            chosen = (
+                session.state.string_to_action(action.strip())
+                if isinstance(action, str)
+                else action
+            )
+            self._wrong = session.judge(chosen)
+            if self._wrong is not None:
+                problem = learn.text("wrong", why=self._wrong)
+                self._draw_coach()
         if problem is None:
             try:
                 session.play(viewer, action)
@@ -803,6 +868,7 @@ class GameScreen(Screen[None]):
             return
         error.update("")
         entry.value = ""
+        self._wrong = None
         self.advance()
 
     def _refusal(self, action: Action | str) -> str | None:
@@ -1102,6 +1168,9 @@ class PlayApp(App[None]):
     #actions { height: auto; max-height: 25%; }
     #entry { height: 1; border: none; padding: 0 1; background: $boost; }
     #pinned { height: auto; padding: 0 1; }
+    #coach { height: auto; max-height: 60%; border-bottom: solid $primary; margin-bottom: 1; }
+    /* What a lesson's coach points at (its "look at" line names it in words too). */
+    .pointed { background: $warning 25%; }
     #too-small { display: none; padding: 2 4; }
     GameScreen.too-small #too-small { display: block; }
     GameScreen.too-small #table { display: none; }

@@ -53,6 +53,7 @@ def plan(
     save: Path | None,
     resume: Path | None,
     bot_delay: float,
+    learn: bool = False,
 ) -> PlaySetup:
     """Check the flags and make the session the app will play (no Textual here)."""
     from apothecary.tui.session import Session, plan_seats, seats_from_record
@@ -60,6 +61,18 @@ def plan(
     if not (math.isfinite(bot_delay) and 0 <= bot_delay <= MAX_BOT_DELAY):
         raise BadOptionError(
             f"--bot-delay {bot_delay}: give a number of seconds from 0 to {MAX_BOT_DELAY:g}"
+        )
+    if learn:
+        fixed = {
+            "--players": players is not None,
+            "--seat-bots": seat_bots is not None,
+            "--seat": seat is not None,
+            "--option": bool(option),
+            "--seed": seed is not None,
+            "--resume": resume is not None,
+        }
+        return PlaySetup(
+            _lesson(game, [flag for flag, given in fixed.items() if given]), save, bot_delay
         )
     from apothecary.bots import split_specs  # keeps `apothecary --help` quick
 
@@ -101,6 +114,25 @@ def plan(
     configured = load(game, players=players, **options)
     seats = plan_seats(game, configured.num_players, bot_list, seat or 0)
     return PlaySetup(Session(configured, seats, seed), save, bot_delay)
+
+
+def _lesson(game: str | None, clash: list[str]) -> Session:
+    """The tutorial session of ``game`` (``--learn``), which fixes every setting."""
+    from apothecary.core.registry import games
+    from apothecary.core.tutorial import load_script
+    from apothecary.tui.session import Session
+
+    if game is None:
+        raise BadOptionError("--learn needs a game: apothecary play GAME --learn")
+    if clash:
+        raise BadOptionError(
+            f"--learn plays the game's lesson, which sets the table itself; drop {clash[0]}"
+        )
+    script = load_script(game) if game in games() else None
+    if script is None:
+        load(game)  # an unknown game is said as everywhere else
+        raise BadOptionError(f"{game} has no learn-to-play lesson; play it without --learn")
+    return Session.learn(script)
 
 
 def check_save(setup: PlaySetup) -> None:
@@ -168,13 +200,22 @@ def play_command(
             help=f"Seconds a bot's move takes at least, so you can follow (0 to {MAX_BOT_DELAY:g})."
         ),
     ] = 0.5,
+    learn: Annotated[
+        bool,
+        typer.Option(
+            "--learn",
+            help="Learn to play: a short scripted first game with a coach, then a real "
+            "game against easy bots if you like.",
+        ),
+    ] = False,
 ) -> None:
     """Play in the terminal against bots, or hot-seat with friends at one keyboard.
 
     You are seat 0 (or --seat); --seat-bots fills the other seats. Keys: ? rules,
-    ctrl+s save a record, escape the action list, ctrl+q quit.
+    ctrl+s save a record, escape the action list, ctrl+q quit. --learn teaches the
+    game with a coach.
     """
-    setup = plan(game, players, seat_bots, seat, option or [], seed, save, resume, bot_delay)
+    setup = plan(game, players, seat_bots, seat, option or [], seed, save, resume, bot_delay, learn)
     check_save(setup)
     from apothecary.tui.app import PlayApp
 

@@ -22,6 +22,7 @@ from apothecary.core.errors import (
 )
 from apothecary.core.game import CHANCE, JSON, Action, Game, Player, State, sample_chance
 from apothecary.core.records import Record
+from apothecary.core.tutorial import Script, ScriptedBot, coach_view, judge, scripted_action
 from apothecary.core.words import Words
 from apothecary.core.words import read as read_words
 from apothecary.tui.views import GameView, view_for
@@ -32,6 +33,9 @@ HUMAN = "human"
 
 DEFAULT_BOT = "easy"
 """The level that fills every seat that ``--seat-bots`` leaves unnamed."""
+
+SCRIPTED = "tutorial"
+"""The seat name of a bot that plays a tutorial's script (``--learn``)."""
 
 Viewer = int | None
 """A seat whose eyes a view is drawn for, or None for a spectator."""
@@ -142,7 +146,12 @@ class Session:
     """One game at the terminal: the state, who sits where, the bots, the log."""
 
     def __init__(
-        self, game: Game, seats: Sequence[str], seed: int | None = None, state: State | None = None
+        self,
+        game: Game,
+        seats: Sequence[str],
+        seed: int | None = None,
+        state: State | None = None,
+        script: Script | None = None,
     ) -> None:
         if len(seats) != game.num_players:
             raise BadOptionError(f"{game.name}: {game.num_players} seats, got {len(seats)} names")
@@ -157,11 +166,12 @@ class Session:
         self.seed: int = seed
         self.rng = random.Random(seed)
         self.view: GameView = view_for(game)
+        self.script = script
+        """A tutorial's script (``--learn``): chance and the bots play it, and
+        the person's moves are judged by it (:meth:`judge`)."""
         self.humans: list[int] = [s for s, name in enumerate(self.seats) if name == HUMAN]
         self.bots: dict[int, Bot] = {
-            seat: bot_registry.load(name, game, seat, seed=seed * 1009 + seat)
-            for seat, name in enumerate(self.seats)
-            if name != HUMAN
+            seat: self._bot(name, seat) for seat, name in enumerate(self.seats) if name != HUMAN
         }
         self.state: State = game.new_initial_state()
         self.log: list[LogEntry] = []
@@ -171,6 +181,27 @@ class Session:
                 self._apply(action)
         for bot in self.bots.values():
             bot.restart_at(self.state)
+
+    def _bot(self, name: str, seat: int) -> Bot:
+        if self.script is not None:
+            return ScriptedBot(self.game, seat, self.script)
+        return bot_registry.load(name, self.game, seat, seed=self.seed * 1009 + seat)
+
+    @classmethod
+    def learn(cls, script: Script) -> Session:
+        """The tutorial of ``script``: the person in the script's seat, the
+        script's bots in the others, chance as the script deals it."""
+        seats = [HUMAN if seat == script.seat else SCRIPTED for seat in range(script.players)]
+        # The seed is unused (the script is the chance), but fixed: nothing is secret.
+        return cls(script.new_game(), seats, seed=0, script=script)
+
+    def real_game(self) -> Session:
+        """What a finished tutorial offers: a game of the same game with its
+        usual settings, the person in seat 0 and ``easy`` bots around."""
+        from apothecary.core.registry import load
+
+        game = load(self.game.name)
+        return Session(game, plan_seats(game.name, game.num_players, [DEFAULT_BOT]))
 
     @classmethod
     def resume(
@@ -182,7 +213,10 @@ class Session:
 
     def again(self) -> Session:
         """A new game of the same settings, each name one seat on (so everyone
-        plays from another seat), with a new secret seed."""
+        plays from another seat), with a new secret seed; after a tutorial,
+        its :meth:`real_game`."""
+        if self.script is not None:
+            return self.real_game()
         seats = [self.seats[-1], *self.seats[:-1]]
         return Session(self.game, seats)
 
@@ -211,10 +245,34 @@ class Session:
     # -- playing -----------------------------------------------------------------
 
     def play_chance(self) -> Action:
-        """Draw the chance event due now from the session's rng and play it."""
-        action = sample_chance(self.state, self.rng)
+        """Draw the chance event due now from the session's rng (or the
+        tutorial's script) and play it."""
+        if self.script is not None:
+            action = scripted_action(self.script, self.state)
+        else:
+            action = sample_chance(self.state, self.rng)
         self._apply(action)
         return action
+
+    # -- the tutorial ------------------------------------------------------------------
+
+    def coach(self) -> dict[str, JSON] | None:
+        """What the tutorial's coach says now (:func:`~apothecary.core.tutorial.coach_view`,
+        the same data the browser draws); None outside a tutorial."""
+        return None if self.script is None else coach_view(self.script, self.state)
+
+    def expected(self) -> Action | None:
+        """In a tutorial, the move the script plays next (None outside one, or at its end)."""
+        if self.script is None or self.state.move_number() >= len(self.script.steps):
+            return None
+        return scripted_action(self.script, self.state)
+
+    def judge(self, action: Action) -> str | None:
+        """In a tutorial, why the legal ``action`` is not the lesson's move
+        (the coach's explanation), or None when it is, or outside a tutorial."""
+        if self.script is None:
+            return None
+        return judge(self.script, self.state, action)
 
     def play(self, seat: Player, action: Action | str) -> Action:
         """Play ``action`` (id or notation) for ``seat``.
@@ -289,6 +347,7 @@ class Session:
 __all__ = [
     "DEFAULT_BOT",
     "HUMAN",
+    "SCRIPTED",
     "LogEntry",
     "Session",
     "Viewer",

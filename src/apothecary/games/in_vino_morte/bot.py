@@ -198,4 +198,5 @@ register_bot(
     "rules",
     RuleBot,
     "pours to kill as dealer; drinks or swaps by the chance of Poison from public events",
+    quick=True,
 )

@@ -229,7 +229,9 @@ def _count(codes: list[str]) -> dict[str, int]:
     return counts
 
 
-register_bot(GAME, "rules", RuleBot, "kills when its cards make a lethal colour, else waits")
+register_bot(
+    GAME, "rules", RuleBot, "kills when its cards make a lethal colour, else waits", quick=True
+)
 
 ROOM_ISMCTS_SIZE = 400
 """The largest table a room's ``ismcts`` bot plays, as seats × target score:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.text import Text
@@ -72,6 +73,21 @@ def cards(out: Text, counts: dict[str, int]) -> None:
 
 class LittleDropOfPoisonView(GameView):
     """Face-down plays show as counts; your own as cards."""
+
+    def part_words(self, part: str, viewer: int | None) -> str:
+        """``character-king`` is the king, ``character-2`` seat 2's peasant."""
+        if part.startswith("character-"):
+            return target_name(part.removeprefix("character-"), viewer)
+        return super().part_words(part, viewer)
+
+    def part_marks(self, part: str, viewer: int | None) -> list[str]:
+        """The king's line, or the name on a peasant's row."""
+        on = part.removeprefix("character-")
+        if on == "king":
+            return [re.escape("♛ King:")]
+        if on != part and on.isdigit():
+            return super().part_marks(f"seat-{on}", viewer)
+        return super().part_marks(part, viewer)
 
     def board(self, obs: Observation, viewer: int | None, width: int = BOARD_WIDTH) -> Text:
         """The king, then a line per seat with its peasant, score and cards."""

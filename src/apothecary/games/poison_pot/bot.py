@@ -359,6 +359,7 @@ register_bot(
     "rules",
     RuleBot,
     "greedy one-ply look-ahead on unpoisoned groups; exact search of the last two turns",
+    quick=True,
 )
 
 ROOM_ROLLOUT_RADIUS = 4

@@ -111,6 +111,18 @@ class PoisonPotView(GameView):
                 return f"{words} is taken by the {board[names.index(words)]}"
         return None
 
+    def part_words(self, part: str, viewer: int | None) -> str:
+        """``circle-c2`` is ``circle c2``; the rest as every view names them."""
+        if part.startswith("circle-"):
+            return f"circle {part.removeprefix('circle-')}"
+        return super().part_words(part, viewer)
+
+    def part_marks(self, part: str, viewer: int | None) -> list[str]:
+        """A circle's name on the board (``c2`` of ``c2R``, not of ``c21``)."""
+        if part.startswith("circle-"):
+            return [rf"(?<![a-z0-9]){re.escape(part.removeprefix('circle-'))}(?!\d)"]
+        return super().part_marks(part, viewer)
+
     def summary(self, before: Observation, after: Observation, viewer: int | None) -> str | None:
         """At the end, every colour's largest unpoisoned group."""
         if before.get("outcome") is not None or after.get("outcome") is None:

@@ -139,4 +139,5 @@ register_bot(
     "rules",
     RuleBot,
     "draws the safest scone, puts heavy doses back while cubes last, stops in time",
+    quick=True,
 )

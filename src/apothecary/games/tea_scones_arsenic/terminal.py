@@ -48,6 +48,20 @@ def marked_notations(marked: list[Any]) -> list[str]:
 class TeaSconesArsenicView(GameView):
     """Doses you have seen are numbers; the rest are ``?``."""
 
+    def part_words(self, part: str, viewer: int | None) -> str:
+        """``kind-2`` is the box's scones of kind 2 (``k2``)."""
+        kind = part.removeprefix("kind-")
+        if kind != part and kind.isdigit():
+            return f"the scones of kind {kind} (k{kind}) in the box"
+        return super().part_words(part, viewer)
+
+    def part_marks(self, part: str, viewer: int | None) -> list[str]:
+        """A kind's row of the box (``k2 ■■■···``)."""
+        kind = part.removeprefix("kind-")
+        if kind != part and kind.isdigit():
+            return [rf"(?<![a-z0-9])k{kind} [■·]+ \d+ unmarked"]
+        return super().part_marks(part, viewer)
+
     def board(self, obs: Observation, viewer: int | None, width: int = BOARD_WIDTH) -> Text:
         """The box, then a line per seat with its cup (the hand is pinned below)."""
         out = Text()

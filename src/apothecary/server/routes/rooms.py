@@ -257,21 +257,27 @@ def stoppable_only(hub: Hub, game: str, names: Iterable[str]) -> None:
     only the game's levels and the random bot: a thread cannot be stopped at
     its wall-clock limit, and a named search bot (``rollout``, ``ismcts``)
     could think for minutes. The levels are sized to think well under a
-    second. NeedsWorkers names the first other bot; an unknown game or name
-    is left to the room's own checks."""
+    second, and so is a bot a level plays with no budget of its own (medium's
+    ``rules``) or one registered as quick (a rules bot). NeedsWorkers names
+    the first other bot; an unknown game or name is left to the room's own
+    checks."""
     if hub.config.bot_workers > 0:
         return
     try:
-        allowed = {OPEN, "random", *bot_registry.levels(game)}
+        levels = bot_registry.levels(game)
     except ApothecaryError:
         return
+    as_levels = {level.bot for level in levels.values() if not level.budget}
+    quick = {name for name, entry in bot_registry.entries(game).items() if entry.quick}
+    as_levels |= quick
+    allowed = {OPEN, "random", *levels, *as_levels}
     for name in names:
         if name not in allowed and name.split(":")[0] in bot_registry.entries(game):
             raise NeedsWorkers(
                 f"seat bot {name!r}: this server thinks bots in a thread "
                 "(--workers-for-bots 0), which cannot be stopped at its time limit; "
-                f"it seats the levels ({', '.join(sorted(allowed - {OPEN, 'random'}))}) "
-                "and random only"
+                f"it seats the levels ({', '.join(levels)}), "
+                f"{', '.join(sorted(as_levels | {'random'}))} only"
             )
 
 

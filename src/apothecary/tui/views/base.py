@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -163,6 +164,33 @@ class GameView:
         """What must stay in sight however small the window (the viewer's hand),
         drawn under the board; None when the board has nothing like it."""
         return None
+
+    # -- what a tutorial's coach points at ---------------------------------------------
+
+    def part_words(self, part: str, viewer: int | None) -> str:
+        """A table part a tutorial step names (``seat-2``, ``hand``, ``moves``;
+        :data:`apothecary.core.tutorial.PART_NAME`) in words, for the coach's
+        "look at" line: the pointer that works in any terminal. A game's view
+        names its own parts (``circle-c2``); the rest read as the name spaced."""
+        key, _, value = part.partition("-")
+        if key == "seat" and value.isdigit():
+            return seat_name(int(value), viewer)
+        if part == "hand":
+            return "your hand, under the board"
+        if part == "moves":
+            return "the list of moves"
+        return part.replace("-", " ")
+
+    def part_marks(self, part: str, viewer: int | None) -> list[str]:
+        """Regular expressions for the text of :meth:`board` that shows
+        ``part``; the app highlights what they match. A seat's name by default;
+        a game's view adds its own parts, and a part it cannot find (none)
+        is pointed at in words only."""
+        key, _, value = part.partition("-")
+        if key == "seat" and value.isdigit():
+            # Not "seat 1" inside "seat 12".
+            return [re.escape(seat_name(int(value), viewer)) + r"(?!\d)"]
+        return []
 
     # -- shared helpers --------------------------------------------------------------
 
