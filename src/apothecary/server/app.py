@@ -28,6 +28,7 @@ from apothecary.core.errors import ApothecaryError
 from apothecary.i18n import negotiate
 from apothecary.server.accounts import AccountConfig, Accounts
 from apothecary.server.commands import SocketCommand
+from apothecary.server.friends import Friends, keep_present
 from apothecary.server.guard import Guard, GuardConfig, public_origin
 from apothecary.server.hub import GOING, Connection, Hub, HubConfig
 from apothecary.server.placement import Placement
@@ -42,7 +43,7 @@ from apothecary.server.replays import (
 )
 from apothecary.server.room import RoomError, RoomNotFound
 from apothecary.server.routes import ROUTERS
-from apothecary.server.routes.account import SameOrigin
+from apothecary.server.routes.account import COOKIE, SameOrigin
 from apothecary.server.routes.deps import STATIC, Buckets, origin_allowed
 from apothecary.server.seats import Seats
 from apothecary.server.store import Store
@@ -172,6 +173,7 @@ def create_app(
     app.state.accounts = Accounts(store, web.accounts)
     app.state.ratings = Ratings(store)
     app.state.seats = Seats(hub)
+    app.state.friends = Friends(store)
     public = None if web.public_url is None else public_origin(web.public_url)
     # Inside the Guard (added after it, so nearer the routes): a refusal still
     # gets the security headers, and an oversized body is cut off first.
@@ -195,9 +197,24 @@ def create_app(
             await socket.close(code=1008, reason="origin not allowed")
             return
         await socket.accept()
-        await _serve_socket(hub, web, limits, socket, code)
+        async with _present(app.state.accounts, socket.cookies.get(COOKIE)):
+            await _serve_socket(hub, web, limits, socket, code)
 
     return app
+
+
+@asynccontextmanager
+async def _present(accounts: Accounts, session_token: str | None) -> AsyncIterator[None]:
+    """While a room's socket that came with a session cookie is open, its account
+    counts as online (:func:`apothecary.server.friends.keep_present`)."""
+    task = None if not session_token else asyncio.create_task(keep_present(accounts, session_token))
+    try:
+        yield
+    finally:
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
 
 def _refusals(app: FastAPI) -> None:

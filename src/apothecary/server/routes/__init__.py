@@ -1,6 +1,6 @@
 """The HTTP routes, one :class:`~fastapi.APIRouter` a group (FastAPI's "bigger
 applications" layout): pages, games, rooms, replays, hints, accounts and their seats,
-ratings, and the
+ratings, friends, and the
 games' browser tables (:mod:`apothecary.server.tables`). What they share
 (the room-code path parameter, the bearer token, the per-address rate limit,
 the hub and the replays from the app's state) is in :mod:`.deps`, written once.
@@ -11,6 +11,7 @@ from fastapi import APIRouter
 from apothecary.server import tables
 from apothecary.server.routes import (
     account,
+    friends,
     games,
     hints,
     pages,
@@ -30,5 +31,6 @@ ROUTERS: tuple[APIRouter, ...] = (
     account.router,
     ratings.router,
     seats.router,
+    friends.router,
 )
 """Every router the app includes, in the order their routes are matched."""

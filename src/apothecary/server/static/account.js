@@ -5,6 +5,7 @@
 
 import { api, keep, kept, keptSeats } from "./api.js";
 import { h, replace, toast } from "./dom.js";
+import { friendsPanel } from "./friends.js";
 
 // The header's link: "Sign in", or the account's name; both lead to /account.
 export async function accountLink(nav) {
@@ -179,6 +180,7 @@ function signedInPage(user) {
         },
       ),
     ),
+    friendsPanel(),
   );
 }
 

@@ -4,6 +4,7 @@
 
 import { api, keep, setSetting, setting } from "../api.js";
 import { h, replace, toast } from "../dom.js";
+import { inviteFriendForm } from "../friends.js";
 import { svg as qrSvg } from "../qr.js";
 
 const NAME_LIMIT = 40;
@@ -50,6 +51,8 @@ export class RoomLobby {
         h("p", {}, "Send them this link, or let them scan the code. Anyone with the link may take an open seat or watch."),
         h("div", { class: "invite-row" }, linkInput, copy),
         h("div", { class: "qr-box" }, qrSvg(invite, { label: `QR code of the invite link ${invite}` })),
+        // Made once, so a redraw keeps what is typed in it.
+        (this.inviteFriend = this.inviteFriend || inviteFriendForm(room.code)),
       );
     const seatPanel = h(
       "section",
