@@ -402,7 +402,8 @@ def befriend_the_fuzzer(test_client: TestClient) -> None:
     one (signed up before the fuzzer, whose cookie the client keeps)."""
     hub = test_client.app.state.hub  # type: ignore[attr-defined]
     with hub.store.engine.begin() as connection:
-        ids = dict(connection.execute(sa.select(users.c.name, users.c.id)).tuples().all())
+        rows = connection.execute(sa.select(users.c.name, users.c.id)).all()
+        ids = {str(name): int(user_id) for name, user_id in rows}
         connection.execute(
             friendships.insert(),
             [
