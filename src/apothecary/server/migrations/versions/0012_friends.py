@@ -68,8 +68,10 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Bring rated_seats back from seat_links (a rated room's links; tokenless links
-    are dropped from seat_links, which needs a token again), drop the new tables."""
+    """Bring rated_seats back from seat_links (one link per account and room, of
+    every room still there: ratings read a rated room's only, so the others' rows
+    are never read), drop the tokenless links (0009's seat_links needs a token),
+    drop the new tables."""
     op.create_table(
         "rated_seats",
         sa.Column("room", sa.String(32), primary_key=True),
@@ -77,7 +79,7 @@ def downgrade() -> None:
         sa.Column("user_id", sa.Integer, _user(), nullable=False),
         sa.UniqueConstraint("room", "user_id", name="uq_rated_seats_room_user"),
     )
-    # One link per account and room, the newest (ratings read only a rated room's).
+    # One link per account and room, the newest (0009's rated_seats seats an account once).
     op.execute(
         "INSERT INTO rated_seats (room, token_hash, user_id) "
         "SELECT s.room, s.token_hash, s.user_id FROM seat_links s "
