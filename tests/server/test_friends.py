@@ -7,6 +7,7 @@ request, or an open room socket), blocks, the cross-site check, and migration
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -15,9 +16,10 @@ import pytest
 import sqlalchemy as sa
 from alembic import command
 from fastapi.testclient import TestClient
-from serving import make_room
+from serving import cluster_flags, make_room, server_process
 from test_account_seats import acting_as, session_of
 from test_accounts import SAME, client_on, sign_up
+from test_accounts_http import ROOMY, signed_up
 from test_http_api import GAME
 from test_store import HEAD, schema_drift
 
@@ -309,3 +311,36 @@ def test_0012_moves_rated_seats_into_seat_links_and_goes_back(db_url: str) -> No
         assert "rated_seats" in sa.inspect(store.engine).get_table_names()
     finally:
         store.close()
+
+
+def test_friends_online_invitations_and_blocks_hold_across_cluster_processes(
+    postgres_db_url: str, redis_url: str
+) -> None:
+    """Several processes on one database: a request made through one is answered
+    through the other, a friend signed in on the other is online, an invitation
+    sent through one shows on the other, and a host's block refuses a seat claimed
+    through the other process."""
+    flags = (*cluster_flags(redis_url, f"t{secrets.token_hex(4)}"), *ROOMY)
+    with (
+        server_process(postgres_db_url, *flags) as (one, _),
+        server_process(postgres_db_url, *flags) as (two, _),
+        signed_up(one, "Ottilie") as ann,
+        signed_up(two, "Bartholomew") as bob,
+    ):
+        ask = ann.post("/api/friends/requests", json={"name": "Bartholomew"}, headers=SAME)
+        assert ask.json() == {"state": "requested"}, ask.text
+        accepted = bob.post("/api/friends/requests/Ottilie/accept", headers=SAME)
+        assert accepted.status_code == 200, accepted.text
+        [friend] = ann.get("/api/friends").json()["friends"]
+        assert friend == {**friend, "name": "Bartholomew", "online": True}
+        room = make_room(ann, game=GAME, players=2)
+        invite = {"name": "Bartholomew", "room": room["code"]}
+        assert ann.post("/api/friends/invitations", json=invite, headers=SAME).status_code == 200
+        [invitation] = bob.get("/api/friends").json()["invitations"]
+        assert invitation["room"] == room["code"] and invitation["from"] == "Ottilie"
+        assert ann.post(
+            "/api/friends/blocks", json={"name": "Bartholomew"}, headers=SAME
+        ).is_success
+        seat = bob.post(f"/api/rooms/{room['code']}/seats", json={"name": "B"}, headers=SAME)
+        refused(seat, 403, "blocked")
+        assert bob.get("/api/friends").json()["invitations"] == []
