@@ -10,6 +10,7 @@ from typing import Any
 
 from test_account_pages import fill
 from test_csp import _violations, _watch
+from test_lobby import _axe, _describe
 from test_my_games import signed_up
 
 
@@ -47,6 +48,11 @@ def test_two_accounts_befriend_and_one_follows_the_others_invitation(
         assert "online" in row.locator(".presence").inner_text()
         page.reload()
         page.locator("#friend-Benedikt").wait_for()
+        page.locator("#add-friend-name").fill("nobody-here")  # a refusal shown in the form
+        page.locator("#add-friend button[type=submit]").click()
+        page.locator("#add-friend .form-error", has_text="nobody-here").wait_for()
+        violations = _axe(page)  # the panel with a friend listed and a refusal shown
+        assert not violations, _describe(violations)
 
         # Rosalind opens her room and invites Benedikt by user name from its lobby.
         code = new_room(page, web_server)
@@ -82,3 +88,4 @@ def test_two_accounts_befriend_and_one_follows_the_others_invitation(
     finally:
         other.close()
     assert _violations(page, console) == []
+    assert page.errors == []
