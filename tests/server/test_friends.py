@@ -24,7 +24,8 @@ from test_http_api import GAME
 from test_store import HEAD, schema_drift
 
 from apothecary.server.friends import ONLINE_SECONDS
-from apothecary.server.store import Store, account_sessions, alembic_config, seat_links
+from apothecary.server.room import hash_token
+from apothecary.server.store import Store, account_sessions, alembic_config, seat_links, users
 
 
 @pytest.fixture
@@ -344,3 +345,38 @@ def test_friends_online_invitations_and_blocks_hold_across_cluster_processes(
         seat = bob.post(f"/api/rooms/{room['code']}/seats", json={"name": "B"}, headers=SAME)
         refused(seat, 403, "blocked")
         assert bob.get("/api/friends").json()["invitations"] == []
+
+
+def test_a_link_moved_without_its_token_gets_it_back_when_the_seat_is_proved(
+    client: TestClient, db_url: str
+) -> None:
+    """A rated seat's link moved by 0012 has no token: it gives none to another
+    device (no_seat) until the seat's first device proves the token again."""
+    people = People(client, "ann")
+    acting_as(client, None)
+    room = make_room(client, game=GAME, players=2)
+    store = Store(db_url)
+    try:
+        with store.engine.begin() as connection:
+            connection.execute(
+                seat_links.insert().values(
+                    room=room["code"],
+                    token_hash=hash_token(room["seat_token"]),
+                    user_id=sa.select(users.c.id).scalar_subquery(),
+                    seat_token=None,
+                    linked=0.0,
+                )
+            )
+    finally:
+        store.close()
+    credentials = f"/api/account/games/{room['code']}/seat"
+    refused(people.send("ann", "POST", credentials), 404, "no_seat")
+    proved = people.send(
+        "ann",
+        "POST",
+        "/api/account/seats",
+        seats=[{"room": room["code"], "token": room["seat_token"]}],
+    )
+    assert proved.json()["refused"] == 0, proved.text
+    given = people.send("ann", "POST", credentials)
+    assert given.status_code == 200 and given.json()["token"] == room["seat_token"], given.text
