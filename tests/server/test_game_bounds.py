@@ -89,14 +89,18 @@ def longest_settings(cls: type[Game]) -> Iterator[dict[str, Any]]:
 def test_no_game_at_its_room_bounds_is_longer_than_a_server_replays(name: str) -> None:
     cls = game_class(name)
     for options in longest_settings(cls):
-        game = cls(players=cls.info.max_players, **options)
-        assert game.room_problem() is None
-        if game.max_game_length() <= RECORD_ACTIONS:
-            continue  # proved: no game of it is longer
-        # The game's own bound is loose (every round to its limit): seeded
-        # random play at the most seats stays within the limit with room to spare.
-        longest = max(random_length(game, seed) for seed in range(3))
-        assert longest <= 0.9 * RECORD_ACTIONS, (name, options, longest)
+        game = cls(players=cls.info.max_players, **options).for_room()
+        assert game.room_problem() is None and game.unbounded_problem() is None
+        # Proved, not sampled: the game's own true bound is within the limit.
+        assert game.max_game_length() <= RECORD_ACTIONS, (name, options)
+
+
+def test_a_room_past_the_longest_game_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Planted: the limit of actions lowered under a game's longest, its room is refused.
+    name = next(n for n in games() if game_class(n)().max_game_length() > 100)
+    monkeypatch.setattr("apothecary.core.game.ROOM_ACTIONS", 100)
+    with pytest.raises(GameTooLong, match="at most 100"):
+        Room.create(name, None, {}, None, Settings(), now=0.0)
 
 
 def test_a_bound_past_the_limit_would_be_caught() -> None:

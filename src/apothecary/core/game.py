@@ -48,6 +48,12 @@ JSON: TypeAlias = Any
 
 OptionValue: TypeAlias = bool | int | float | str
 
+ROOM_ACTIONS = 20_000
+"""The longest game, in actions (chance's included), that a game server's room
+plays and that a record it takes may hold: every such game is one it replays
+within its limits. A room whose options allow a longer game is refused, or plays
+its options' room defaults (:meth:`Game.for_room`)."""
+
 MAX_NOTATION = 1000
 """The longest notation text read as an action, in characters: every game's
 is far shorter, and a bound keeps a number of thousands of digits (more than
@@ -310,17 +316,22 @@ class Game(ABC):
 
     def unbounded_problem(self) -> str | None:
         """Why these options give no longest game (what ``max_game_length``
-        raises), for a server's room, which replays only games of a bounded
-        length; None when they give one."""
+        raises), or one longer than :data:`ROOM_ACTIONS`, for a server's room,
+        which replays only games of a bounded length; None when they give one."""
         try:
-            self.max_game_length()
+            longest = self.max_game_length()
         except BadOptionError as error:
             return f"{error} (a game server's rooms play only games with a longest length)"
+        if longest > ROOM_ACTIONS:
+            return (
+                f"{self.name}: these options allow a game of {longest:,} actions; a game "
+                f"server's rooms play games of at most {ROOM_ACTIONS:,}"
+            )
         return None
 
     def for_room(self) -> Game:
         """These options as a game server's room plays them: when they give no
-        longest game, every option left at its default that has an
+        longest game or too long a one, every option left at its default that has an
         :attr:`OptionSpec.room_default` takes that instead (a new game); else
         this game. A room still unbounded then is refused
         (:meth:`unbounded_problem`)."""

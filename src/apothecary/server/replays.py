@@ -38,7 +38,7 @@ from apothecary import analysis
 from apothecary.bots.pool import ThinkingPool, ThinkingTooLong
 from apothecary.core.bot import Bot
 from apothecary.core.errors import ApothecaryError, RecordError
-from apothecary.core.game import CHANCE, JSON, Game, State
+from apothecary.core.game import CHANCE, JSON, ROOM_ACTIONS, Game, State
 from apothecary.core.records import Record
 from apothecary.core.registry import load
 from apothecary.server.room import (
@@ -58,12 +58,12 @@ from apothecary.server.store import IMPORT_PART, Store
 RECORD_LIMIT = 2_000_000
 """The largest record file the server takes, in bytes."""
 
-RECORD_ACTIONS = 20_000
-"""The most actions (chance's included) a record the server takes may hold. Every
-action is replayed and kept as a step, so this, not the file's size, bounds what
-one upload costs: a legal record of 169k actions fits in 2 MB. Ten times the
-longest game measured at default options (about 2,000 actions with random play,
-the largest game at its most seats)."""
+RECORD_ACTIONS = ROOM_ACTIONS
+"""The most actions (chance's included) a record the server takes may hold: the
+longest game a room plays. Every action is replayed and kept as a step, so this,
+not the file's size, bounds what one upload costs: a legal record of 169k actions
+fits in 2 MB. Ten times the longest game measured at default options (about
+2,000 actions with random play, the largest game at its most seats)."""
 
 ANALYSIS_PLAYOUTS = 4
 """Playouts per legal move in a server's analysis (the command line's default is more) ..."""

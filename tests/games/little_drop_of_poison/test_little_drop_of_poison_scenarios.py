@@ -504,6 +504,26 @@ def test_round_limits_end_a_stuck_assassination_round_and_game() -> None:
     assert "nobody reached 10" in outcome.reason
 
 
+def test_an_action_limit_ends_the_game_with_its_assassination_round() -> None:
+    """Option max_actions (our addition: a game server's bound on a room): "the game
+    ends at the end of the assassination round in which this many actions (chance's
+    included) have been played, even if nobody reached the target"."""
+    hands = {0: ["b2", "p1"], 1: ["p1", "g1"], 2: ["p1", "g1"]}
+    actions = opening("rat", ["rat", "rat", "weasel"], hands)
+    actions += turn(2, "b2") + turn("king", "p1") + turn("king", "p1")
+    # Past the limit mid-round: the round is played to its end, then the game ends.
+    state = replay(3, actions, max_poison_rounds=1, max_actions=5)
+    assert state.is_terminal() and state.assassination_round == 1
+    outcome = state.outcome()
+    assert outcome is not None and "nobody reached 10 within 5 actions" in outcome.reason
+    # A limit the round does not reach: the next assassination round starts.
+    state = replay(3, actions, max_poison_rounds=1, max_actions=len(actions) + 1)
+    assert not state.is_terminal() and state.assassination_round == 2
+    # The longest game is bounded by the limit, whatever the round limits allow.
+    game = load(GAME, players=8, max_actions=1000)
+    assert game.max_game_length() < load(GAME, players=8).max_game_length()
+
+
 def test_default_deck_is_the_reconstruction() -> None:
     """rules.md: "three colours (blue, green, purple), each with 6 cards of 1 drop,
     4 of 2 drops and 2 of 3 drops; 4 multi-coloured cards of 1 green + 1 purple

@@ -156,6 +156,12 @@ class LittleDropOfPoisonBatch(BatchGame[LittleDropOfPoisonBatchState]):
                 "with no colour of drops enough to kill a peasant, ends assassination "
                 "rounds by the no-kill-left rule, which the batch engine does not implement"
             )
+        if game.max_actions:
+            raise BadOptionError(
+                f"{self.name}: the batch engine does not support option max_actions="
+                f"{game.max_actions} (a limit of actions is a server's bound on a room, "
+                "not a rule to train on; leave it at 0)"
+            )
         p, t, c = game.num_players, game.num_types, game.num_colours
         self.max_chance_per_step = 3 * p + 1  # the king, P peasants, 2P deals
         self._colour_of = bits(game.poison_mask, c)

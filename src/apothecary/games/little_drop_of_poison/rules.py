@@ -51,7 +51,7 @@ from apothecary.core.game import (
     State,
 )
 from apothecary.core.registry import register
-from apothecary.core.words import Words, say
+from apothecary.core.words import Words, say, say_n
 from apothecary.core.words import seat as seat_words  # `seat` is the loops' name here
 from apothecary.games.little_drop_of_poison.deck import (
     ANTIDOTE,
@@ -196,6 +196,23 @@ class LittleDropOfPoisonGame(Game):
             maximum=1000,
             room_maximum=100,
         ),
+        # Even at those limits a table that stalls on purpose could play a game
+        # of 400,000 actions (the true bound), more than a server replays. So a
+        # room plays the default (no limit) as 15,000 actions: the last
+        # assassination round then ends within 20,000 (ROOM_ACTIONS).
+        OptionSpec(
+            "max_actions",
+            int,
+            0,
+            "the game ends at the end of the assassination round in which this many "
+            "actions (chance's included) have been played, even if nobody reached the "
+            "target; 0, the default, is no limit. A game server's room plays 0 as "
+            "15000 and takes at most 15000",
+            minimum=0,
+            maximum=10_000_000,
+            room_maximum=15_000,
+            room_default=15_000,
+        ),
     )
 
     def _configure(self) -> None:
@@ -262,6 +279,8 @@ class LittleDropOfPoisonGame(Game):
         self.target: int = int(self.options["target"])
         self.max_poison_rounds: int = int(self.options["max_poison_rounds"])
         self.max_assassination_rounds: int = int(self.options["max_assassination_rounds"])
+        self.max_actions: int = int(self.options["max_actions"])
+        """Actions after which the game ends with its assassination round (0: no limit)."""
         t = self.num_types
         self.KING = n
         self.ADD = n + 1
@@ -363,7 +382,10 @@ class LittleDropOfPoisonGame(Game):
         n = self.num_players
         per_poison_round = 4 * n + self.deck_size
         per_assassination = 1 + n + self.max_poison_rounds * per_poison_round
-        return self.max_assassination_rounds * per_assassination
+        rounds = self.max_assassination_rounds * per_assassination
+        if self.max_actions:  # the round under way when the limit is passed ends the game
+            return min(rounds, self.max_actions - 1 + per_assassination)
+        return rounds
 
     def observation_tensor_size(self) -> int:
         """See :meth:`LittleDropOfPoisonState.observation_tensor`."""
@@ -792,6 +814,7 @@ class LittleDropOfPoisonState(State):
         if (
             max(self.scores) >= game.target
             or self.assassination_round >= game.max_assassination_rounds
+            or 0 < game.max_actions <= self.move_number()
         ):
             self.phase = OVER_PHASE
             self.player = TERMINAL
@@ -1931,10 +1954,22 @@ class LittleDropOfPoisonState(State):
                     last=last,
                 )
             tied = winners
-        if best < self.game.target:
-            reason += (
-                f"; nobody reached {self.game.target} within "
-                f"{self.game.max_assassination_rounds} assassination rounds"
+        game = self.game
+        if best < game.target and self.assassination_round < game.max_assassination_rounds:
+            reason = say_n(
+                "{reason}; nobody reached {target} within {count} action",
+                "{reason}; nobody reached {target} within {count} actions",
+                game.max_actions,
+                reason=reason,
+                target=game.target,
+            )
+        elif best < game.target:
+            reason = say_n(
+                "{reason}; nobody reached {target} within {count} assassination round",
+                "{reason}; nobody reached {target} within {count} assassination rounds",
+                game.max_assassination_rounds,
+                reason=reason,
+                target=game.target,
             )
         return Outcome.told(tuple(tied), tuple(float(s) for s in self.scores), reason)
 
