@@ -28,6 +28,7 @@ from typing import Any
 import anyio
 import pytest
 import schemathesis
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -58,7 +59,7 @@ from apothecary.server.room import (
     StaleState,
     hash_token,
 )
-from apothecary.server.store import Store, seat_links, turn_mails, users
+from apothecary.server.store import Store, friendships, seat_links, turn_mails, users
 
 GAME = "poison-pot"
 """Two or three people, perfect information (chance draws the cauldrons): small and quick."""
@@ -416,6 +417,40 @@ def aim_passkey(case: Any, label: str, index: int, client: TestClient) -> None:
         case.path_parameters = {**case.path_parameters, "passkey_id": registered()[1]}
 
 
+def aim_friends(case: Any, label: str, index: int, lobby: str) -> None:
+    """A friends operation's case (every other one) with the header and people
+    the fixture made: "pal" is the fuzzer's friend, "asker" asked to be one."""
+    if " /api/friends" not in label or index % 2:
+        return
+    case.headers = {**(case.headers or {}), "X-Apothecary": "1"}
+    named = "asker" if "/requests/" in label else "pal"
+    if "{name}" in label:
+        case.path_parameters = {**case.path_parameters, "name": named}
+    bodies: dict[str, dict[str, str]] = {
+        "POST /api/friends/requests": {"name": "asker"},
+        "POST /api/friends/blocks": {"name": "pal"},
+        "POST /api/friends/invitations": {"name": "pal", "room": lobby},
+    }
+    if label in bodies:
+        case.body = bodies[label]
+
+
+def befriend_the_fuzzer(test_client: TestClient) -> None:
+    """Two more accounts: "pal", the fuzzer's friend, and "asker", who asked to be
+    one (signed up before the fuzzer, whose cookie the client keeps)."""
+    hub = test_client.app.state.hub  # type: ignore[attr-defined]
+    with hub.store.engine.begin() as connection:
+        rows = connection.execute(sa.select(users.c.name, users.c.id)).all()
+        ids = {str(name): int(user_id) for name, user_id in rows}
+        connection.execute(
+            friendships.insert(),
+            [
+                {"asker": ids["pal"], "asked": ids["fuzzer"], "created": 0.0, "accepted": 0.0},
+                {"asker": ids["asker"], "asked": ids["fuzzer"], "created": 0.0, "accepted": None},
+            ],
+        )
+
+
 @pytest.fixture
 def api(tmp_path: Any) -> Iterator[tuple[TestClient, list[dict[str, Any]]]]:
     """An app with three real rooms for the fuzz to hit: a lobby, a game
@@ -436,6 +471,13 @@ def api(tmp_path: Any) -> Iterator[tuple[TestClient, list[dict[str, Any]]]]:
         record = test_client.get(f"/api/rooms/{over['code']}/games/1/record")
         assert record.status_code == 200, record.text
         over["record"] = record.json()
+        for other in ("pal", "asker"):
+            made = test_client.post(
+                "/api/account/sign-up",
+                json={"name": other, "password": FUZZ_PASSWORD},
+                headers={"X-Apothecary": "1"},
+            )
+            assert made.status_code == 201, made.text
         account = {"name": "fuzzer", "password": FUZZ_PASSWORD}
         signed_up = test_client.post(
             "/api/account/sign-up", json=account, headers={"X-Apothecary": "1"}
@@ -448,6 +490,7 @@ def api(tmp_path: Any) -> Iterator[tuple[TestClient, list[dict[str, Any]]]]:
         )
         assert len(linked.json()["linked"]) == 2, linked.text
         mailed(test_client, playing["code"])
+        befriend_the_fuzzer(test_client)
         yield test_client, [lobby, playing, over]
 
 
@@ -535,6 +578,7 @@ def test_openapi_operations_never_fail_and_answer_as_declared(
         aim_account(case, label, index, made)
         aim_mail(case, label, index)
         aim_passkey(case, label, index, client)
+        aim_friends(case, label, index, rooms[0]["code"])
         return case
 
     negatable = bool(params) or "{code}" in label or label.startswith(("POST", "PUT"))

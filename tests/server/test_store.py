@@ -19,7 +19,7 @@ from apothecary.server.store import (
     rooms,
 )
 
-HEAD = "0011"
+HEAD = "0012"
 """The newest migration."""
 
 

@@ -28,6 +28,7 @@ from apothecary.core.errors import ApothecaryError
 from apothecary.i18n import negotiate
 from apothecary.server.accounts import AccountConfig, Accounts
 from apothecary.server.commands import SocketCommand
+from apothecary.server.friends import Friends, keep_present
 from apothecary.server.guard import Guard, GuardConfig, public_origin
 from apothecary.server.hub import GOING, Connection, Hub, HubConfig
 from apothecary.server.passkeys import Passkeys
@@ -43,7 +44,7 @@ from apothecary.server.replays import (
 )
 from apothecary.server.room import RoomError, RoomNotFound
 from apothecary.server.routes import ROUTERS
-from apothecary.server.routes.account import SameOrigin
+from apothecary.server.routes.account import COOKIE, SameOrigin
 from apothecary.server.routes.deps import STATIC, Buckets, origin_allowed
 from apothecary.server.seats import Seats
 from apothecary.server.store import Store
@@ -183,6 +184,7 @@ def create_app(
     if web.smtp is not None:
         site = web.site_url or web.public_url or "http://127.0.0.1:8000"
         hub.turns = TurnMail(store, SmtpConfig.parse(web.smtp), site, hub.config.clock)
+    app.state.friends = Friends(store)
     public = None if web.public_url is None else public_origin(web.public_url)
     # Inside the Guard (added after it, so nearer the routes): a refusal still
     # gets the security headers, and an oversized body is cut off first.
@@ -206,9 +208,24 @@ def create_app(
             await socket.close(code=1008, reason="origin not allowed")
             return
         await socket.accept()
-        await _serve_socket(hub, web, limits, socket, code)
+        async with _present(app.state.accounts, socket.cookies.get(COOKIE)):
+            await _serve_socket(hub, web, limits, socket, code)
 
     return app
+
+
+@asynccontextmanager
+async def _present(accounts: Accounts, session_token: str | None) -> AsyncIterator[None]:
+    """While a room's socket that came with a session cookie is open, its account
+    counts as online (:func:`apothecary.server.friends.keep_present`)."""
+    task = None if not session_token else asyncio.create_task(keep_present(accounts, session_token))
+    try:
+        yield
+    finally:
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
 
 def _refusals(app: FastAPI) -> None:

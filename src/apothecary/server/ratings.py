@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from apothecary.server.room import BOT, HUMAN, Room, RoomError
-from apothecary.server.store import rated_seats, rating_history, ratings, users
+from apothecary.server.room import BOT, HUMAN, Room, RoomError, hash_token
+from apothecary.server.store import rating_history, ratings, seat_links, users
 
 if TYPE_CHECKING:
     from apothecary.server.store import Store
@@ -160,26 +160,39 @@ def placings(room: Room, winners: Sequence[int], accounts: dict[int, int]) -> li
 def account_of_seat(connection: Connection, room: Room, seat: int) -> int | None:
     """The id of the account sitting in ``seat`` of ``room`` now, or None (a bot,
     an open seat, a guest, a deleted account). The link is kept by the seat's token
-    hash, which moves with the person when a rematch rotates the seats."""
+    hash, which moves with the person when a rematch rotates the seats. It is the
+    one table of seats' accounts (``seat_links``), which My games reads too: a seat
+    is the same person's for a rating as for their history."""
     token_hash = room.seats[seat].token_hash
     if room.seats[seat].kind != HUMAN or token_hash is None:
         return None
     found = connection.execute(
-        sa.select(rated_seats.c.user_id).where(
-            rated_seats.c.room == room.code, rated_seats.c.token_hash == token_hash
+        sa.select(seat_links.c.user_id).where(
+            seat_links.c.room == room.code, seat_links.c.token_hash == token_hash
         )
     ).scalar()
     return None if found is None else int(found)
 
 
-def link_seat(connection: Connection, code: str, token_hash: str, user_id: int) -> None:
+def link_seat(
+    connection: Connection,
+    code: str,
+    token_hash: str,
+    user_id: int,
+    seat_token: str | None = None,
+    now: float = 0.0,
+) -> None:
     """Note that the account ``user_id`` holds the seat of this token in room ``code``
-    (instead of any seat it held before and the host freed)."""
+    (instead of any seat it held before and the host freed: a rated room seats an
+    account once). ``seat_token`` is kept for the account's other devices
+    (:meth:`apothecary.server.seats.Seats.credentials`)."""
     connection.execute(
-        rated_seats.delete().where(rated_seats.c.room == code, rated_seats.c.user_id == user_id)
+        seat_links.delete().where(seat_links.c.room == code, seat_links.c.user_id == user_id)
     )
     connection.execute(
-        rated_seats.insert().values(room=code, token_hash=token_hash, user_id=user_id)
+        seat_links.insert().values(
+            room=code, token_hash=token_hash, user_id=user_id, seat_token=seat_token, linked=now
+        )
     )
 
 
@@ -419,11 +432,11 @@ class Ratings:
         found: dict[str, Any] = await self._read(profile, name)
         return found
 
-    async def link(self, code: str, token_hash: str, user_id: int) -> None:
-        """:func:`link_seat`, on the store's writer."""
+    async def link(self, code: str, token: str, user_id: int, now: float) -> None:
+        """:func:`link_seat` for the seat of ``token``, on the store's writer."""
 
         def write() -> None:
             with self.store.engine.begin() as connection:
-                link_seat(connection, code, token_hash, user_id)
+                link_seat(connection, code, hash_token(token), user_id, token, now)
 
         await self.store.run(write)

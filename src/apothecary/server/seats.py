@@ -150,6 +150,16 @@ class Seats:
                 )
             elif owner != user_id:
                 raise SeatLinked("that seat belongs to another account")
+            else:  # a rated link from before 0012 kept no token: this proof brings it
+                connection.execute(
+                    seat_links.update()
+                    .where(
+                        seat_links.c.room == code,
+                        seat_links.c.token_hash == hashed,
+                        seat_links.c.seat_token.is_(None),
+                    )
+                    .values(seat_token=token)
+                )
         return Claimed(code, chair)
 
     async def claim_many(
@@ -173,7 +183,8 @@ class Seats:
         rows = await self._links(user.id, code)
         for row in rows:
             chair = _chair(row["seats"], row["token_hash"])
-            if chair is not None:
+            # A rated link from before migration 0012 has no token to give.
+            if chair is not None and row["seat_token"] is not None:
                 name = row["seats"][chair].get("name", "")
                 return {"room": code, "seat": chair, "token": row["seat_token"], "name": name}
         raise NoSeat(f"you have no seat in room {code!r}")

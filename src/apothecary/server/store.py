@@ -202,12 +202,16 @@ seat_links = sa.Table(
     sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
     # The seat token itself: what another device signed in to the account is given
     # to play the seat (docs/accounts.md#your-seats-follow-you says why it is kept).
-    sa.Column("seat_token", sa.String(64), nullable=False),
+    # None for a rated seat linked before migration 0012, when ratings kept only
+    # the hash (such a seat is rated and listed, but plays on its first device only).
+    sa.Column("seat_token", sa.String(64), nullable=True),
     sa.Column("linked", sa.Float, nullable=False),
     sa.Index("ix_seat_links_user_id", "user_id"),
 )
 """Which account each seat belongs to (:mod:`apothecary.server.seats`): the seats
-a signed-in person took, or a guest's seats claimed at sign-up by their tokens."""
+a signed-in person took, or a guest's seats claimed at sign-up by their tokens.
+Ratings read it too (:func:`apothecary.server.ratings.account_of_seat`): a rated
+claim writes its link here, so one table says whose each seat is."""
 
 turn_mails = sa.Table(
     "turn_mails",
@@ -263,18 +267,6 @@ in the database so that the process answering need not be the one that asked."""
 # A rated player is a "subject": "user:ID" for an account, "bot:LEVEL" for a bot level's
 # pseudo-account. user_id is set for an account's rows, so deleting the account deletes them.
 
-rated_seats = sa.Table(
-    "rated_seats",
-    metadata,
-    sa.Column("room", sa.String(32), primary_key=True),
-    # The seat's token hash: it moves with the person when a rematch rotates the seats.
-    sa.Column("token_hash", sa.String(64), primary_key=True),
-    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
-    sa.UniqueConstraint("room", "user_id", name="uq_rated_seats_room_user"),
-)
-"""Which account sits in each seat of a rated room (until seats are linked to
-accounts for every room; :func:`apothecary.server.ratings.account_of_seat`)."""
-
 ratings = sa.Table(
     "ratings",
     metadata,
@@ -315,6 +307,58 @@ rating_history = sa.Table(
 )
 """One row per seat of each rated game: the rating before and after it. The key is
 the game's seat, so a game is never rated twice (a crash and replay cannot)."""
+
+
+# -- friends (apothecary.server.friends) ---------------------------------------------------
+
+friendships = sa.Table(
+    "friendships",
+    metadata,
+    sa.Column("asker", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("asked", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("created", sa.Float, nullable=False),
+    # None while the request waits for the asked account to accept it.
+    sa.Column("accepted", sa.Float, nullable=True),
+    sa.Index("ix_friendships_asked", "asked"),
+)
+"""Friend requests (``accepted`` None) and friendships, one row per pair."""
+
+blocks = sa.Table(
+    "blocks",
+    metadata,
+    sa.Column(
+        "blocker", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column(
+        "blocked", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Index("ix_blocks_blocked", "blocked"),
+)
+"""Who blocked whom: the blocked account cannot befriend, invite or sit with the blocker."""
+
+invitations = sa.Table(
+    "invitations",
+    metadata,
+    sa.Column("room", sa.String(32), primary_key=True),
+    sa.Column(
+        "invitee", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("inviter", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Index("ix_invitations_invitee", "invitee"),
+    sa.Index("ix_invitations_inviter", "inviter"),
+)
+"""Invitations of a friend to a room, one per room and invitee (shown while the room lives)."""
+
+room_hosts = sa.Table(
+    "room_hosts",
+    metadata,
+    sa.Column("room", sa.String(32), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Index("ix_room_hosts_user_id", "user_id"),
+)
+"""The account that created a room, when it was made signed in (whose blocks its seats obey)."""
 
 
 _UPDATE_ROOM = rooms.update().where(rooms.c.code == sa.bindparam("room_code"))

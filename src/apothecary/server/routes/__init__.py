@@ -1,7 +1,7 @@
 """The HTTP routes, one :class:`~fastapi.APIRouter` a group (FastAPI's "bigger
 applications" layout): pages, games, rooms, replays, hints, accounts (their passkeys
-and seats), ratings, turn-based play's mail links, and the games' browser tables
-(:mod:`apothecary.server.tables`). What they share
+and seats), ratings, friends, turn-based play's mail links, and the games' browser
+tables (:mod:`apothecary.server.tables`). What they share
 (the room-code path parameter, the bearer token, the per-address rate limit,
 the hub and the replays from the app's state) is in :mod:`.deps`, written once.
 """
@@ -11,6 +11,7 @@ from fastapi import APIRouter
 from apothecary.server import tables
 from apothecary.server.routes import (
     account,
+    friends,
     games,
     hints,
     pages,
@@ -34,5 +35,6 @@ ROUTERS: tuple[APIRouter, ...] = (
     ratings.router,
     seats.router,
     turns.router,
+    friends.router,
 )
 """Every router the app includes, in the order their routes are matched."""

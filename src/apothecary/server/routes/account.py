@@ -45,6 +45,12 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 PREFIX = "/api/account"
 
+FRIENDS_PREFIX = "/api/friends"
+"""The friends routes' prefix (:mod:`.friends`): an account's too, for :class:`SameOrigin`."""
+
+ACCOUNT_PREFIXES = (PREFIX, FRIENDS_PREFIX)
+"""The paths whose every state-changing request acts on an account, so must send :data:`HEADER`."""
+
 router = APIRouter(prefix=PREFIX, tags=["account"])
 
 
@@ -85,7 +91,7 @@ class SameOrigin:
         (it carries the cookie or goes to /api/account) and may be cross-site."""
         if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
             headers = Headers(scope=scope)
-            account = str(scope["path"]).startswith(PREFIX)
+            account = str(scope["path"]).startswith(ACCOUNT_PREFIXES)
             reason = None
             if account or _has_cookie(headers):
                 reason = cross_site(headers, self.allowed, self.public, need_header=account)

@@ -12,7 +12,6 @@ from apothecary.core.registry import game_class
 from apothecary.server import commands
 from apothecary.server.accounts import NAME_MAX, CrossSite, Session
 from apothecary.server.ratings import AlreadySeated, NeedsAccount, Ratings
-from apothecary.server.room import hash_token
 from apothecary.server.routes.account import COOKIE, HEADER
 from apothecary.server.routes.deps import HubDep, index_page
 
@@ -82,5 +81,5 @@ async def claim_seat(
         raise AlreadySeated("your account has a seat of this room already")
     taken = await hub.ask(commands.Claim(code, session.user.name, seat))
     index, token = int(taken[0]), str(taken[1])
-    await _ratings(request).link(code, hash_token(token), session.user.id)
+    await _ratings(request).link(code, token, session.user.id, time.time())
     return index, token

@@ -4,6 +4,7 @@ the hub does where the room is held."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -15,6 +16,8 @@ from apothecary.core.errors import ApothecaryError
 from apothecary.core.registry import games
 from apothecary.core.tutorial import load_script
 from apothecary.server import commands
+from apothecary.server.accounts import User
+from apothecary.server.friends import Friends
 from apothecary.server.room import (
     NAME_LIMIT,
     OPEN,
@@ -24,6 +27,7 @@ from apothecary.server.room import (
     clean_text,
 )
 from apothecary.server.routes import ratings
+from apothecary.server.routes.account import COOKIE
 from apothecary.server.routes.deps import Code, HubDep, PerAddress, Token
 
 if TYPE_CHECKING:
@@ -104,10 +108,19 @@ async def _ask(hub: HubDep, command: commands.RoomCommand) -> dict[str, Any]:
     return answer
 
 
+async def _signed_in(request: Request) -> User | None:
+    """The account the request is signed in to (its session cookie), or None."""
+    session = await request.app.state.accounts.session(request.cookies.get(COOKIE), time.time())
+    return None if session is None else session.user
+
+
 async def _claim(
     request: Request, hub: HubDep, code: str, name: str, seat: int | None
 ) -> tuple[int, str]:
-    # A rated room's seat goes to the signed-in account (routes/ratings.py).
+    # Someone the room's host blocked does not sit (docs/accounts.md#friends); a
+    # rated room's seat goes to the signed-in account (routes/ratings.py).
+    friends: Friends = request.app.state.friends
+    await friends.may_sit(code, await _signed_in(request))
     return await ratings.claim_seat(request, hub, code, name, seat)
 
 
@@ -142,6 +155,8 @@ async def create_room(hub: HubDep, request: Request, body: CreateRoom) -> dict[s
         body.seed,
         request.client.host if request.client else None,
     )
+    if (host := await _signed_in(request)) is not None:  # whose blocks its seats obey
+        await request.app.state.friends.host(room.code, host)
     answer: dict[str, Any] = {
         "code": room.code,
         "host_token": host_token,

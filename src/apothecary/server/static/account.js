@@ -9,6 +9,7 @@ import { h, replace, toast } from "./dom.js";
 import { language, t } from "/static/i18n.js";
 import { notifyButton } from "./turns.js";
 import { passkeySignIn, passkeysAvailable, passkeysPanel } from "./passkeys.js";
+import { friendsPanel } from "./friends.js";
 
 // The header's link: "Sign in", or the account's name; both lead to /account.
 export async function accountLink(nav) {
@@ -193,6 +194,7 @@ function signedInPage(user) {
         },
       ),
     ),
+    friendsPanel(),
   );
 }
 

@@ -116,6 +116,18 @@ export const api = {
   },
   // The seat a your-turn e-mail's link opens: { room, token, user }.
   turnLink: (link) => request("POST", "/api/turn-link", { body: { link }, same: true }),
+  // Friends (docs/accounts.md#friends): the list, requests, blocks and invitations to rooms.
+  friends: {
+    list: () => request("GET", "/api/friends"),
+    ask: (name) => request("POST", "/api/friends/requests", { body: { name }, same: true }),
+    accept: (name) => request("POST", `/api/friends/requests/${encodeURIComponent(name)}/accept`, { same: true }),
+    decline: (name) => request("POST", `/api/friends/requests/${encodeURIComponent(name)}/decline`, { same: true }),
+    remove: (name) => request("DELETE", `/api/friends/${encodeURIComponent(name)}`, { same: true }),
+    block: (name) => request("POST", "/api/friends/blocks", { body: { name }, same: true }),
+    unblock: (name) => request("DELETE", `/api/friends/blocks/${encodeURIComponent(name)}`, { same: true }),
+    invite: (name, room) => request("POST", "/api/friends/invitations", { body: { name, room }, same: true }),
+    dismiss: (room) => request("DELETE", `/api/friends/invitations/${encodeURIComponent(room)}`, { same: true }),
+  },
 };
 
 // Whether `url` answers 2xx within `wait` ms (a stopped server never does; a proxy in front

@@ -2,6 +2,7 @@
 // option descriptions), and the open rooms to join or watch.
 
 import { currentUser } from "./account.js";
+import { showInvitations } from "./friends.js";
 import { t, tn, tx } from "./i18n.js";
 import { levelWord } from "./room/log.js";
 import { api, keep, setting, setSetting } from "./api.js";
@@ -18,6 +19,7 @@ export async function showLobby(main) {
   const formBox = h("div", { id: "setup" });
   const roomsBox = h("div", { id: "open-rooms" }, h("p", { class: "muted" }, t("Looking for open rooms…")));
   const mineBox = h("section", { id: "my-games", class: "panel my-games", "aria-labelledby": "my-games-title", hidden: true });
+  const invitationsBox = h("section", { id: "invitations", class: "panel invitations", "aria-labelledby": "invitations-title", hidden: true });
   replace(
     main,
     h(
@@ -30,6 +32,7 @@ export async function showLobby(main) {
         t("Four tabletop games of nerve and deduction. Set up a room, send the invite to your friends, and fill the empty chairs with bots."),
       ),
     ),
+    invitationsBox,
     mineBox,
     h("section", { "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, t("Choose a game")), gamesBox),
     h("section", { "aria-labelledby": "setup-title", class: "panel setup-panel" }, formBox),
@@ -46,6 +49,7 @@ export async function showLobby(main) {
     ),
   );
   showMyGames(mineBox);
+  showInvitations(invitationsBox);
   const games = await loadedInto(gamesBox, t("The games"), () => api.games());
   if (!games) return;
   const wanted = new URLSearchParams(location.search).get("game");

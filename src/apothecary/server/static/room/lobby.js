@@ -4,6 +4,7 @@
 
 import { api, keep, setSetting, setting } from "../api.js";
 import { h, replace, toast } from "../dom.js";
+import { inviteFriendForm } from "../friends.js";
 import { svg as qrSvg } from "../qr.js";
 import { t, tn } from "/static/i18n.js";
 import { levelWord } from "./log.js";
@@ -52,6 +53,8 @@ export class RoomLobby {
         h("p", {}, t("Send them this link, or let them scan the code. Anyone with the link may take an open seat or watch.")),
         h("div", { class: "invite-row" }, linkInput, copy),
         h("div", { class: "qr-box" }, qrSvg(invite, { label: t("QR code of the invite link {link}", { link: invite }) })),
+        // Made once, so a redraw keeps what is typed in it.
+        (this.inviteFriend = this.inviteFriend || inviteFriendForm(room.code)),
       );
     const seatPanel = h(
       "section",
