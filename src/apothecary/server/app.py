@@ -129,6 +129,19 @@ def _placement(cluster: ClusterConfig | None) -> Placement | None:
     return ClusterPlacement(cluster)
 
 
+def _people(app: FastAPI, store: Store, hub: Hub, web: WebConfig) -> None:
+    """The services about people the routes find on ``app.state``: accounts and
+    their passkeys, ratings, seats, friends, and (with ``--smtp``) turn mails."""
+    app.state.accounts = Accounts(store, web.accounts)
+    app.state.passkeys = Passkeys(app.state.accounts)
+    app.state.ratings = Ratings(store)
+    app.state.seats = Seats(hub)
+    if web.smtp is not None:
+        site = web.site_url or web.public_url or "http://127.0.0.1:8000"
+        hub.turns = TurnMail(store, SmtpConfig.parse(web.smtp), site, hub.config.clock)
+    app.state.friends = Friends(store)
+
+
 def create_app(
     store: Store,
     config: HubConfig | None = None,
@@ -177,14 +190,7 @@ def create_app(
     # opening more sockets buys no more messages.
     limits = _SocketLimits(web)
     _refusals(app)
-    app.state.accounts = Accounts(store, web.accounts)
-    app.state.passkeys = Passkeys(app.state.accounts)
-    app.state.ratings = Ratings(store)
-    app.state.seats = Seats(hub)
-    if web.smtp is not None:
-        site = web.site_url or web.public_url or "http://127.0.0.1:8000"
-        hub.turns = TurnMail(store, SmtpConfig.parse(web.smtp), site, hub.config.clock)
-    app.state.friends = Friends(store)
+    _people(app, store, hub, web)
     public = None if web.public_url is None else public_origin(web.public_url)
     # Inside the Guard (added after it, so nearer the routes): a refusal still
     # gets the security headers, and an oversized body is cut off first.
