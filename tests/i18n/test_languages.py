@@ -116,7 +116,7 @@ def test_a_view_is_said_in_the_viewers_language_and_its_protocol_fields_stay() -
     words = say("{who} swaps glasses with {other}", who=seat(1), other=seat(0))
     event = {"actor": 1, "notation": "swap 0", "text": str(words), "words": words.runs()}
     event["msg"] = words.message()
-    label = say("Swap glasses with {other}{dealer}", other=seat(0), dealer="")
+    label = say("Swap glasses with {other}", other=seat(0))
     action = {"id": 4, "notation": "swap 0", "label": str(label), "words": label.runs()}
     action["msg"] = label.message()
     view = {"events": [event], "legal": [action], "outcome": None}

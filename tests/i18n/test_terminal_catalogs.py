@@ -38,12 +38,14 @@ def test_the_terminal_domain_holds_the_terminal_words_and_not_the_games(
     # through game_words(): none is a terminal message as well.
     # (The games' Python words: a browser table's own labels in games/*/table.js
     # are the browser's, and the terminal may say the same word its own way.)
+    # A message is its context and its English: the same word in another
+    # context is another message for translators.
     games_words = {
-        m.id
+        (m.context, m.id)
         for m in extract()
         if m.id and any(p.startswith("games/") and p.endswith(".py") for p, _ in m.locations)
     }
-    duplicated = games_words & {m.id for m in template}
+    duplicated = games_words & {(m.context, m.id) for m in template}
     assert not duplicated, f"a game's words were duplicated in the terminal domain: {duplicated}"
 
 

@@ -126,7 +126,7 @@ def _add_reveal(state: InVinoMorteState, action: Action, event: dict[str, JSON])
     )
     dead = sorted(s for s in revealed if s in died)
     fate = (
-        Words("nobody dies")
+        say("nobody dies")
         if not dead
         else say("{dead} {verb}", dead=seats(dead), verb="dies" if len(dead) == 1 else "die")
     )

@@ -32,7 +32,7 @@ from apothecary.core.game import (
     State,
 )
 from apothecary.core.registry import register
-from apothecary.core.words import Words, say
+from apothecary.core.words import Words, say, say_in
 from apothecary.core.words import seat as seat_ref
 from apothecary.core.words import seats as seats_ref
 
@@ -649,20 +649,28 @@ class InVinoMorteState(State):
         reads the same whatever the glass holds (only the dealer knows)."""
         game = self.game
         if action < DRINK:
-            glass = CARD_NAMES[action & 1]
-            cheese = ", with cheese" if action >= DEAL_WINE_CHEESE else ""
+            # Translators: what a dealer pours, in "Pour {glass} for {to}".
+            glass = say_in("poured", "poison") if action & 1 else say_in("poured", "wine")
+            cheese = action >= DEAL_WINE_CHEESE
             if self.phase != DEAL_PHASE:
-                return say("Pour {glass}{cheese}", glass=glass, cheese=cheese)
+                if cheese:
+                    return say("Pour {glass}, with cheese", glass=glass)
+                return say("Pour {glass}", glass=glass)
             to = self.order[self.step]
             if to == self.dealer:
-                return say("Pour {glass} into your own glass{cheese}", glass=glass, cheese=cheese)
-            return say("Pour {glass} for {to}{cheese}", glass=glass, to=seat_ref(to), cheese=cheese)
+                if cheese:
+                    return say("Pour {glass} into your own glass, with cheese", glass=glass)
+                return say("Pour {glass} into your own glass", glass=glass)
+            if cheese:
+                return say("Pour {glass} for {to}, with cheese", glass=glass, to=seat_ref(to))
+            return say("Pour {glass} for {to}", glass=glass, to=seat_ref(to))
         if action == DRINK:
-            return Words("Drink your glass")
+            return say("Drink your glass")
         if action < game.steal_base:
             other = action - SWAP_BASE
-            dealer = " (the dealer)" if other == self.dealer and self.phase == TURN_PHASE else ""
-            return say("Swap glasses with {other}{dealer}", other=seat_ref(other), dealer=dealer)
+            if other == self.dealer and self.phase == TURN_PHASE:
+                return say("Swap glasses with {other} (the dealer)", other=seat_ref(other))
+            return say("Swap glasses with {other}", other=seat_ref(other))
         return say("Steal {other}'s cheese", other=seat_ref(action - game.steal_base))
 
     def action_move(self, action: Action) -> dict[str, JSON]:

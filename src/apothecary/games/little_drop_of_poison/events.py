@@ -150,9 +150,9 @@ def _character(character: int, actor: Player, king: int) -> Words:
     """``the king``, ``their own peasant`` or ``the peasant of seat 2`` (a seat is a
     person, so singular they), its seat as data."""
     if character == king:
-        return Words("the king")
+        return say("the king")
     if character == actor:
-        return Words("their own peasant")
+        return say("their own peasant")
     return say("the peasant of {owner}", owner=seat(character))
 
 
@@ -208,7 +208,7 @@ def _reveal_json(state: LittleDropOfPoisonState, reveal: Reveal) -> JSON:
 def _reveal_words(state: LittleDropOfPoisonState, reveal: Reveal) -> Words:
     king = state.game.KING
     if not reveal.deaths:
-        return Words("the cards are turned over: nobody dies")
+        return say("the cards are turned over: nobody dies")
     deaths = [
         say(
             "{victim} dies, poisoned by {killers}",

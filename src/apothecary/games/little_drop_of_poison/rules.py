@@ -1321,16 +1321,16 @@ class LittleDropOfPoisonState(State):
         game = self.game
         if action < game.KING:
             if action == self.player:
-                return Words("Play on your own peasant")
+                return say("Play on your own peasant")
             return say("Play on {owner}'s peasant", owner=seat_words(action))
         if action == game.KING:
-            return Words("Play on the king")
+            return say("Play on the king")
         if action < game.DONE:
             return say("Add {card}", card=game.deck.types[action - game.ADD].name)
         if action == game.DONE:
-            return Words("Done")
+            return say("Done")
         if action == game.PASS:
-            return Words("Pass")
+            return say("Pass")
         return Words(self.action_to_string(action))
 
     def action_move(self, action: Action) -> dict[str, JSON]:

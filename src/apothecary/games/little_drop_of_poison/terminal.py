@@ -10,7 +10,7 @@ from rich.text import Text
 from apothecary.core.words import Words, say, seat
 from apothecary.games.little_drop_of_poison.events import card_words as words
 from apothecary.games.little_drop_of_poison.rules import LittleDropOfPoisonGame
-from apothecary.i18n.terminal import T_, _, _n
+from apothecary.i18n.terminal import T_, _, _n, game_words
 from apothecary.tui.views.base import (
     BOARD_WIDTH,
     YOU,
@@ -50,7 +50,8 @@ def card_words(counts: dict[str, int]) -> str:
 def target_name(on: str, viewer: int | None) -> str:
     """``the king`` or ``seat 2's peasant`` for a play's target."""
     if on == "king":
-        return _("the king")
+        king = say("the king")  # the game's own words, in the chosen language
+        return game_words(king.message(), king.runs(), str)
     return _("the peasant of {seat}", seat=seat_name(int(on), viewer))
 
 
@@ -280,7 +281,7 @@ class LittleDropOfPoisonView(GameView):
                 "{who} had played {cards} on {target}",
                 who=seat(play["seat"]),
                 cards=self._in_words(play["cards"]),
-                target="the king"
+                target=say("the king")
                 if str(play["on"]) == "king"
                 else say("the peasant of {owner}", owner=seat(int(play["on"]))),
             )

@@ -203,7 +203,7 @@ def _add_consequences(state: TeaSconesArsenicState, action: Action, event: dict[
             for q in range(n)
             if after.alive[q]
         )
-        over = Words("the main game is over")
+        over = say("the main game is over")
         words.append(over + "; the cups are turned over: " + totals if totals else over)
     if after.eat_off and not state.eat_off:
         words.append(

@@ -473,9 +473,7 @@ class TeaSconesArsenicState(State):
                 self._finish(tuple(left), last)
                 return
             if not self.box_count:
-                self._finish(
-                    tuple(left), Words("the box is empty during the eat-off: a shared win")
-                )
+                self._finish(tuple(left), say("the box is empty during the eat-off: a shared win"))
                 return
             q = (p + 1) % n
             while not (alive[q] and q in self.eat_off_seats):
@@ -676,15 +674,15 @@ class TeaSconesArsenicState(State):
         if action == EAT:
             return Words(f"Eat {scone}")
         if action == BACK:
-            return Words("Put it back for a sugar cube")
+            return say("Put it back for a sugar cube")
         if action == BACK_SHUFFLE:
-            return Words("Put it back for a sugar cube and shuffle the box")
+            return say("Put it back for a sugar cube and shuffle the box")
         eater = seat_ref(self.turn_player)
         if action == SPOON:
             return say("Use the little spoon on {eater}'s scone", eater=eater)
         if action == PASS:
             return say("Let {eater} eat", eater=eater)
-        return Words("Stop eating" if action == STOP else "Shuffle the box")
+        return say("Stop eating") if action == STOP else say("Shuffle the box")
 
     def action_move(self, action: Action) -> dict[str, JSON]:
         """``action`` as data (rules.md, "What the server sends"): ``{"kind":
