@@ -25,3 +25,16 @@ def toy_registered() -> Iterator[type[ToyGame]]:
 # tests/support/services.py (on the path through pyproject's pythonpath); loading it as a plugin
 # here makes them available to every test without an import in each test module.
 pytest_plugins = ["services"]
+
+
+@pytest.fixture(autouse=True)
+def _english_terminal() -> Iterator[None]:
+    """Each test starts and ends with the terminal's words in English: a test
+    that runs the command line in process with ``--lang de`` chooses German for
+    the whole process (as the command line does), which must not reach the
+    next test on the same worker."""
+    from apothecary.i18n.terminal import DEFAULT, choose
+
+    choose(DEFAULT)
+    yield
+    choose(DEFAULT)
