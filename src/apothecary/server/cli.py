@@ -441,11 +441,12 @@ def _check_sharing(workers: int, redis_url: str | None, shared: bool) -> None:
     from apothecary.server.cluster import REDIS_ENV
 
     if (workers > 1 or redis_url) and not shared:
+        flags = f"--workers {workers}{' --redis' if redis_url else ''}"
         raise BadOptionError(
             _(
                 "{flags}: server processes share rooms through a database server; "
                 "give --db a PostgreSQL URL (SQLite is one process's file)",
-                flags=f"--workers {workers}{' --redis' if redis_url else ''}",
+                flags=flags,
             )
         )
     if workers > 1 and not redis_url:
