@@ -123,6 +123,11 @@ def test_the_front_ends_commands_say_their_help_in_the_chosen_language() -> None
     assert "How many games." not in simulated.stdout
     analysed = run("analyse", "--help", LANG="es_ES.UTF-8")
     assert "Valorar cada jugada de una partida" in analysed.stdout, analysed.stderr
+    # and their messages: a table too big for the game, refused in German
+    game = games()[0]
+    refused = runner.invoke(app, ["--lang", "de", "solve", game, "--players", "99"])
+    assert refused.exit_code == 2
+    assert f"{game}: 99 Spieler; es wird mit" in refused.output, refused.output
 
 
 def english_help(root: object, where: str = "apothecary") -> Iterator[str]:
