@@ -82,6 +82,8 @@ def test_an_unknown_language_is_a_clear_error_naming_those_there_are() -> None:
     assert not result.stdout
     with pytest.raises(UnknownLanguageError, match="apothecary speaks"):
         from_command_line(["play", "--lang=klingon"])
+    with pytest.raises(UnknownLanguageError, match="no language 'ja-JP'"):
+        from_command_line(["rules", "--lang", "ja-JP"])  # a tag of a language not spoken
 
 
 @pytest.mark.parametrize(
@@ -89,6 +91,8 @@ def test_an_unknown_language_is_a_clear_error_naming_those_there_are() -> None:
     [
         (["play", "--lang", "es"], {"LANG": "fr_FR.UTF-8"}, "es"),  # --lang over the environment
         (["--lang=de", "play"], {}, "de"),
+        (["rules", "--lang", "de-CH"], {}, "de"),  # a tag counts by its language
+        (["--lang=es_MX.UTF-8", "games"], {"LANG": "fr_FR"}, "es"),
         (["games"], {"LANGUAGE": "de:fr", "LANG": "es_ES.UTF-8"}, "de"),  # LANGUAGE first
         (["games"], {"LC_ALL": "fr_CA.UTF-8", "LANG": "de_DE"}, "fr"),  # LC_ALL over LANG
         (["games"], {"LC_MESSAGES": "es_MX", "LANG": "de_DE"}, "es"),
