@@ -11,28 +11,39 @@ import typer
 
 from apothecary.cli_common import user_errors
 from apothecary.core.records import Record
+from apothecary.i18n.terminal import T_, _
+
+ANALYSE_HELP = T_(
+    "Value every move of a game as the strongest bot sees it from the mover's seat.\n\n"
+    "One line per decision: the step, the seat, the move played and its value, "
+    "the best move and its value, and the gap between them (exact where a "
+    "solver knows the answer, marked '='; else estimated by playouts, '~')."
+)
+"""``analyse``'s help (its docstring's words, marked for the catalogs)."""
 
 
 def register(app: typer.Typer) -> None:
     """Add ``analyse`` to the ``apothecary`` command line."""
-    app.command("analyse")(user_errors(analyse_command))
+    app.command("analyse", help=ANALYSE_HELP)(user_errors(analyse_command))
 
 
 def analyse_command(
-    file: Annotated[Path, typer.Argument(help="A game record (JSON).")],
-    seat: Annotated[int | None, typer.Option(help="Only this seat's decisions.")] = None,
+    file: Annotated[Path, typer.Argument(help=T_("A game record (JSON)."))],
+    seat: Annotated[int | None, typer.Option(help=T_("Only this seat's decisions."))] = None,
     bot: Annotated[
-        str, typer.Option(help="The level or bot whose playout policy values the moves.")
+        str, typer.Option(help=T_("The level or bot whose playout policy values the moves."))
     ] = "hard",
     playouts: Annotated[
-        int | None, typer.Option(help="Playouts per legal move (default 8).")
+        int | None, typer.Option(help=T_("Playouts per legal move (default 8)."))
     ] = None,
     budget: Annotated[
         int | None,
-        typer.Option(help="At most this many playouts a decision in all (fewer a move)."),
+        typer.Option(help=T_("At most this many playouts a decision in all (fewer a move).")),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the playouts.")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
+    seed: Annotated[int, typer.Option(help=T_("Seed of the playouts."))] = 0,
+    as_json: Annotated[
+        bool, typer.Option("--json", help=T_("Print the analysis as JSON."))
+    ] = False,
 ) -> None:
     """Value every move of a game as the strongest bot sees it from the mover's seat.
 
@@ -47,7 +58,8 @@ def analyse_command(
 
     def progress(done: int, total: int) -> None:
         if interactive:
-            typer.echo(f"\ranalysing: {done}/{total} decisions", err=True, nl=done == total)
+            said = _("analysing: {done}/{total} decisions", done=done, total=total)
+            typer.echo("\r" + said, err=True, nl=done == total)
 
     result = analyse(
         record,
@@ -63,9 +75,16 @@ def analyse_command(
         return
     plan = result.plan
     typer.echo(
-        f"{result.game}, {result.players} players; values are {result.unit}s for the mover, "
-        f"from its information only: exact (=) where solved, else estimated (~) by "
-        f"{plan.policy} playouts, {plan.playouts} a move"
+        _(
+            "{game}, {players} players; values are {unit}s for the mover, "
+            "from its information only: exact (=) where solved, else estimated (~) by "
+            "{policy} playouts, {playouts} a move",
+            game=result.game,
+            players=result.players,
+            unit=result.unit,
+            policy=plan.policy,
+            playouts=plan.playouts,
+        )
     )
     typer.echo(
         f"{'step':>5} {'seat':>4}  {'played':<22}{'value':>8}  {'best':<22}{'value':>8}{'gap':>8}"
@@ -81,4 +100,10 @@ def analyse_command(
         )
     if result.decisions:
         total = sum(d.gap or 0.0 for d in result.decisions)
-        typer.echo(f"{len(result.decisions)} decisions; total gap {total:.3f}")
+        typer.echo(
+            _(
+                "{count} decisions; total gap {gap}",
+                count=len(result.decisions),
+                gap=format(total, ".3f"),
+            )
+        )

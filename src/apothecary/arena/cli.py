@@ -18,6 +18,7 @@ import typer
 
 from apothecary.cli_common import needs_extra, parse_options, user_errors
 from apothecary.core.errors import BadOptionError
+from apothecary.i18n.terminal import T_, _
 
 STUDY_RATINGS = ("openskill",)
 """What ratings need, from the ``study`` extra."""
@@ -25,12 +26,33 @@ STUDY_PLOTS = ("matplotlib",)
 """What the report's plots need, from the ``study`` extra."""
 
 
+SIMULATE_HELP = T_(
+    "Play bots against each other, seats rotated, and report win rates and scores.\n\n"
+    "A quick in-memory 'tournament' of one option set; see 'tournament' for "
+    "kept and resumable runs, ratings and reports."
+)
+"""``simulate``'s help (its docstring's words, marked for the catalogs)."""
+TOURNAMENT_HELP = T_(
+    "Play a tournament, keep every game's record, and report statistics and ratings.\n\n"
+    "Seats rotate so every bot sits in every seat equally often. Ctrl-C keeps "
+    "the finished games; the same command again resumes (a larger -n extends)."
+)
+"""``tournament``'s help."""
+REPORT_HELP = T_(
+    "Write a tournament's balance report: report.html (self-contained), "
+    "report.md and plots/*.png in its folder."
+)
+"""``report``'s help."""
+EXTRACT_HELP = T_("Take one game's record out of a tournament, for 'apothecary replay'.")
+"""``extract``'s help."""
+
+
 def register(app: typer.Typer) -> None:
     """Add the arena's commands to the ``apothecary`` command line."""
-    app.command("simulate")(user_errors(simulate_command))
-    app.command("tournament")(user_errors(tournament_command))
-    app.command("report")(user_errors(report_command))
-    app.command("extract")(user_errors(extract_command))
+    app.command("simulate", help=SIMULATE_HELP)(user_errors(simulate_command))
+    app.command("tournament", help=TOURNAMENT_HELP)(user_errors(tournament_command))
+    app.command("report", help=REPORT_HELP)(user_errors(report_command))
+    app.command("extract", help=EXTRACT_HELP)(user_errors(extract_command))
 
 
 @contextmanager
@@ -71,21 +93,21 @@ def _bot_list(bots: str) -> list[str]:
 
 
 def simulate_command(
-    game: Annotated[str, typer.Argument(help="A game name (see 'games').")],
-    players: Annotated[int | None, typer.Option("--players", "-p", help="Seats.")] = None,
-    n: Annotated[int, typer.Option("-n", "--games", min=1, help="How many games.")] = 100,
+    game: Annotated[str, typer.Argument(help=T_("A game name (see 'games')."))],
+    players: Annotated[int | None, typer.Option("--players", "-p", help=T_("Seats."))] = None,
+    n: Annotated[int, typer.Option("-n", "--games", min=1, help=T_("How many games."))] = 100,
     bots: Annotated[
-        str, typer.Option(help="Bots in seat order, comma-separated; the last fills the rest.")
+        str, typer.Option(help=T_("Bots in seat order, comma-separated; the last fills the rest."))
     ] = "random",
     option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="A game option, name=value.")
+        list[str] | None, typer.Option("--option", "-o", help=T_("A game option, name=value."))
     ] = None,
-    seed: Annotated[int, typer.Option(help="Seed: the same seed plays the same games.")] = 0,
+    seed: Annotated[int, typer.Option(help=T_("Seed: the same seed plays the same games."))] = 0,
     record: Annotated[
-        Path | None, typer.Option(help="Write every game's record into this folder.")
+        Path | None, typer.Option(help=T_("Write every game's record into this folder."))
     ] = None,
     workers: Annotated[
-        int, typer.Option("--workers", "-w", min=1, help="Worker processes (same results).")
+        int, typer.Option("--workers", "-w", min=1, help=T_("Worker processes (same results)."))
     ] = 1,
 ) -> None:
     """Play bots against each other, seats rotated, and report win rates and scores.
@@ -114,8 +136,11 @@ def simulate_command(
         # Ctrl-C: what finished is still worth reading.
         typer.echo(stopped.result.table())
         typer.echo(
-            f"interrupted: the summary covers the {stopped.result.games} of "
-            f"{stopped.planned} games that finished",
+            _(
+                "interrupted: the summary covers the {finished} of {planned} games that finished",
+                finished=stopped.result.games,
+                planned=stopped.planned,
+            ),
             err=True,
         )
         raise typer.Exit(130) from None
@@ -139,43 +164,53 @@ def default_out(game: str, players: int, bots: list[str], seed: int, variants: A
 
 
 def tournament_command(
-    game: Annotated[str, typer.Argument(help="A game name (see 'games').")],
-    players: Annotated[int | None, typer.Option("--players", "-p", help="Seats.")] = None,
+    game: Annotated[str, typer.Argument(help=T_("A game name (see 'games')."))],
+    players: Annotated[int | None, typer.Option("--players", "-p", help=T_("Seats."))] = None,
     bots: Annotated[
         str,
         typer.Option(
-            help="Bots, comma-separated. Up to one per seat (the last fills the rest), "
-            "or more than the seats for a round robin of every table of different bots."
+            help=T_(
+                "Bots, comma-separated. Up to one per seat (the last fills the rest), "
+                "or more than the seats for a round robin of every table of different bots."
+            )
         ),
     ] = "random",
-    n: Annotated[int, typer.Option("-n", "--games", min=1, help="Games per option set.")] = 100,
+    n: Annotated[int, typer.Option("-n", "--games", min=1, help=T_("Games per option set."))] = 100,
     option: Annotated[
         list[str] | None,
-        typer.Option("--option", "-o", help="A game option for every game, name=value."),
+        typer.Option("--option", "-o", help=T_("A game option for every game, name=value.")),
     ] = None,
     variant: Annotated[
         list[str] | None,
         typer.Option(
             "--variant",
-            help="An option set to compare, 'k=v k2=v2' or 'default'; repeat it. "
-            "Each is played -n games on top of the --option values.",
+            help=T_(
+                "An option set to compare, 'k=v k2=v2' or 'default'; repeat it. "
+                "Each is played -n games on top of the --option values."
+            ),
         ),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Seed: the same seed plays the same games.")] = 0,
+    seed: Annotated[int, typer.Option(help=T_("Seed: the same seed plays the same games."))] = 0,
     workers: Annotated[
         int | None,
-        typer.Option("--workers", "-w", help="Worker processes or Ray tasks (default: all cores)."),
+        typer.Option(
+            "--workers", "-w", help=T_("Worker processes or Ray tasks (default: all cores).")
+        ),
     ] = None,
-    backend: Annotated[str, typer.Option(help="Where games run: local or ray.")] = "local",
+    backend: Annotated[str, typer.Option(help=T_("Where games run: local or ray."))] = "local",
     ray_address: Annotated[
         str | None,
-        typer.Option(help="A Ray cluster's address (with --backend ray); default: start Ray here."),
+        typer.Option(
+            help=T_("A Ray cluster's address (with --backend ray); default: start Ray here.")
+        ),
     ] = None,
     out: Annotated[
         Path | None,
         typer.Option(
-            help="Folder for the records; an existing tournament there is resumed "
-            "(default: tournaments/GAME-Np-HASH, named from the settings)."
+            help=T_(
+                "Folder for the records; an existing tournament there is resumed "
+                "(default: tournaments/GAME-Np-HASH, named from the settings)."
+            )
         ),
     ] = None,
 ) -> None:
@@ -198,11 +233,11 @@ def tournament_command(
     base = parse_options(game, option or [])
     variants = [{**base, **parse_variant(game, v)} for v in (variant or ["default"])]
     if backend not in ("local", "ray"):
-        raise BadOptionError(f"--backend {backend!r}: expected local or ray")
+        raise BadOptionError(_("--backend {backend}: expected local or ray", backend=repr(backend)))
     if backend == "ray":
         needs_extra("ray", ("ray",), "--backend ray")
     if workers is not None and workers < 1:
-        raise BadOptionError(f"--workers {workers}: use at least 1")
+        raise BadOptionError(_("--workers {workers}: use at least 1", workers=workers))
     spec = plan(game, players, _bot_list(bots), n, seed, variants)
     folder = out or default_out(spec.game, spec.players, list(spec.bots), seed, spec.variants)
     store, note = TournamentStore.open(folder, spec)
@@ -210,8 +245,12 @@ def tournament_command(
         typer.echo(note, err=True)
     if spec.games % spec.balanced_multiple():
         typer.echo(
-            f"note: -n {spec.games} is not a multiple of {spec.balanced_multiple()}, "
-            "so seats are not exactly balanced between bots",
+            _(
+                "note: -n {games} is not a multiple of {multiple}, "
+                "so seats are not exactly balanced between bots",
+                games=spec.games,
+                multiple=spec.balanced_multiple(),
+            ),
             err=True,
         )
     runner = make_backend(backend, workers, ray_address)
@@ -227,21 +266,26 @@ def tournament_command(
             typer.echo(pairs)
         typer.echo("")
     typer.echo(ratings_table(ratings(run.results)))
-    typer.echo(f"\n{len(run.results)} of {spec.total} games kept in {store.folder}")
+    kept = {"kept": len(run.results), "total": spec.total, "folder": store.folder}
+    typer.echo("\n" + _("{kept} of {total} games kept in {folder}", **kept))
     if run.interrupted:
         typer.echo(
-            f"interrupted: {len(run.results)} of {spec.total} games kept in {store.folder}; "
-            "run the same command again to resume",
+            _(
+                "interrupted: {kept} of {total} games kept in {folder}; "
+                "run the same command again to resume",
+                **kept,
+            ),
             err=True,
         )
         raise typer.Exit(130)
-    typer.echo(f"balance report: apothecary report {store.folder}")
+    typer.echo(_("balance report: apothecary report {folder}", folder=store.folder))
 
 
 def report_command(
-    folder: Annotated[Path, typer.Argument(help="A tournament folder (its --out).")],
+    folder: Annotated[Path, typer.Argument(help=T_("A tournament folder (its --out)."))],
     html: Annotated[
-        Path | None, typer.Option(help="Where to write the HTML page (default: DIR/report.html).")
+        Path | None,
+        typer.Option(help=T_("Where to write the HTML page (default: DIR/report.html).")),
     ] = None,
 ) -> None:
     """Write a tournament's balance report: report.html (self-contained),
@@ -254,10 +298,10 @@ def report_command(
 
 
 def extract_command(
-    folder: Annotated[Path, typer.Argument(help="A tournament folder (its --out).")],
-    index: Annotated[int, typer.Argument(help="The game's number, from 0.")],
+    folder: Annotated[Path, typer.Argument(help=T_("A tournament folder (its --out)."))],
+    index: Annotated[int, typer.Argument(help=T_("The game's number, from 0."))],
     to: Annotated[
-        Path | None, typer.Option(help="Write the record here (default: print it).")
+        Path | None, typer.Option(help=T_("Write the record here (default: print it)."))
     ] = None,
 ) -> None:
     """Take one game's record out of a tournament, for 'apothecary replay'."""
@@ -267,8 +311,13 @@ def extract_command(
     found = [r for r in results if r.index == index]
     if not found:
         raise TournamentError(
-            f"{folder} has no finished game {index} (games 0 to {spec.total - 1}, "
-            f"{len(results)} finished)"
+            _(
+                "{folder} has no finished game {index} (games 0 to {last}, {finished} finished)",
+                folder=folder,
+                index=index,
+                last=spec.total - 1,
+                finished=len(results),
+            )
         )
     record = found[0].to_record()
     if to is None:
@@ -277,5 +326,7 @@ def extract_command(
     try:
         record.save(to)
     except OSError as error:
-        raise TournamentError(f"cannot write {to}: {error.strerror}") from None
+        raise TournamentError(
+            _("cannot write {path}: {reason}", path=to, reason=error.strerror)
+        ) from None
     typer.echo(str(to))

@@ -22,7 +22,14 @@ from collections.abc import Callable, Mapping, Sequence
 
 from apothecary.core.words import read as read_words
 from apothecary.core.words import render
-from apothecary.i18n import DEFAULT, LOCALE_DIR, check_language, from_environment, translation
+from apothecary.i18n import (
+    DEFAULT,
+    LANGUAGES,
+    LOCALE_DIR,
+    check_language,
+    from_environment,
+    translation,
+)
 
 __all__ = [
     "DOMAIN",
@@ -35,6 +42,7 @@ __all__ = [
     "game_words",
     "names",
     "seat_namer",
+    "spoken",
 ]
 
 DOMAIN = "terminal"
@@ -43,10 +51,20 @@ DOMAIN = "terminal"
 _chosen: list[str] = [DEFAULT]
 
 
+def spoken(code: str) -> str:
+    """The shipped language a ``--lang`` tag names: the tag as a browser or a
+    locale writes it (``de-CH``, ``es_MX.UTF-8``) counts by its language, as
+    the rules pages read it; a language apothecary does not speak is
+    UnknownLanguageError naming those it does (an explicit choice is never
+    guessed at, nor quietly English)."""
+    main = code.split(".")[0].replace("_", "-").split("-")[0].lower()
+    return main if main in LANGUAGES else check_language(code)
+
+
 def choose(code: str) -> str:
-    """Make ``code`` the language of everything said from now on (an unknown
-    code is UnknownLanguageError, naming the languages there are)."""
-    _chosen[0] = check_language(code)
+    """Make ``code`` (see :func:`spoken`) the language of everything said from
+    now on (an unknown one is UnknownLanguageError, naming those there are)."""
+    _chosen[0] = spoken(code)
     return _chosen[0]
 
 
@@ -71,7 +89,7 @@ def from_command_line(argv: Sequence[str], environ: Mapping[str, str] | None = N
         elif arg.startswith("--lang="):
             asked = arg.partition("=")[2]
     if asked is not None:
-        return check_language(asked)
+        return spoken(asked)
     return from_environment(os.environ if environ is None else environ)
 
 

@@ -29,6 +29,7 @@ import typer
 
 from apothecary.cli_common import user_errors
 from apothecary.core.errors import BadOptionError
+from apothecary.i18n.terminal import T_, _
 from apothecary.lifeline import die_with_parent, exit_now
 
 if TYPE_CHECKING:  # the [web] extra loads only when serving
@@ -37,145 +38,166 @@ if TYPE_CHECKING:  # the [web] extra loads only when serving
 
 def register(app: typer.Typer) -> None:
     """Add ``serve`` to the ``apothecary`` command line."""
-    app.command("serve")(user_errors(serve_command))
+    app.command("serve", help=SERVE_HELP)(user_errors(serve_command))
 
 
-_HostOption = Annotated[str, typer.Option(help="The address to listen on.")]
-_PortOption = Annotated[int, typer.Option(help="The port to listen on (0: any free one).")]
+SERVE_HELP = T_("Run the game server: rooms, invite links, bots, spectators, chat.")
+"""``serve``'s help (its docstring's words, marked for the catalogs)."""
+
+
+_HostOption = Annotated[str, typer.Option(help=T_("The address to listen on."))]
+_PortOption = Annotated[int, typer.Option(help=T_("The port to listen on (0: any free one)."))]
 _DbOption = Annotated[
     str | None,
     typer.Option(
-        help="An SQLAlchemy database URL (default: $APOTHECARY_DB, else a SQLite file "
-        "in your data folder), e.g. postgresql://user:pass@host/db."
+        help=T_(
+            "An SQLAlchemy database URL (default: $APOTHECARY_DB, else a SQLite file "
+            "in your data folder), e.g. postgresql://user:pass@host/db."
+        )
     ),
 ]
 _WorkersOption = Annotated[
     int,
     typer.Option(
-        help="Server processes sharing the port and the rooms (more than 1 needs a "
-        "PostgreSQL --db and --redis)."
+        help=T_(
+            "Server processes sharing the port and the rooms (more than 1 needs a "
+            "PostgreSQL --db and --redis)."
+        )
     ),
 ]
 _RedisOption = Annotated[
     str | None,
     typer.Option(
-        help="A Redis URL (default: $APOTHECARY_REDIS): share rooms with the other server "
-        "processes on the same --db, e.g. redis://127.0.0.1:6379/0."
+        help=T_(
+            "A Redis URL (default: $APOTHECARY_REDIS): share rooms with the other server "
+            "processes on the same --db, e.g. redis://127.0.0.1:6379/0."
+        )
     ),
 ]
 _RedisPrefixOption = Annotated[
     str,
-    typer.Option(help="The start of every Redis key and channel (deployments sharing a Redis)."),
+    typer.Option(
+        help=T_("The start of every Redis key and channel (deployments sharing a Redis).")
+    ),
 ]
 _WorkersForBotsOption = Annotated[
     int,
-    typer.Option(help="Processes the bots think in, per server process (0: a thread)."),
+    typer.Option(help=T_("Processes the bots think in, per server process (0: a thread).")),
 ]
 _BotDelayOption = Annotated[
-    float, typer.Option(help="Seconds before a bot's move is shown, so people can follow.")
+    float, typer.Option(help=T_("Seconds before a bot's move is shown, so people can follow."))
 ]
 _AllowOriginOption = Annotated[
     list[str] | None,
-    typer.Option(help="Another origin whose pages may open sockets (repeatable)."),
+    typer.Option(help=T_("Another origin whose pages may open sockets (repeatable).")),
 ]
 _PublicUrlOption = Annotated[
     str | None,
     typer.Option(
-        help="The address people open, e.g. https://games.example.org: sockets must come "
-        "from its pages, and requests naming another host are refused (DNS rebinding)."
+        help=T_(
+            "The address people open, e.g. https://games.example.org: sockets must come "
+            "from its pages, and requests naming another host are refused (DNS rebinding)."
+        )
     ),
 ]
 _SmtpOption = Annotated[
     str | None,
     typer.Option(
-        help="Mail turn-based rooms' turns through this SMTP server: "
-        "smtp://[user:password@]host:port[?starttls=1&from=ADDRESS] or smtps://... "
-        "(links in the mails start with --public-url, else http://HOST:PORT)."
+        help=T_(
+            "Mail turn-based rooms' turns through this SMTP server: "
+            "smtp://[user:password@]host:port[?starttls=1&from=ADDRESS] or smtps://... "
+            "(links in the mails start with --public-url, else http://HOST:PORT)."
+        )
     ),
 ]
 _ConnectionsPerAddressOption = Annotated[
-    int, typer.Option(help="Connections one client address may hold open at once.")
+    int, typer.Option(help=T_("Connections one client address may hold open at once."))
 ]
 _SocketsPerRoomOption = Annotated[
-    int, typer.Option(help="WebSocket connections one room may have open at once.")
+    int, typer.Option(help=T_("WebSocket connections one room may have open at once."))
 ]
 _RequestTimeoutOption = Annotated[
-    float, typer.Option(help="Seconds a connection has to send a whole request (slowloris).")
+    float, typer.Option(help=T_("Seconds a connection has to send a whole request (slowloris)."))
 ]
 _AllowSeedOption = Annotated[
-    bool, typer.Option(hidden=True, help="Let room creators choose the seed (tests only).")
+    bool, typer.Option(hidden=True, help=T_("Let room creators choose the seed (tests only)."))
 ]
 _CreatePerMinuteOption = Annotated[
     int,
-    typer.Option(hidden=True, help="Rooms one address may create a minute (benchmarks)."),
+    typer.Option(hidden=True, help=T_("Rooms one address may create a minute (benchmarks).")),
 ]
 _SocketRateOption = Annotated[
     float,
     typer.Option(
         hidden=True,
-        help="Messages a seat may send a second over all its sockets (tests, benchmarks);"
-        " an address may send four times as many.",
+        help=T_(
+            "Messages a seat may send a second over all its sockets (tests, benchmarks);"
+            " an address may send four times as many."
+        ),
     ),
 ]
 _LeaseSecondsOption = Annotated[
-    float, typer.Option(hidden=True, help="How long a room's lease lasts (cluster tests).")
+    float, typer.Option(hidden=True, help=T_("How long a room's lease lasts (cluster tests)."))
 ]
 _HeartbeatSecondsOption = Annotated[
-    float, typer.Option(hidden=True, help="How often leases are renewed (cluster tests).")
+    float, typer.Option(hidden=True, help=T_("How often leases are renewed (cluster tests)."))
 ]
-_LogLevelOption = Annotated[str, typer.Option(help="debug, info, warning or error.")]
+_LogLevelOption = Annotated[str, typer.Option(help=T_("debug, info, warning or error."))]
 _MaxRoomsOption = Annotated[
-    int, typer.Option(help="Rooms not over the server holds at once; more are refused.")
+    int, typer.Option(help=T_("Rooms not over the server holds at once; more are refused."))
 ]
 _RoomsPerAddressOption = Annotated[
-    int, typer.Option(help="Rooms not over one client address may have made.")
+    int, typer.Option(help=T_("Rooms not over one client address may have made."))
 ]
 _LobbyExpiryOption = Annotated[
-    float, typer.Option(help="Seconds a lobby nobody is in and nothing changes in lasts.")
+    float, typer.Option(help=T_("Seconds a lobby nobody is in and nothing changes in lasts."))
 ]
 _MinPasswordOption = Annotated[
-    int, typer.Option(help="The shortest account password, in characters (8 or more).")
+    int, typer.Option(help=T_("The shortest account password, in characters (8 or more)."))
 ]
 _SignInPerAccountOption = Annotated[
-    int, typer.Option(help="Sign-in attempts a minute for one account name.")
+    int, typer.Option(help=T_("Sign-in attempts a minute for one account name."))
 ]
 _SignInPerAddressOption = Annotated[
-    int, typer.Option(help="Sign-in and sign-up attempts a minute from one client address.")
+    int, typer.Option(help=T_("Sign-in and sign-up attempts a minute from one client address."))
 ]
 _ReplayCacheOption = Annotated[
-    float, typer.Option(help="Megabytes of finished games kept rebuilt for replays.")
+    float, typer.Option(help=T_("Megabytes of finished games kept rebuilt for replays."))
 ]
 _ReplaySecondsOption = Annotated[
     float,
     typer.Option(
-        help="Seconds one replay call (a game rebuilt, a step view, an upload checked) may"
-        " take in the replay pool; then it is stopped."
+        help=T_(
+            "Seconds one replay call (a game rebuilt, a step view, an upload checked) may"
+            " take in the replay pool; then it is stopped."
+        )
     ),
 ]
 _AnalysisDecisionsOption = Annotated[
-    int, typer.Option(help="The most decisions one game's analysis values; more are refused.")
+    int, typer.Option(help=T_("The most decisions one game's analysis values; more are refused."))
 ]
 _BotSecondsOption = Annotated[
     float,
     typer.Option(
-        help="Seconds a bot may think a move; then it is stopped and a random move played."
+        help=T_("Seconds a bot may think a move; then it is stopped and a random move played.")
     ),
 ]
 _HintSecondsOption = Annotated[
     float,
     typer.Option(
-        help="Seconds a hint (or one decision of an analysis) may think; then it is stopped."
+        help=T_("Seconds a hint (or one decision of an analysis) may think; then it is stopped.")
     ),
 ]
 _HintsPerMinuteOption = Annotated[
-    int, typer.Option(help="Hints one seat may ask for a minute (an address: four times as many).")
+    int,
+    typer.Option(help=T_("Hints one seat may ask for a minute (an address: four times as many).")),
 ]
 _PauseAfterOption = Annotated[
     float,
-    typer.Option(help="Seconds a room with nobody connected plays on before its bots pause."),
+    typer.Option(help=T_("Seconds a room with nobody connected plays on before its bots pause.")),
 ]
 _AbandonedExpiryOption = Annotated[
-    float, typer.Option(help="Seconds a game nobody is connected to and nobody moves in lasts.")
+    float, typer.Option(help=T_("Seconds a game nobody is connected to and nobody moves in lasts."))
 ]
 
 
@@ -308,8 +330,11 @@ def _need_web() -> None:
         import apothecary.server.store  # noqa: F401  (SQLAlchemy, Alembic)
     except ModuleNotFoundError as error:
         raise BadOptionError(
-            f"the server needs the [web] extra ({error.name} is missing): "
-            "pip install 'apothecary[web]'"
+            _(
+                "the server needs the [web] extra ({missing} is missing): "
+                "pip install 'apothecary[web]'",
+                missing=error.name,
+            )
         ) from None
 
 
@@ -318,15 +343,17 @@ def _check_numbers(
 ) -> None:
     """BadOptionError naming the first option out of its range."""
     if not 0 <= port <= 65535:
-        raise BadOptionError(f"--port {port}: a port is 0 to 65535")
+        raise BadOptionError(_("--port {port}: a port is 0 to 65535", port=port))
     if workers_for_bots < 0:
-        raise BadOptionError("--workers-for-bots: 0 or more")
+        raise BadOptionError(_("--workers-for-bots: 0 or more"))
     if create_per_minute < 1:
-        raise BadOptionError("--create-per-minute: 1 or more")
+        raise BadOptionError(_("--create-per-minute: 1 or more"))
     if bot_delay < 0:
-        raise BadOptionError("--bot-delay: 0 or more seconds")
+        raise BadOptionError(_("--bot-delay: 0 or more seconds"))
     if log_level not in ("debug", "info", "warning", "error"):
-        raise BadOptionError(f"--log-level {log_level!r}: debug, info, warning or error")
+        raise BadOptionError(
+            _("--log-level {level}: debug, info, warning or error", level=repr(log_level))
+        )
 
 
 def _check_processes(
@@ -334,11 +361,11 @@ def _check_processes(
 ) -> None:
     """The same for the socket rate, the server processes and their leases."""
     if socket_rate <= 0:
-        raise BadOptionError("--socket-rate: more than 0")
+        raise BadOptionError(_("--socket-rate: more than 0"))
     if workers < 1:
-        raise BadOptionError("--workers: 1 or more")
+        raise BadOptionError(_("--workers: 1 or more"))
     if lease_seconds <= 0 or heartbeat_seconds <= 0:
-        raise BadOptionError("--lease-seconds and --heartbeat-seconds: more than 0")
+        raise BadOptionError(_("--lease-seconds and --heartbeat-seconds: more than 0"))
 
 
 def _replay_limits(
@@ -347,9 +374,9 @@ def _replay_limits(
     """The replay cache's bytes, an analysis's most decisions and a replay call's
     limit, checked."""
     if replay_cache_mb < 0 or analysis_decisions < 1:
-        raise BadOptionError("--replay-cache-mb: 0 or more; --analysis-decisions: 1 or more")
+        raise BadOptionError(_("--replay-cache-mb: 0 or more; --analysis-decisions: 1 or more"))
     if replay_seconds <= 0:
-        raise BadOptionError("--replay-seconds: more than 0")
+        raise BadOptionError(_("--replay-seconds: more than 0"))
     return int(replay_cache_mb * 1024 * 1024), analysis_decisions, replay_seconds
 
 
@@ -362,17 +389,19 @@ def _check_rooms(
 ) -> None:
     """Refuse room limits that could never let a room (or a socket) in or would expire at once."""
     if max_rooms < 1 or rooms_per_address < 1 or sockets_per_room < 1:
-        raise BadOptionError("--max-rooms, --rooms-per-address and --sockets-per-room: 1 or more")
+        raise BadOptionError(
+            _("--max-rooms, --rooms-per-address and --sockets-per-room: 1 or more")
+        )
     if lobby_expiry <= 0 or abandoned_expiry <= 0:
-        raise BadOptionError("--lobby-expiry and --abandoned-expiry: more than 0 seconds")
+        raise BadOptionError(_("--lobby-expiry and --abandoned-expiry: more than 0 seconds"))
 
 
 def _check_guard(connections_per_address: int, request_timeout: float, url: str | None) -> None:
     """BadOptionError for a connection limit out of range or a bad --public-url."""
     if connections_per_address < 1:
-        raise BadOptionError("--connections-per-address: 1 or more")
+        raise BadOptionError(_("--connections-per-address: 1 or more"))
     if request_timeout <= 0:
-        raise BadOptionError("--request-timeout: more than 0 seconds")
+        raise BadOptionError(_("--request-timeout: more than 0 seconds"))
     if url is not None:
         from apothecary.server.guard import public_origin
 
@@ -384,7 +413,7 @@ def _accounts(min_password: int, per_account: int, per_address: int) -> AccountC
     from apothecary.server.accounts import AccountConfig
 
     if per_account < 1 or per_address < 1:
-        raise BadOptionError("--sign-in-per-account and --sign-in-per-address: 1 or more")
+        raise BadOptionError(_("--sign-in-per-account and --sign-in-per-address: 1 or more"))
     try:
         return AccountConfig(
             min_password_length=min_password,
@@ -392,7 +421,7 @@ def _accounts(min_password: int, per_account: int, per_address: int) -> AccountC
             attempts_per_address=per_address,
         )
     except BadOptionError as error:
-        raise BadOptionError(f"--min-password-length: {error}") from None
+        raise BadOptionError(_("--min-password-length: {error}", error=error)) from None
 
 
 def _check_thinking(
@@ -400,11 +429,11 @@ def _check_thinking(
 ) -> None:
     """BadOptionError for a thinking limit that could never let a bot or hint answer."""
     if bot_seconds <= 0 or hint_seconds <= 0:
-        raise BadOptionError("--bot-seconds and --hint-seconds: more than 0 seconds")
+        raise BadOptionError(_("--bot-seconds and --hint-seconds: more than 0 seconds"))
     if hints_per_minute < 1:
-        raise BadOptionError("--hints-per-minute: 1 or more")
+        raise BadOptionError(_("--hints-per-minute: 1 or more"))
     if pause_after < 0:
-        raise BadOptionError("--pause-after: 0 or more seconds")
+        raise BadOptionError(_("--pause-after: 0 or more seconds"))
 
 
 def _check_sharing(workers: int, redis_url: str | None, shared: bool) -> None:
@@ -412,14 +441,22 @@ def _check_sharing(workers: int, redis_url: str | None, shared: bool) -> None:
     from apothecary.server.cluster import REDIS_ENV
 
     if (workers > 1 or redis_url) and not shared:
+        flags = f"--workers {workers}{' --redis' if redis_url else ''}"
         raise BadOptionError(
-            f"--workers {workers}{' --redis' if redis_url else ''}: server processes share rooms "
-            "through a database server; give --db a PostgreSQL URL (SQLite is one process's file)"
+            _(
+                "{flags}: server processes share rooms through a database server; "
+                "give --db a PostgreSQL URL (SQLite is one process's file)",
+                flags=flags,
+            )
         )
     if workers > 1 and not redis_url:
         raise BadOptionError(
-            f"--workers {workers}: server processes share rooms through Redis; give --redis "
-            f"redis://HOST:6379/0 (or set {REDIS_ENV})"
+            _(
+                "--workers {workers}: server processes share rooms through Redis; "
+                "give --redis redis://HOST:6379/0 (or set {variable})",
+                workers=workers,
+                variable=REDIS_ENV,
+            )
         )
 
 
@@ -475,7 +512,9 @@ def _check_redis(url: str) -> None:
         client.close()
     except (redis.exceptions.RedisError, ValueError, OSError) as error:
         detail = " ".join(str(error).split())
-        raise ClusterError(f"cannot reach Redis at {url}: {detail}") from None
+        raise ClusterError(
+            _("cannot reach Redis at {url}: {detail}", url=url, detail=detail)
+        ) from None
 
 
 def _run_server(plan: _Plan, sockets: list[Any] | None, announce: bool) -> None:
@@ -596,7 +635,7 @@ def _supervise(plan: _Plan, count: int) -> None:
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"apothecary is serving at http://{shown}:{port}/")
     typer.echo(f"database: {plan.shown_db}; {count} server processes sharing rooms through Redis")
-    typer.echo("Open that address in a browser; press Ctrl-C to stop.")
+    typer.echo(_("Open that address in a browser; press Ctrl-C to stop."))
     stopping = False
 
     def stop(_sig: int, _frame: Any) -> None:
@@ -686,7 +725,7 @@ class _Server(_Base):  # type: ignore[misc]
                 shown = f"[{host}]" if ":" in host else host
                 typer.echo(f"apothecary is serving at http://{shown}:{port}/", err=False)
                 typer.echo(f"database: {self.database}")
-                typer.echo("Open that address in a browser; press Ctrl-C to stop.")
+                typer.echo(_("Open that address in a browser; press Ctrl-C to stop."))
                 return
 
     async def shutdown(self, sockets: Any = None) -> None:

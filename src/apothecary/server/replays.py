@@ -1034,6 +1034,7 @@ def serve_record(path: Path, host: str = "127.0.0.1", port: int = 0) -> None:
     import typer
     import uvicorn
 
+    from apothecary.i18n.terminal import _
     from apothecary.server.app import WebConfig, create_app
     from apothecary.server.hub import HubConfig
 
@@ -1054,7 +1055,7 @@ def serve_record(path: Path, host: str = "127.0.0.1", port: int = 0) -> None:
                 for sock in listener.sockets:
                     bound, number = sock.getsockname()[:2]
                     typer.echo(f"replay at http://{bound}:{number}/replay/{code}/1")
-                    typer.echo("Open that address in a browser; press Ctrl-C to stop.")
+                    typer.echo(_("Open that address in a browser; press Ctrl-C to stop."))
                     return
 
         async def main() -> None:

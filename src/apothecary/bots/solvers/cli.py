@@ -17,6 +17,7 @@ from apothecary.cli_common import user_errors
 from apothecary.core.errors import BadOptionError, PlayerCountError
 from apothecary.core.manifest import resolve
 from apothecary.core.registry import game_class, games, manifest
+from apothecary.i18n.terminal import T_, _
 
 Solver = Callable[[int | None], str]
 """A manifest's ``solve``: checks the table (raising the project's errors at
@@ -40,26 +41,38 @@ def memory_available() -> int | None:
     return None
 
 
+SOLVE_HELP = T_("Solve a game exactly where a solver exists; print the value and the time taken.")
+"""``solve``'s help (its docstring's words, marked for the catalogs)."""
+
+
 def solve_command(
-    game: Annotated[str, typer.Argument(help="A game name (see 'games').")],
+    game: Annotated[str, typer.Argument(help=T_("A game name (see 'games')."))],
     players: Annotated[
-        int | None, typer.Option("--players", "-p", help="Players at the table.")
+        int | None, typer.Option("--players", "-p", help=T_("Players at the table."))
     ] = None,
 ) -> None:
     """Solve a game exactly where a solver exists; print the value and the time taken."""
     info = game_class(game).info
     if players is not None and not info.min_players <= players <= info.max_players:
         raise PlayerCountError(
-            f"{game}: {players} players; it plays with {info.min_players} to {info.max_players}"
+            _(
+                "{game}: {players} players; it plays with {least} to {most}",
+                game=game,
+                players=players,
+                least=info.min_players,
+                most=info.max_players,
+            )
         )
     where = manifest(game).solve
     if where is None:
         known = ", ".join(solvable())
-        raise BadOptionError(f"solve: no exact solver for {game}; solve knows: {known}")
+        raise BadOptionError(
+            _("solve: no exact solver for {game}; solve knows: {known}", game=game, known=known)
+        )
     solver: Solver = resolve(where)
     typer.echo(solver(players))
 
 
 def register(app: typer.Typer) -> None:
     """Add ``solve`` to the ``apothecary`` command line."""
-    app.command("solve")(user_errors(solve_command))
+    app.command("solve", help=SOLVE_HELP)(user_errors(solve_command))
