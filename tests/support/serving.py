@@ -208,11 +208,12 @@ def still_alive(processes: dict[int, int]) -> list[str]:
 
 
 def bots_play_a_game(base: str) -> None:
-    """A room of two easy bots on the server at ``base``, played to its end (so its
-    bot pool, if it has one, has really started)."""
+    """A room of a hard and an easy bot on the server at ``base``, played to its end
+    (so its bot pool, if it has one, has really started: the hard level searches,
+    and thinks in the pool; the easy one, a rules bot, in a thread)."""
     with httpx.Client(base_url=base, timeout=10) as client:
         room = make_room(
-            client, host_name=None, game="poison-pot", players=2, seats=["easy", "easy"]
+            client, host_name=None, game="poison-pot", players=2, seats=["hard", "easy"]
         )
         url = f"/api/rooms/{room['code']}"
         started = client.post(f"{url}/start", headers=host_headers(room))

@@ -31,6 +31,7 @@ ALLOWED = {
     ("server/static/qr.js", "QR code"),  # the default label; the invite passes a translated one
     ("server/static/room/scroll.js", "Home"),  # KeyboardEvent.key names
     ("server/static/room/scroll.js", "End"),
+    ("server/static/turns.js", "Notification"),  # a feature test: "Notification" in window
 }
 
 

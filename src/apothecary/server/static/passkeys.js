@@ -14,8 +14,8 @@ export function passkeysAvailable() {
   return Boolean(window.PublicKeyCredential && navigator.credentials && window.isSecureContext);
 }
 
-function fromB64(text) {
-  const plain = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4));
+function fromB64(encoded) {
+  const plain = atob(encoded.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (encoded.length % 4)) % 4));
   return Uint8Array.from(plain, (c) => c.charCodeAt(0)).buffer;
 }
 
