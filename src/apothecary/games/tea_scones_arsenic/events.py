@@ -203,8 +203,11 @@ def _add_consequences(state: TeaSconesArsenicState, action: Action, event: dict[
             for q in range(n)
             if after.alive[q]
         )
-        over = say("the main game is over")
-        words.append(over + "; the cups are turned over: " + totals if totals else over)
+        if totals:
+            over = say("the main game is over; the cups are turned over: {totals}", totals=totals)
+        else:
+            over = say("the main game is over")
+        words.append(over)
     if after.eat_off and not state.eat_off:
         words.append(
             say("the tie goes to an eat-off between {tied}", tied=seats(after.eat_off_seats))
