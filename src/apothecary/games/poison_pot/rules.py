@@ -532,7 +532,9 @@ class PoisonPotState(State):
         ]
         last, before = placers_of_last_two(players, cauldrons)
         verdict = (
-            say("so {who} wins", who=names[winners[0]]) if len(winners) == 1 else "a shared win"
+            say("so {who} wins", who=names[winners[0]])
+            if len(winners) == 1
+            else say("a shared win")
         )
         reason = say(
             "all {cauldrons} cauldrons placed; {tied} tie with {best}; "
