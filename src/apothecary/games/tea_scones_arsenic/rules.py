@@ -41,7 +41,7 @@ from apothecary.core.game import (
     State,
 )
 from apothecary.core.registry import register
-from apothecary.core.words import Words, say
+from apothecary.core.words import Words, say, say_n
 from apothecary.core.words import seat as seat_ref
 from apothecary.games.tea_scones_arsenic.events import describe
 from apothecary.games.tea_scones_arsenic.facts import (
@@ -515,11 +515,20 @@ class TeaSconesArsenicState(State):
             if not survivors:
                 self._finish((), say("{who} reached the lethal dose", who=seat_ref(0)))
             else:
-                how = "ate the whole box" if not self.box_count else "stopped"
-                eaten = f"{scones[0]} scone{'s' * (scones[0] != 1)}"
-                lived = say(
-                    "{who} {how} and lived, with {eaten}", who=seat_ref(0), how=how, eaten=eaten
-                )
+                if not self.box_count:
+                    lived = say_n(
+                        "{who} ate the whole box and lived, with {count} scone",
+                        "{who} ate the whole box and lived, with {count} scones",
+                        scones[0],
+                        who=seat_ref(0),
+                    )
+                else:
+                    lived = say_n(
+                        "{who} stopped and lived, with {count} scone",
+                        "{who} stopped and lived, with {count} scones",
+                        scones[0],
+                        who=seat_ref(0),
+                    )
                 self._finish((0,), lived)
             return
         if not survivors:
