@@ -430,11 +430,17 @@ def seat_name(number: int) -> str:
     return f"seat {number}"
 
 
-def read(runs: object, name: Callable[[int], str] = seat_name) -> str:
+def read(
+    runs: object,
+    name: Callable[[int], str] = seat_name,
+    join: Callable[[Sequence[str]], str] | None = None,
+) -> str:
     """Protocol runs as one string, each seat named by ``name`` (``seat N`` by
     default: the English of ``text``), a list of seats joined as a sentence
-    does; raises ValueError for anything that is not runs. The browser's
+    does (by ``join``: :func:`join_names`, the English, unless another language
+    is given); raises ValueError for anything that is not runs. The browser's
     reading (static/words.js) is the same walk over the same data."""
+    joined = join_names if join is None else join
     if not isinstance(runs, list):
         raise ValueError(f"words are a list of runs, not {runs!r}")
     out: list[str] = []
@@ -449,7 +455,7 @@ def read(runs: object, name: Callable[[int], str] = seat_name) -> str:
             and isinstance(run["seats"], list)
             and all(type(n) is int for n in run["seats"])
         ):
-            out.append(join_names([name(n) for n in run["seats"]]))
+            out.append(joined([name(n) for n in run["seats"]]))
         else:
             raise ValueError(f"not a run of words: {run!r}")
     return "".join(out)

@@ -139,7 +139,7 @@ def game_words(message: object, runs: object, name: Callable[[int], str]) -> str
     code = chosen()
     if code != DEFAULT and isinstance(message, list):
         runs = render(message, translation(code))
-    return read_words(runs, name)
+    return read_words(runs, name, names)  # a list of seats joined in that language too
 
 
 def names(seats: Sequence[str]) -> str:

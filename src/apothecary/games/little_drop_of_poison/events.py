@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from apothecary.core.events import add_then, after_action, new_event, say, seat, seats
 from apothecary.core.game import CHANCE, JSON, Action, Player
-from apothecary.core.words import Words
+from apothecary.core.words import Words, say_in, say_n
 from apothecary.games.little_drop_of_poison.deck import ANTIDOTE, POISON, CardType
 from apothecary.games.little_drop_of_poison.facts import (
     DEAL_PHASE,
@@ -67,12 +67,12 @@ def describe(
     if actor == CHANCE:
         if state.phase == KING_PHASE:
             king = KINDS[action - game.CROWN]
-            text = say("the king is the {king} king", king=king)
+            text = _king_words(king)
             return _event(actor, "king", notation, text, king=king)
         if state.phase == PEASANT_PHASE:
             owner = state.kinds.index(-1)
             kind = KINDS[action - game.PEASANT]
-            text = say("the peasant of {owner} is a {kind}", owner=seat(owner), kind=kind)
+            text = _peasant_words(owner, kind)
             return _event(actor, "peasant", notation, text, seat=owner, peasant=kind)
         assert state.phase == DEAL_PHASE
         to = state.deal_order[state.deal_index]
@@ -108,8 +108,13 @@ def describe(
         return _event(actor, "card", None, text, on=on, card=None)
     if action == game.DONE:
         count = state.play_count[actor]
-        cards = "1 card" if count == 1 else f"{count} cards"
-        text = say("{who} is done: {cards} face down on {where}", who=who, cards=cards, where=where)
+        text = say_n(
+            "{who} is done: {count} card face down on {where}",
+            "{who} is done: {count} cards face down on {where}",
+            count,
+            who=who,
+            where=where,
+        )
         event = _event(actor, "done", notation, text, on=on, cards=count)
     else:
         text = say("{who} passes, with no card in hand", who=who)
@@ -125,25 +130,104 @@ def _event(
     return new_event(actor, kind, notation, text, {**args, "reveal": None})
 
 
-def card_words(card: CardType) -> str:
+def _king_words(king: str) -> Words:
+    """``the king is the weasel king``: the kind said inside its own sentence."""
+    if king == "rat":
+        return say("the king is the rat king")
+    if king == "weasel":
+        return say("the king is the weasel king")
+    return say("the king is the {king} king", king=king)  # a kind no deck has yet
+
+
+def _peasant_words(owner: int, kind: str) -> Words:
+    """``the peasant of seat 2 is a rat``, each kind in a sentence of its own."""
+    if kind == "rat":
+        return say("the peasant of {owner} is a rat", owner=seat(owner))
+    if kind == "weasel":
+        return say("the peasant of {owner} is a weasel", owner=seat(owner))
+    return say("the peasant of {owner} is a {kind}", owner=seat(owner), kind=kind)
+
+
+def card_words(card: CardType) -> Words:
     """A card in words, for a sentence: ``a blue poison of 2 drops``, ``a green
     and purple poison of 1 drop each``, ``a blue antidote``, ``a universal
     antidote``. It tells exactly what the card's code does (kind, colours,
-    drops), so a text in these words shows no more and no less than the code."""
+    drops), so a text in these words shows no more and no less than the code.
+
+    Each form is one whole message; English picks ``a`` or ``an`` by the
+    colour's first letter (a deck may have an ``orange`` poison; no colour
+    starts with ``u``, which codes keep for the universal antidote), and other
+    languages translate both alike."""
     if card.kind == POISON:
-        drops = "1 drop" if card.drops == 1 else f"{card.drops} drops"
-        each = " each" if len(card.colours) > 1 else ""
-        return _a(f"{' and '.join(card.colours)} poison of {drops}{each}")
+        colours = colour_list(card.colours)
+        an = card.colours[0][0] in "aeio"
+        if len(card.colours) > 1:
+            if an:
+                return say_n(
+                    "an {colours} poison of {count} drop each",
+                    "an {colours} poison of {count} drops each",
+                    card.drops,
+                    colours=colours,
+                )
+            return say_n(
+                "a {colours} poison of {count} drop each",
+                "a {colours} poison of {count} drops each",
+                card.drops,
+                colours=colours,
+            )
+        if an:
+            return say_n(
+                "an {colours} poison of {count} drop",
+                "an {colours} poison of {count} drops",
+                card.drops,
+                colours=colours,
+            )
+        return say_n(
+            "a {colours} poison of {count} drop",
+            "a {colours} poison of {count} drops",
+            card.drops,
+            colours=colours,
+        )
     if card.kind == ANTIDOTE:
-        return _a(f"{card.colours[0]} antidote")
-    return "a universal antidote"
+        colour = colour_words(card.colours[0])
+        if card.colours[0][0] in "aeio":
+            return say("an {colour} antidote", colour=colour)
+        return say("a {colour} antidote", colour=colour)
+    return say("a universal antidote")
 
 
-def _a(words: str) -> str:
-    """``words`` after ``a``, or ``an`` before a vowel (a deck may have an
-    ``orange`` poison; no colour starts with ``u``, which codes keep for the
-    universal antidote)."""
-    return ("an " if words[0] in "aeio" else "a ") + words
+def colour_words(colour: str) -> Words | str:
+    """A deck's colour said in a card's words (``blue``): the colours a deck
+    usually has are messages to translate; one a deck spec names itself stays
+    as it is written (a player typed it)."""
+    said = _COLOURS.get(colour)
+    return said() if said is not None else colour
+
+
+def colour_list(colours: tuple[str, ...]) -> Words | str:
+    """A card's colours: ``blue``, ``green and purple``, ``red, green and blue``."""
+    if len(colours) == 1:
+        return colour_words(colours[0])
+    return say_in(
+        "colours of a card",
+        "{colours} and {last}",
+        colours=Words(", ").join(colour_words(c) for c in colours[:-1]),
+        last=colour_words(colours[-1]),
+    )
+
+
+_COLOURS = {
+    "blue": lambda: say_in("colour", "blue"),
+    "green": lambda: say_in("colour", "green"),
+    "purple": lambda: say_in("colour", "purple"),
+    "red": lambda: say_in("colour", "red"),
+    "yellow": lambda: say_in("colour", "yellow"),
+    "black": lambda: say_in("colour", "black"),
+    "white": lambda: say_in("colour", "white"),
+    "orange": lambda: say_in("colour", "orange"),
+}
+"""The colours of the published deck and of the web table's palette, each a
+literal message (the catalogs' tools extract literals only)."""
 
 
 def _character(character: int, actor: Player, king: int) -> Words:
@@ -169,28 +253,35 @@ def _add_consequences(
     while node and node is not state.log:
         node, entry = node
         added.append(entry)
-    words: list[str | Words] = []
+    words: list[Words] = []
     for code, _seat, value in reversed(added):
         if code == E_REVEAL:
             reveal: Reveal = value[0]
             event["reveal"] = _reveal_json(state, reveal)
             words.append(_reveal_words(state, reveal))
         elif code == E_REFILL:
-            words.append(f"the discard pile ({sum(value)} cards) is shuffled into a new deck")
+            words.append(
+                say_n(
+                    "the discard pile ({count} card) is shuffled into a new deck",
+                    "the discard pile ({count} cards) is shuffled into a new deck",
+                    sum(value),
+                )
+            )
         elif code == E_ROUND_END:
-            words.append(f"the assassination round ends: {value}")
+            words.append(say("the assassination round ends: {reason}", reason=value))
     outcome = after.outcome()
     if outcome is not None:
-        won = "wins" if len(outcome.winners) == 1 else "share the win"
         reason = outcome.words if outcome.words is not None else outcome.reason
-        words.append(
-            say(
-                "the game is over: {winners} {won}, {reason}",
-                winners=seats(outcome.winners),
-                won=won,
+        winners = seats(outcome.winners)
+        if len(outcome.winners) == 1:
+            over = say("the game is over: {winners} wins, {reason}", winners=winners, reason=reason)
+        else:
+            over = say(
+                "the game is over: {winners} share the win, {reason}",
+                winners=winners,
                 reason=reason,
             )
-        )
+        words.append(over)
     add_then(event, words)
 
 
@@ -218,10 +309,15 @@ def _reveal_words(state: LittleDropOfPoisonState, reveal: Reveal) -> Words:
         for character, killers in reveal.deaths
     ]
     gained = [say("{who} +{p}", who=seat(q), p=p) for q, p in enumerate(reveal.points) if p]
-    points = (
-        say(" (points: {gained})", gained=Words(", ").join(gained)) if gained else " (no points)"
+    if not gained:
+        return say(
+            "the cards are turned over: {deaths} (no points)", deaths=Words(", ").join(deaths)
+        )
+    return say(
+        "the cards are turned over: {deaths} (points: {gained})",
+        deaths=Words(", ").join(deaths),
+        gained=Words(", ").join(gained),
     )
-    return Words("the cards are turned over: ", Words(", ").join(deaths), points)
 
 
 __all__ = ["card_words", "describe"]

@@ -64,12 +64,21 @@ export function cardInfo(code, obs) {
  * antidote", "a universal antidote". */
 export function cardWords(code, obs) {
   const card = cardInfo(code, obs);
+  // English says "an" before a colour starting with a vowel (no colour starts with "u").
+  const an = /^[aeio]/.test(card.colours[0] || "");
   if (card.kind === "poison") {
     const colours = colourList(card.colours);
-    if (card.colours.length > 1) return tn("a {colours} poison of {count} drop each", "a {colours} poison of {count} drops each", card.drops, { colours });
+    if (card.colours.length > 1) {
+      if (an) return tn("an {colours} poison of {count} drop each", "an {colours} poison of {count} drops each", card.drops, { colours });
+      return tn("a {colours} poison of {count} drop each", "a {colours} poison of {count} drops each", card.drops, { colours });
+    }
+    if (an) return tn("an {colours} poison of {count} drop", "an {colours} poison of {count} drops", card.drops, { colours });
     return tn("a {colours} poison of {count} drop", "a {colours} poison of {count} drops", card.drops, { colours });
   }
-  if (card.kind === "antidote") return t("a {colour} antidote", { colour: colourWord(card.colours[0]) });
+  if (card.kind === "antidote") {
+    const colour = colourWord(card.colours[0]);
+    return an ? t("an {colour} antidote", { colour }) : t("a {colour} antidote", { colour });
+  }
   return card.kind === "universal" ? t("a universal antidote") : code;
 }
 

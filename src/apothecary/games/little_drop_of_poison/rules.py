@@ -747,24 +747,28 @@ class LittleDropOfPoisonState(State):
         else:
             self._new_poison_round()
 
-    def _assassination_round_over(self) -> str:
+    def _assassination_round_over(self) -> Words | None:
         game = self.game
         if not self.king_alive:
-            return "the king died"
+            return say("the king died")
         if sum(self.alive) <= 1:
-            return "at most one peasant is alive"
+            return say("at most one peasant is alive")
         if self.poison_round >= game.max_poison_rounds:
-            return f"the limit of {game.max_poison_rounds} poison rounds was reached"
+            return say_n(
+                "the limit of {count} poison round was reached",
+                "the limit of {count} poison rounds was reached",
+                game.max_poison_rounds,
+            )
         if (
             not self.deck_size
             and not self.discard_size
             and not any(self.held[s] for s in range(game.num_players) if self.alive[s])
         ):
-            return "no card is left to play"
+            return say("no card is left to play")
         return self._no_kill_left()
 
-    def _no_kill_left(self) -> str:
-        """Why no kill can ever happen again in this assassination round, or "".
+    def _no_kill_left(self) -> Words | None:
+        """Why no kill can ever happen again in this assassination round, or None.
 
         A character can die only of a colour the deck holds drops enough of to
         kill it (cards never multiply), and, in a deck without a universal
@@ -774,7 +778,7 @@ class LittleDropOfPoisonState(State):
         """
         game = self.game
         if game.has_universal and game.peasant_killers:
-            return ""  # blocks can be lifted, and two peasants or more are alive here
+            return None  # blocks can be lifted, and two peasants or more are alive here
         n = game.num_players
         for character in range(n + 1):
             if character < n:
@@ -788,10 +792,10 @@ class LittleDropOfPoisonState(State):
             if colours and not game.has_universal:
                 colours &= ~self._blocked(character)
             if colours:
-                return ""
+                return None
         if not game.peasant_killers:
-            return "no kill can ever happen: no colour has drops enough in the deck to kill"
-        return (
+            return say("no kill can ever happen: no colour has drops enough in the deck to kill")
+        return say(
             "no kill can happen any more: every colour that could kill a living "
             "character is blocked on it"
         )
@@ -808,7 +812,7 @@ class LittleDropOfPoisonState(State):
                 blocked |= game.antidote_mask[i]
         return blocked
 
-    def _end_assassination_round(self, reason: str) -> None:
+    def _end_assassination_round(self, reason: Words) -> None:
         game = self.game
         self.log = (self.log, (E_ROUND_END, -1, reason))
         if (

@@ -47,6 +47,11 @@ def card_words(counts: dict[str, int]) -> str:
     )
 
 
+def _said(words: Words) -> str:
+    """The game's words (no seat in them) in the chosen language."""
+    return game_words(words.message(), words.runs(), str)
+
+
 def target_name(on: str, viewer: int | None) -> str:
     """``the king`` or ``seat 2's peasant`` for a play's target."""
     if on == "king":
@@ -297,7 +302,7 @@ class LittleDropOfPoisonView(GameView):
         types = {card.code: card for card in deck}
         return listing(
             [
-                f"{words(types[code])} ({code})" if code in types else code
+                f"{_said(words(types[code]))} ({code})" if code in types else code
                 for code, count in counts.items()
                 for _copy in range(count)
             ],

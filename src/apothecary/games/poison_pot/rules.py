@@ -46,11 +46,24 @@ from apothecary.core.game import (
     State,
 )
 from apothecary.core.registry import register
-from apothecary.core.words import Words, say, seat
+from apothecary.core.words import Words, say, say_in, seat
 from apothecary.games.poison_pot.board import Board, Circle, board
 
 COLOURS: tuple[str, ...] = ("red", "blue", "yellow")
 """The cauldron colours; seat ``i`` plays ``COLOURS[i]``."""
+
+_COLOUR_SAID = {
+    "red": lambda: say_in("colour", "red"),
+    "blue": lambda: say_in("colour", "blue"),
+    "yellow": lambda: say_in("colour", "yellow"),
+}
+"""Each colour as a literal message (the catalogs' tools extract literals only)."""
+
+
+def colour_words(colour: int) -> Words:
+    """The colour ``COLOURS[colour]`` said in a sentence, in the reader's language."""
+    return _COLOUR_SAID[COLOURS[colour]]()
+
 
 EMPTY = 0
 POT = 4
@@ -506,7 +519,7 @@ class PoisonPotState(State):
                 "an unpoisoned {colour} group of {best}",
                 cauldrons=cauldrons,
                 winner=seat(winner),
-                colour=COLOURS[winner],
+                colour=colour_words(winner),
                 best=best,
             )
             return Outcome.told((winner,), tuple(scores), reason)
@@ -514,16 +527,25 @@ class PoisonPotState(State):
         winners = tuple(n for n in range(players) if scores[n] == top)
         # Seats as "seat N (colour)": a client names the seat (data in the
         # words), the colour says which pieces.
-        names = [say("{who} ({colour})", who=seat(n), colour=COLOURS[n]) for n in range(players)]
+        names = [
+            say("{who} ({colour})", who=seat(n), colour=colour_words(n)) for n in range(players)
+        ]
         last, before = placers_of_last_two(players, cauldrons)
         verdict = (
-            say("so {who} wins", who=names[winners[0]]) if len(winners) == 1 else "a shared win"
+            say("so {who} wins", who=names[winners[0]])
+            if len(winners) == 1
+            else say("a shared win")
         )
         reason = say(
             "all {cauldrons} cauldrons placed; {tied} tie with {best}; "
             "{last} placed last (+1/2) and {before} placed before (-1/2), {verdict}",
             cauldrons=cauldrons,
-            tied=Words(" and ").join(names[n] for n in leaders),
+            tied=say_in(
+                "names of a list",
+                "{names} and {last}",
+                names=Words(", ").join(names[n] for n in leaders[:-1]),
+                last=names[leaders[-1]],
+            ),
             best=best,
             last=names[last],
             before=names[before],
@@ -653,8 +675,13 @@ class PoisonPotState(State):
             args: dict[str, JSON] = {"piece": piece, "from": names[origin], "to": names[target]}
             kind = "slide"
         elif self.phase == DRAW:
-            colour = COLOURS[action - self.game.draw_base]
-            text = say("{who} turns up a {colour} cauldron", who=seat(self.player), colour=colour)
+            drawn = action - self.game.draw_base
+            colour = COLOURS[drawn]
+            text = say(
+                "{who} turns up a {colour} cauldron",
+                who=seat(self.player),
+                colour=colour_words(drawn),
+            )
             args = {"seat": self.player, "colour": colour}
             kind = "draw"
         else:
@@ -663,7 +690,7 @@ class PoisonPotState(State):
             text = say(
                 "{who} places the {colour} cauldron on {circle}",
                 who=seat(actor),
-                colour=colour,
+                colour=colour_words(self.drawn),
                 circle=circle,
             )
             if self.placed + 1 == self.game.cauldrons:

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING
 
 from apothecary.core.events import add_then, after_action, new_event, say, seat, seats
 from apothecary.core.game import CHANCE, JSON, Action, Player
-from apothecary.core.words import Words
+from apothecary.core.words import SeatsRef, Words
 from apothecary.games.tea_scones_arsenic.facts import (
     BACK_SHUFFLE,
     DECIDE,
@@ -93,14 +93,7 @@ def describe(
             kind, dose, by, known = state.marked[action - MARKED_BASE]
             # Taking a marked scone shows its dose to the taker as well.
             seen = _known(dose, known | 1 << actor, viewer)
-            text = say(
-                "{who} takes the marked kind-{scone} scone {putter} put back",
-                who=who,
-                scone=kind + 1,
-                putter="they" if by == actor else seat(by),
-            )
-            if seen is not None:
-                text += f" (dose {seen})"
+            text = _marked_take(who, kind + 1, None if by == actor else by, seen)
             return _event(actor, "draw", notation, text, scone=kind + 1, marked_by=by, dose=seen)
         if action >= DRAW_BASE:
             scone = action - DRAW_BASE + 1
@@ -111,7 +104,11 @@ def describe(
     else:
         scone = state.hand_kind + 1
         seen = _known(state.hand_dose, state.hand_known, viewer)
-        it = f"the kind-{scone} scone" + ("" if seen is None else f" (dose {seen})")
+        it = (
+            say("the kind-{scone} scone", scone=scone)
+            if seen is None
+            else say("the kind-{scone} scone (dose {dose})", scone=scone, dose=seen)
+        )
         if phase == DECIDE:
             if action == EAT:
                 asked = (
@@ -119,15 +116,20 @@ def describe(
                     and not state.eat_off
                     and state._next_spoon_holder(drawer) >= 0
                 )
-                verb = "chooses to eat" if asked else "eats"
                 args: dict[str, JSON] = {"scone": scone, "dose": seen, "spoon_asked": asked}
-                text = say("{who} {verb} {it}", who=who, verb=verb, it=it)
+                if asked:
+                    text = say("{who} chooses to eat {it}", who=who, it=it)
+                else:
+                    text = say("{who} eats {it}", who=who, it=it)
                 event = _event(actor, "eat", notation, text, **args)
             else:
                 shuffle = action == BACK_SHUFFLE
-                text = say("{who} puts {it} back for a sugar cube", who=who, it=it)
                 if shuffle:
-                    text += " and shuffles the box"
+                    text = say(
+                        "{who} puts {it} back for a sugar cube and shuffles the box", who=who, it=it
+                    )
+                else:
+                    text = say("{who} puts {it} back for a sugar cube", who=who, it=it)
                 args = {"scone": scone, "dose": seen, "shuffle": shuffle}
                 event = _event(actor, "back", notation, text, **args)
         else:
@@ -147,6 +149,37 @@ def describe(
                     add_then(event, [say("{eater} eats it", eater=seat(drawer))])
     _add_consequences(state, action, event)
     return event
+
+
+def _marked_take(who: SeatsRef, scone: int, by: int | None, seen: int | None) -> Words:
+    """``seat 1 takes the marked kind-3 scone seat 0 put back`` (``they`` when the
+    taker put it back), with ``(dose 2)`` for a viewer who knows it: each a whole
+    message."""
+    if by is None:
+        if seen is None:
+            return say(
+                "{who} takes the marked kind-{scone} scone they put back", who=who, scone=scone
+            )
+        return say(
+            "{who} takes the marked kind-{scone} scone they put back (dose {dose})",
+            who=who,
+            scone=scone,
+            dose=seen,
+        )
+    if seen is None:
+        return say(
+            "{who} takes the marked kind-{scone} scone {putter} put back",
+            who=who,
+            scone=scone,
+            putter=seat(by),
+        )
+    return say(
+        "{who} takes the marked kind-{scone} scone {putter} put back (dose {dose})",
+        who=who,
+        scone=scone,
+        putter=seat(by),
+        dose=seen,
+    )
 
 
 def _known(dose: int, known: int, viewer: Player | None) -> int | None:
@@ -203,8 +236,11 @@ def _add_consequences(state: TeaSconesArsenicState, action: Action, event: dict[
             for q in range(n)
             if after.alive[q]
         )
-        over = say("the main game is over")
-        words.append(over + "; the cups are turned over: " + totals if totals else over)
+        if totals:
+            over = say("the main game is over; the cups are turned over: {totals}", totals=totals)
+        else:
+            over = say("the main game is over")
+        words.append(over)
     if after.eat_off and not state.eat_off:
         words.append(
             say("the tie goes to an eat-off between {tied}", tied=seats(after.eat_off_seats))

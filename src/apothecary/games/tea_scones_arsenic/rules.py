@@ -41,7 +41,7 @@ from apothecary.core.game import (
     State,
 )
 from apothecary.core.registry import register
-from apothecary.core.words import Words, say
+from apothecary.core.words import Words, say, say_n
 from apothecary.core.words import seat as seat_ref
 from apothecary.games.tea_scones_arsenic.events import describe
 from apothecary.games.tea_scones_arsenic.facts import (
@@ -507,35 +507,54 @@ class TeaSconesArsenicState(State):
         self.public_totals = tuple(
             totals[q] if alive[q] else self.public_totals[q] for q in range(n)
         )
-        ending = "the box is empty" if not self.box_count else "nobody alive is still eating"
+        ending = (
+            say("the box is empty") if not self.box_count else say("nobody alive is still eating")
+        )
         self._notice(f"main game over; totals {list(self.public_totals)}")
         if n == 1:  # solo: no rival to beat; the score is the scones eaten, if alive
             if not survivors:
                 self._finish((), say("{who} reached the lethal dose", who=seat_ref(0)))
             else:
-                how = "ate the whole box" if not self.box_count else "stopped"
-                eaten = f"{scones[0]} scone{'s' * (scones[0] != 1)}"
-                lived = say(
-                    "{who} {how} and lived, with {eaten}", who=seat_ref(0), how=how, eaten=eaten
-                )
+                if not self.box_count:
+                    lived = say_n(
+                        "{who} ate the whole box and lived, with {count} scone",
+                        "{who} ate the whole box and lived, with {count} scones",
+                        scones[0],
+                        who=seat_ref(0),
+                    )
+                else:
+                    lived = say_n(
+                        "{who} stopped and lived, with {count} scone",
+                        "{who} stopped and lived, with {count} scones",
+                        scones[0],
+                        who=seat_ref(0),
+                    )
                 self._finish((0,), lived)
             return
         if not survivors:
-            self._finish((), Words(f"{ending}, and nobody survived"))
+            self._finish((), say("{ending}, and nobody survived", ending=ending))
             return
         most = max(scones[q] for q in survivors)
         leaders = [q for q in survivors if scones[q] == most]
         heaviest = max(totals[q] for q in leaders)
         tied = tuple(q for q in leaders if totals[q] == heaviest)
         if len(tied) == 1:
-            how = "most scones" if len(leaders) == 1 else "most scones, then most arsenic"
-            wins = say(
-                "{ending}; {who} wins with {how}", ending=ending, who=seat_ref(tied[0]), how=how
-            )
+            if len(leaders) == 1:
+                wins = say(
+                    "{ending}; {who} wins with most scones", ending=ending, who=seat_ref(tied[0])
+                )
+            else:
+                wins = say(
+                    "{ending}; {who} wins with most scones, then most arsenic",
+                    ending=ending,
+                    who=seat_ref(tied[0]),
+                )
             self._finish(tied, wins)
             return
         if not self.box_count:
-            self._finish(tied, Words(f"{ending}; tied on scones and arsenic: a shared win"))
+            self._finish(
+                tied, say("{ending}; tied on scones and arsenic: a shared win", ending=ending)
+            )
             return
         self.eat_off = True
         self.eat_off_seats = tied
@@ -654,11 +673,11 @@ class TeaSconesArsenicState(State):
         holds is drawn after the choice, and a marked scone's dose is known to
         some seats only)."""
         if DOSE_BASE <= action < STOP:
-            return Words(f"Dose {action - DOSE_BASE}")  # chance: never offered to a seat
+            return say("Dose {dose}", dose=action - DOSE_BASE)  # chance: never offered to a seat
         if action >= MARKED_BASE:
             slot = action - MARKED_BASE
             if slot >= len(self.marked):
-                return Words(f"Take marked scone {slot + 1}")
+                return say("Take marked scone {number}", number=slot + 1)
             kind, _dose, by, _known = self.marked[slot]
             alike = [i for i, m in enumerate(self.marked) if m[0] == kind and m[2] == by]
             which = f"{_ordinal(alike.index(slot) + 1)} " if len(alike) > 1 else ""
@@ -669,10 +688,11 @@ class TeaSconesArsenicState(State):
                 by=seat_ref(by),
             )
         if DRAW_BASE <= action < EAT:
-            return Words(f"Take a kind-{action - DRAW_BASE + 1} scone")
-        scone = f"the kind-{self.hand_kind + 1} scone" if self.hand_kind >= 0 else "the scone"
+            return say("Take a kind-{scone} scone", scone=action - DRAW_BASE + 1)
         if action == EAT:
-            return Words(f"Eat {scone}")
+            if self.hand_kind >= 0:
+                return say("Eat the kind-{scone} scone", scone=self.hand_kind + 1)
+            return say("Eat the scone")
         if action == BACK:
             return say("Put it back for a sugar cube")
         if action == BACK_SHUFFLE:
